@@ -1,0 +1,57 @@
+# warpsim - plain make. Builds build/warpsim, build/lib/libcudart.so.13 and build/libwarpsim.a.
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC
+DEVDIR  := $(CURDIR)/devices
+CPPFLAGS += -DWS_DEVICES_DIR='"$(DEVDIR)"' -DWS_BUILD_DIR='"$(CURDIR)/build"'
+LDLIBS  := -lzstd -lm -lpthread -ldl
+CUDA_HOME ?= /usr/local/cuda
+
+B := build
+CORE_SRC := $(wildcard src/ptx/*.c src/core/*.c src/mem/*.c src/device/*.c src/analysis/*.c src/fatbin/*.c)
+RT_SRC   := $(wildcard src/runtime/*.c)
+CLI_SRC  := $(wildcard src/cli/*.c)
+CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o)
+RT_OBJ   := $(RT_SRC:%.c=$(B)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+all: $(B)/warpsim $(B)/lib/libcudart.so.13 $(B)/libwarpsim.a $(UNIT_BIN)
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# the runtime is compiled against NVIDIA's headers for exact CUDA types, enums and signatures
+$(B)/obj/src/runtime/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
+
+$(B)/libwarpsim.a: $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/lib/libcudart.so.13: $(RT_OBJ) $(B)/libwarpsim.a src/runtime/libcudart.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=src/runtime/libcudart.map \
+	    -Wl,-Bsymbolic -o $@ $(RT_OBJ) $(B)/libwarpsim.a $(LDLIBS)
+	ln -sf libcudart.so.13 $(B)/lib/libcudart.so
+
+$(B)/warpsim: $(CLI_OBJ) $(B)/libwarpsim.a
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libwarpsim.a $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libwarpsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libwarpsim.a $(LDLIBS)
+
+test: all
+	bash tests/run_tests.sh
+
+bench: all
+	bash bench/run_bench.sh
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all test bench clean
+-include $(wildcard $(B)/obj/src/*/*.d)

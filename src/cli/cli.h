@@ -1,0 +1,14 @@
+/* cli.h - the warpsim command line: one function per subcommand. */
+#ifndef WS_CLI_H
+#define WS_CLI_H
+
+/* warpsim run [options] PROGRAM|FILE.cu [args...] */
+int cli_run(int argc, char **argv);
+/* warpsim devices */
+int cli_devices(int argc, char **argv);
+/* warpsim occupancy ... */
+int cli_occupancy(int argc, char **argv);
+/* warpsim advise ... */
+int cli_advise(int argc, char **argv);
+
+#endif

@@ -1,0 +1,429 @@
+/* cmd_run.c - `warpsim run`: run an unmodified CUDA program (built with nvcc -cudart shared) on the simulated
+ * GPU by starting it with warpsim's libcudart.so.13 in front of NVIDIA's. Options reach the runtime through
+ * the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID. */
+#include <elf.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "../device/device.h"
+
+#define MAX_PRESETS 256
+
+/* Print the usage of `warpsim run`. */
+static void run_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: warpsim run [options] [--] PROGRAM|FILE.cu [args...]\n"
+        "  --gpu NAME              device preset to simulate (default h200; `warpsim devices` lists them)\n"
+        "  --report FILE.json      write per-launch counts (instructions, grid, block, time) as JSON at exit\n"
+        "  --block-order=random:SEED  run the blocks of every launch in a shuffled order\n"
+        "  --quiet                 no warpsim messages (fault descriptions, compile notes)\n"
+        "PROGRAM must be linked with the shared CUDA runtime: nvcc -cudart shared ...\n"
+        "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into build/run-cache/.\n");
+}
+
+/* Whether s ends with suffix. */
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Print the unknown-device error with the list of presets. */
+static void unknown_gpu(const char *name, const char *err)
+{
+    fprintf(stderr, "warpsim run: unknown GPU '%s': %s\n", name, err);
+    static char names[MAX_PRESETS][64];
+    int n = ws_device_list(names, MAX_PRESETS);
+    fprintf(stderr, "available presets (%s):", ws_device_dir());
+    for (int i = 0; i < n; i++) fprintf(stderr, " %s", names[i]);
+    fprintf(stderr, "%s\n", n ? "" : " none found");
+}
+
+/* Check a --block-order value: random:SEED (decimal or 0x hex). */
+static int valid_block_order(const char *v)
+{
+    if (strncmp(v, "random:", 7) != 0 || !v[7]) return 0;
+    char *end;
+    errno = 0;
+    (void)strtoull(v + 7, &end, 0);
+    return errno == 0 && *end == 0;
+}
+
+/* Directory of the warpsim executable (from /proc/self/exe) into dir; 0 on success. */
+static int exe_dir(char *dir, size_t cap)
+{
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0) return -1;
+    path[n] = 0;
+    char *slash = strrchr(path, '/');
+    if (!slash) return -1;
+    *slash = 0;
+    if ((size_t)snprintf(dir, cap, "%s", path) >= cap) return -1;
+    return 0;
+}
+
+/* Read a whole file; NULL on failure. */
+static unsigned char *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    long n = ftell(f);
+    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    unsigned char *buf = malloc(n ? (size_t)n : 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return buf;
+}
+
+/* What the ELF check found. */
+enum { ELF_NOT_ELF, ELF_SHARED_CUDART, ELF_OTHER_CUDART, ELF_STATIC_CUDA, ELF_DRIVER_API, ELF_NO_CUDA };
+
+/* Inspect an executable: which libcudart it needs (name of an unsupported one in other), whether it holds
+ * CUDA device code. */
+static int inspect_elf(const char *path, char *other, size_t othercap)
+{
+    size_t size = 0;
+    unsigned char *img = slurp(path, &size);
+    if (!img) return ELF_NOT_ELF;
+    int result = ELF_NOT_ELF;
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+    if (size < sizeof *eh || memcmp(img, ELFMAG, SELFMAG) != 0 || img[EI_CLASS] != ELFCLASS64 ||
+        eh->e_shentsize < sizeof(Elf64_Shdr) || eh->e_shoff > size ||
+        (uint64_t)eh->e_shnum * eh->e_shentsize > size - eh->e_shoff || eh->e_shstrndx >= eh->e_shnum) {
+        free(img);
+        return ELF_NOT_ELF;
+    }
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
+    const Elf64_Shdr *shstr = &sh[eh->e_shstrndx];
+    int has_fatbin = 0, shared = 0, other_rt = 0, driver = 0;
+    for (unsigned i = 0; i < eh->e_shnum; i++) {
+        if (shstr->sh_offset < size && sh[i].sh_name < size - shstr->sh_offset) {
+            const char *nm = (const char *)img + shstr->sh_offset + sh[i].sh_name;
+            size_t room = size - shstr->sh_offset - sh[i].sh_name;
+            if (strnlen(nm, room) < room && strcmp(nm, ".nv_fatbin") == 0) has_fatbin = 1;
+        }
+        if (sh[i].sh_type != SHT_DYNAMIC || sh[i].sh_link >= eh->e_shnum) continue;
+        const Elf64_Shdr *str = &sh[sh[i].sh_link];
+        if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset || str->sh_offset > size ||
+            str->sh_size > size - str->sh_offset)
+            continue;
+        const Elf64_Dyn *dyn = (const Elf64_Dyn *)(img + sh[i].sh_offset);
+        size_t nd = sh[i].sh_size / sizeof *dyn;
+        for (size_t j = 0; j < nd && dyn[j].d_tag != DT_NULL; j++) {
+            if (dyn[j].d_tag != DT_NEEDED || dyn[j].d_un.d_val >= str->sh_size) continue;
+            const char *lib = (const char *)img + str->sh_offset + dyn[j].d_un.d_val;
+            size_t room = str->sh_size - dyn[j].d_un.d_val;
+            if (strnlen(lib, room) == room) continue;
+            if (strcmp(lib, "libcudart.so.13") == 0) shared = 1;
+            else if (strcmp(lib, "libcuda.so.1") == 0 || strcmp(lib, "libcuda.so") == 0) driver = 1;
+            else if (strncmp(lib, "libcudart.so", 12) == 0) {
+                other_rt = 1;
+                snprintf(other, othercap, "%s", lib);
+            }
+        }
+    }
+    /* the static CUDA runtime opens the driver by name; its string gives it away even without device code */
+    static const char drv[] = "libcuda.so.1";
+    int opens_driver = memmem(img, size, drv, sizeof drv) != NULL;
+    free(img);
+    if (shared) result = ELF_SHARED_CUDART;
+    else if (other_rt) result = ELF_OTHER_CUDART;
+    else if (driver) result = ELF_DRIVER_API;
+    else if (has_fatbin || opens_driver) result = ELF_STATIC_CUDA;
+    else result = ELF_NO_CUDA;
+    return result;
+}
+
+/* Find a program: a path as given, else ./NAME, else on PATH. 0 on success with the path in out. */
+static int find_program(const char *name, char *out, size_t cap)
+{
+    if (strchr(name, '/')) {
+        if (access(name, F_OK) != 0) return -1;
+        snprintf(out, cap, "%s", name);
+        return 0;
+    }
+    if (access(name, X_OK) == 0) {
+        snprintf(out, cap, "./%s", name);
+        return 0;
+    }
+    const char *path = getenv("PATH");
+    if (!path) return -1;
+    char *copy = strdup(path);
+    if (!copy) return -1;
+    int rc = -1;
+    for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        if ((size_t)snprintf(out, cap, "%s/%s", *dir ? dir : ".", name) >= cap) continue;
+        if (access(out, X_OK) == 0) {
+            rc = 0;
+            break;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+/* Create directory path and its parents; 0 on success. */
+static int mkdir_p(const char *path)
+{
+    char tmp[PATH_MAX];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s", path) >= sizeof tmp) return -1;
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Run a command (argv) and wait; its exit status, or -1 when it could not start. */
+static int run_wait(char *const argv[])
+{
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "warpsim run: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return -1;
+    if (WIFEXITED(st)) return WEXITSTATUS(st);
+    return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* Compile FILE.cu with nvcc into the run cache (build/run-cache next to the warpsim binary, else a temp
+ * directory); the executable's path goes to out. 0 on success. */
+static int compile_cu(const char *cu, const char *bindir, int quiet, char *out, size_t cap)
+{
+    if (access(cu, R_OK) != 0) {
+        fprintf(stderr, "warpsim run: cannot read %s\n", cu);
+        return -1;
+    }
+    const char *base = strrchr(cu, '/');
+    base = base ? base + 1 : cu;
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - 3), base);
+    char dir[PATH_MAX];
+    int have_dir = 0;
+    if ((size_t)snprintf(dir, sizeof dir, "%s/run-cache", bindir) < sizeof dir && mkdir_p(dir) == 0 &&
+        access(dir, W_OK) == 0)
+        have_dir = 1;
+    if (!have_dir) {
+        const char *t = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/warpsim-run-XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(dir)) {
+            fprintf(stderr, "warpsim run: cannot create a directory for the compiled program\n");
+            return -1;
+        }
+    }
+    if ((size_t)snprintf(out, cap, "%s/%s", dir, name) >= cap) return -1;
+    if (!quiet) fprintf(stderr, "warpsim: nvcc -cudart shared -lineinfo -o %s %s\n", out, cu);
+    char *argv[] = {"nvcc", "-cudart", "shared", "-lineinfo", "-o", out, (char *)cu, NULL};
+    int rc = run_wait(argv);
+    if (rc == 127 || rc < 0) {
+        fprintf(stderr, "warpsim run: nvcc not found; install the CUDA toolkit or put nvcc on PATH\n");
+        return -1;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "warpsim run: nvcc failed to compile %s (exit %d)\n", cu, rc);
+        return -1;
+    }
+    return 0;
+}
+
+/* Prepend dir to the colon-separated environment variable var. */
+static int env_prepend(const char *var, const char *dir)
+{
+    const char *old = getenv(var);
+    size_t n = strlen(dir) + (old ? strlen(old) : 0) + 2;
+    char *v = malloc(n);
+    if (!v) return -1;
+    if (old && *old) snprintf(v, n, "%s:%s", dir, old);
+    else snprintf(v, n, "%s", dir);
+    int rc = setenv(var, v, 1);
+    free(v);
+    return rc;
+}
+
+/* Fetch the value of an option given as "--opt VALUE" or "--opt=VALUE"; NULL if argv[*i] is not opt. */
+static const char *opt_value(int argc, char **argv, int *i, const char *opt, int *missing)
+{
+    size_t n = strlen(opt);
+    if (strncmp(argv[*i], opt, n) != 0) return NULL;
+    if (argv[*i][n] == '=') return argv[*i] + n + 1;
+    if (argv[*i][n] != 0) return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* warpsim run [options] [--] PROGRAM|FILE.cu [args...] */
+int cli_run(int argc, char **argv)
+{
+    const char *gpu = NULL, *report = NULL, *block_order = NULL;
+    int quiet = 0, i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v;
+        int missing = 0;
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            run_usage(stdout);
+            return 0;
+        }
+        if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            quiet = 1;
+            continue;
+        }
+        if ((v = opt_value(argc, argv, &i, "--gpu", &missing))) gpu = v;
+        else if ((v = opt_value(argc, argv, &i, "--report", &missing))) report = v;
+        else if ((v = opt_value(argc, argv, &i, "--block-order", &missing))) block_order = v;
+        else if (missing) {
+            fprintf(stderr, "warpsim run: %s needs a value\n", a);
+            return 2;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "warpsim run: unknown option '%s'\n", a);
+            run_usage(stderr);
+            return 2;
+        } else {
+            break; /* the program */
+        }
+    }
+    if (i >= argc) {
+        fprintf(stderr, "warpsim run: no program given\n");
+        run_usage(stderr);
+        return 2;
+    }
+
+    char err[1024] = "";
+    if (gpu && !ws_device_get(gpu, err, sizeof err)) {
+        unknown_gpu(gpu, err);
+        return 2;
+    }
+    if (block_order && !valid_block_order(block_order)) {
+        fprintf(stderr, "warpsim run: --block-order=%s: expected random:SEED (e.g. random:42)\n", block_order);
+        return 2;
+    }
+    char bindir[PATH_MAX], libdir[PATH_MAX + 8], rtlib[PATH_MAX + 32];
+    if (exe_dir(bindir, sizeof bindir) != 0) {
+        fprintf(stderr, "warpsim run: cannot locate the warpsim executable (/proc/self/exe)\n");
+        return 2;
+    }
+    snprintf(libdir, sizeof libdir, "%s/lib", bindir);
+    snprintf(rtlib, sizeof rtlib, "%s/libcudart.so.13", libdir);
+    if (access(rtlib, R_OK) != 0) {
+        fprintf(stderr, "warpsim run: the simulated CUDA runtime %s is missing; run make\n", rtlib);
+        return 2;
+    }
+
+    char prog[PATH_MAX];
+    const char *given = argv[i];
+    if (ends_with(given, ".cu")) {
+        if (compile_cu(given, bindir, quiet, prog, sizeof prog) != 0) return 2;
+    } else if (find_program(given, prog, sizeof prog) != 0) {
+        fprintf(stderr, "warpsim run: %s: no such program\n", given);
+        return 2;
+    }
+
+    char other[128] = "";
+    switch (inspect_elf(prog, other, sizeof other)) {
+    case ELF_STATIC_CUDA:
+        fprintf(stderr,
+                "warpsim run: %s was linked with the static CUDA runtime (nvcc's default), so warpsim cannot "
+                "serve its CUDA calls; rebuild with nvcc -cudart shared\n", given);
+        return 2;
+    case ELF_OTHER_CUDART:
+        fprintf(stderr, "warpsim run: %s needs %s; warpsim provides the CUDA 13 runtime (libcudart.so.13): "
+                "rebuild with CUDA 13's nvcc -cudart shared\n", given, other);
+        return 2;
+    case ELF_DRIVER_API:
+        fprintf(stderr, "warpsim run: %s uses the CUDA driver API (libcuda.so.1), which warpsim does not "
+                "simulate; warpsim serves the runtime API of programs built with nvcc -cudart shared\n", given);
+        return 2;
+    case ELF_NO_CUDA:
+        if (!quiet)
+            fprintf(stderr, "warpsim: note: %s does not use the CUDA runtime; running it anyway\n", given);
+        break;
+    default:
+        break;
+    }
+
+    char report_abs[PATH_MAX + 256];
+    if (report && report[0] != '/') { /* the program may change directory before it exits */
+        char cwd[PATH_MAX];
+        if (getcwd(cwd, sizeof cwd) && (size_t)snprintf(report_abs, sizeof report_abs, "%s/%s", cwd, report) <
+                                           sizeof report_abs)
+            report = report_abs;
+    }
+    if (env_prepend("LD_LIBRARY_PATH", libdir) != 0 || (gpu && setenv("WARPSIM_GPU", gpu, 1) != 0) ||
+        (report && setenv("WARPSIM_REPORT", report, 1) != 0) ||
+        (block_order && setenv("WARPSIM_BLOCK_ORDER", block_order, 1) != 0) ||
+        (quiet && setenv("WARPSIM_QUIET", "1", 1) != 0)) {
+        fprintf(stderr, "warpsim run: cannot set up the environment\n");
+        return 2;
+    }
+    if (report) unlink(report); /* a stale report must not pass for this run's */
+
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "warpsim run: fork: %s\n", strerror(errno));
+        return 2;
+    }
+    if (pid == 0) {
+        char pidbuf[32];
+        snprintf(pidbuf, sizeof pidbuf, "%ld", (long)getpid());
+        setenv("WARPSIM_ROOT_PID", pidbuf, 1); /* only this process writes the report, not its children */
+        argv[i] = prog;
+        execv(prog, argv + i);
+        fprintf(stderr, "warpsim run: cannot run %s: %s\n", prog, strerror(errno));
+        _exit(127);
+    }
+    /* the child gets terminal signals itself; warpsim waits for it */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR) {
+            fprintf(stderr, "warpsim run: waitpid: %s\n", strerror(errno));
+            return 2;
+        }
+    }
+    if (WIFEXITED(st)) return WEXITSTATUS(st);
+    if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        if (!quiet) fprintf(stderr, "warpsim: %s was killed by signal %d (%s)\n", given, sig, strsignal(sig));
+        return 128 + sig;
+    }
+    return 2;
+}

@@ -1,0 +1,32 @@
+/* main.c - warpsim entry point: dispatches to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+/* Print the top-level usage. */
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: warpsim COMMAND [options]\n"
+        "  run [--gpu NAME] [--report FILE.json] [--block-order=random:SEED] PROGRAM|FILE.cu [args...]\n"
+        "                       run a CUDA program (linked with -cudart shared) on the simulated GPU\n"
+        "  devices              list the device presets\n"
+        "  occupancy ...        occupancy calculator (warpsim occupancy --help)\n"
+        "  advise ...           launch advisor (warpsim advise --help)\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "run")) return cli_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "devices")) return cli_devices(argc - 1, argv + 1);
+    if (!strcmp(cmd, "occupancy")) return cli_occupancy(argc - 1, argv + 1);
+    if (!strcmp(cmd, "advise")) return cli_advise(argc - 1, argv + 1);
+    fprintf(stderr, "warpsim: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}

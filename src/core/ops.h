@@ -1,0 +1,38 @@
+/* ops.h - helpers shared by the instruction handlers: register access, lane loops, float bit casts. */
+#ifndef WS_OPS_H
+#define WS_OPS_H
+
+#include <string.h>
+#include "exec.h"
+
+/* register slot r of lane l in the warp's current window */
+#define RG(r, l) (w->regs[(size_t)(r) * WS_LANES + (l)])
+/* predicate register r as a lane mask */
+#define PM(r) ((uint32_t)w->regs[(size_t)(r) * WS_LANES])
+
+/* Run body for every lane set in mask (full warps take an unconditional loop the compiler can vectorize). */
+#define FOR_LANES(mask, ...) do { \
+    uint32_t m_ = (mask); \
+    if (m_ == 0xffffffffu) { for (int l = 0; l < 32; l++) { __VA_ARGS__; } } \
+    else { while (m_) { int l = __builtin_ctz(m_); m_ &= m_ - 1; __VA_ARGS__; } } \
+} while (0)
+
+/* Write predicate bits under mask. */
+#define PSET(r, bits, mask) do { \
+    uint64_t *p_ = &w->regs[(size_t)(r) * WS_LANES]; \
+    *p_ = (uint32_t)((((uint32_t)*p_) & ~(mask)) | ((bits) & (mask))); \
+} while (0)
+
+/* float <-> bits */
+static inline float f32_of(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
+static inline uint64_t bits_f32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline double f64_of(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t bits_f64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+/* half precision conversions (round to nearest even) */
+float ws_half_to_float(uint16_t h);
+uint16_t ws_float_to_half(float f, int rnd);
+float ws_bf16_to_float(uint16_t h);
+uint16_t ws_float_to_bf16(float f, int rnd);
+
+#endif

@@ -1,0 +1,318 @@
+/* ops_mem.c - handlers for loads, stores, atomics and address conversion in every state space. */
+#include <math.h>
+#include "ops.h"
+
+/* Host pointer for a global (or constant) address; inline fast path, slow path for everything else. */
+static inline uint8_t *xlate_global(ws_warp *w, uint64_t addr, unsigned size, int lane)
+{
+    uint64_t off = addr - WS_GLOBAL_BASE;
+    if (off < w->L->glimit && off + size <= w->L->glimit) return w->L->gstore + off;
+    return ws_xlate_slow(w, addr, size, lane);
+}
+
+/* Host pointer for a shared-memory offset, NULL when out of the block's shared memory. */
+static inline uint8_t *xlate_shared(ws_warp *w, uint64_t addr, unsigned size)
+{
+    if (addr + size <= w->blk->smem_size && addr + size >= addr) return w->blk->smem + addr;
+    return NULL;
+}
+
+/* Host pointer for a local-memory address of lane l, NULL when out of its stack. */
+static inline uint8_t *xlate_local(ws_warp *w, uint64_t addr, unsigned size, int l)
+{
+    size_t stride = w->L->local_stride;
+    if (addr + size <= stride && addr + size >= addr) return w->local + (size_t)l * stride + addr;
+    return NULL;
+}
+
+/* Effective address of lane l (register base plus offset, or frame base plus offset for local symbols). */
+static inline uint64_t eaddr(ws_warp *w, const ws_insn *in, int l)
+{
+    if (in->base >= 0) return RG(in->base, l) + (uint64_t)in->imm;
+    if (in->space == WS_S_LOCAL) return (uint64_t)w->local_base + (uint64_t)in->imm;
+    return (uint64_t)in->imm;
+}
+
+/* Host pointer for lane l's access in the instruction's state space; faults the warp when invalid. */
+static uint8_t *lane_ptr(ws_warp *w, const ws_insn *in, int l, unsigned size)
+{
+    uint64_t a = eaddr(w, in, l);
+    uint8_t *p = NULL;
+    const char *sp = "global";
+    switch (in->space) {
+    case WS_S_GLOBAL: case WS_S_CONST: p = xlate_global(w, a, size, l); sp = in->space == WS_S_CONST ? "constant" : "global"; break;
+    case WS_S_SHARED: p = xlate_shared(w, a, size); sp = "shared"; break;
+    case WS_S_LOCAL: p = xlate_local(w, a, size, l); sp = "local"; break;
+    case WS_S_PARAM_K:
+        if (a + size <= w->L->entry->param_bytes) p = w->L->params + a;
+        sp = "param";
+        break;
+    default: p = xlate_global(w, a, size, l); sp = "generic"; break;
+    }
+    if (!p && w->state != WS_W_FAULT) {
+        ws_fault(w, in, WS_ERR_ILLEGAL_ADDRESS, "invalid %s %s of size %u at address 0x%llx by thread (%u,%u,%u) in block (%u,%u,%u)",
+                 sp, (in->op == WS_OP_ST || in->op == WS_OP_RED) ? "write" : in->op == WS_OP_ATOM ? "atomic" : "read", size,
+                 (unsigned long long)a, (unsigned)RG(WS_SR_TID_X, l), (unsigned)RG(WS_SR_TID_Y, l), (unsigned)RG(WS_SR_TID_Z, l),
+                 w->blk->id.x, w->blk->id.y, w->blk->id.z);
+    }
+    if (p && size > 1 && (a & (size - 1)) && in->space != WS_S_PARAM_K && w->state != WS_W_FAULT) {
+        ws_fault(w, in, WS_ERR_MISALIGNED_ADDRESS, "misaligned %s access of size %u at address 0x%llx by thread (%u,%u,%u) in block (%u,%u,%u)",
+                 sp, size, (unsigned long long)a, (unsigned)RG(WS_SR_TID_X, l), (unsigned)RG(WS_SR_TID_Y, l),
+                 (unsigned)RG(WS_SR_TID_Z, l), w->blk->id.x, w->blk->id.y, w->blk->id.z);
+        return NULL;
+    }
+    return p;
+}
+
+/* Read size bytes at p as a register value, sign-extending signed types. */
+static inline uint64_t load_val(const uint8_t *p, unsigned size, int sgn)
+{
+    switch (size) {
+    case 1: return sgn ? (uint64_t)(int64_t)*(const int8_t *)p : *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint64_t)(int64_t)(int16_t)v : v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return sgn ? (uint64_t)(int64_t)(int32_t)v : v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+/* Whether a type is a signed integer. */
+static inline int is_signed(int t) { return t == WS_T_S8 || t == WS_T_S16 || t == WS_T_S32 || t == WS_T_S64; }
+
+/* ld (any space, any size, vectors) */
+static void h_ld(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    unsigned es = (unsigned)ws_type_size(in->type), n = in->vec;
+    int sgn = is_signed(in->type);
+    if (in->space == WS_S_PARAM_K && in->base < 0) {
+        /* kernel parameters: one value for the whole warp */
+        if ((uint64_t)in->imm + es * n > w->L->entry->param_bytes) { lane_ptr(w, in, __builtin_ctz(mask), es * n); return; }
+        const uint8_t *p = w->L->params + in->imm;
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t v = load_val(p + k * es, es, sgn);
+            const int d = in->d[k];
+            FOR_LANES(mask, { RG(d, l) = v; });
+        }
+        return;
+    }
+    if (es == 16) {  /* .b128 */
+        FOR_LANES(mask, {
+            uint8_t *p = lane_ptr(w, in, l, 16);
+            if (!p) return;
+            memcpy(&RG(in->d[0], l), p, 8);
+            memcpy(&RG(in->d[1], l), p + 8, 8);
+        });
+        return;
+    }
+    FOR_LANES(mask, {
+        uint8_t *p = lane_ptr(w, in, l, es * n);
+        if (!p) return;
+        for (unsigned k = 0; k < n; k++) RG(in->d[k], l) = load_val(p + k * es, es, sgn);
+    });
+}
+
+/* ld.global 32-bit scalar: the common case */
+static void h_ld_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0], b = in->base;
+    const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit;
+    uint8_t *store = w->L->gstore;
+    FOR_LANES(mask, {
+        uint64_t off = RG(b, l) + imm - WS_GLOBAL_BASE;
+        if (off + 4 > lim || (off & 3)) { h_ld(w, in, 1u << l); if (w->state == WS_W_FAULT) return; continue; }
+        uint32_t v;
+        memcpy(&v, store + off, 4);
+        RG(d, l) = v;
+    });
+}
+
+/* ld.shared 32-bit scalar */
+static void h_ld_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0], b = in->base;
+    const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
+    uint8_t *sm = w->blk->smem;
+    FOR_LANES(mask, {
+        uint64_t a = (b >= 0 ? RG(b, l) : 0) + imm;
+        if (a + 4 > lim || (a & 3)) { h_ld(w, in, 1u << l); return; }
+        uint32_t v;
+        memcpy(&v, sm + a, 4);
+        RG(d, l) = v;
+    });
+}
+
+/* st (any space, any size, vectors) */
+static void h_st(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    unsigned es = (unsigned)ws_type_size(in->type), n = in->ns ? in->ns : 1;
+    if (es == 16) {
+        FOR_LANES(mask, {
+            uint8_t *p = lane_ptr(w, in, l, 16);
+            if (!p) return;
+            memcpy(p, &RG(in->s[0], l), 8);
+            memcpy(p + 8, &RG(in->s[1], l), 8);
+        });
+        return;
+    }
+    FOR_LANES(mask, {
+        uint8_t *p = lane_ptr(w, in, l, es * n);
+        if (!p) return;
+        for (unsigned k = 0; k < n; k++) memcpy(p + k * es, &RG(in->s[k], l), es);
+    });
+}
+
+/* st.global 32-bit scalar */
+static void h_st_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int s = in->s[0], b = in->base;
+    const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit;
+    uint8_t *store = w->L->gstore;
+    FOR_LANES(mask, {
+        uint64_t off = RG(b, l) + imm - WS_GLOBAL_BASE;
+        if (off + 4 > lim || (off & 3)) { h_st(w, in, 1u << l); if (w->state == WS_W_FAULT) return; continue; }
+        uint32_t v = (uint32_t)RG(s, l);
+        memcpy(store + off, &v, 4);
+    });
+}
+
+/* st.shared 32-bit scalar */
+static void h_st_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int s = in->s[0], b = in->base;
+    const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
+    uint8_t *sm = w->blk->smem;
+    FOR_LANES(mask, {
+        uint64_t a = (b >= 0 ? RG(b, l) : 0) + imm;
+        if (a + 4 > lim || (a & 3)) { h_st(w, in, 1u << l); return; }
+        uint32_t v = (uint32_t)RG(s, l);
+        memcpy(sm + a, &v, 4);
+    });
+}
+
+/* Apply an atomic operation to the value at p; returns the old value. */
+static uint64_t atomic_apply(const ws_insn *in, uint8_t *p, uint64_t b, uint64_t c)
+{
+    int t = in->type;
+    unsigned sz = (unsigned)ws_type_size(t);
+    uint64_t old = load_val(p, sz, 0), nv = old;
+    switch (in->sub) {
+    case WS_SUB_ADD:
+        if (t == WS_T_F32) nv = bits_f32(f32_of(old) + f32_of(b));
+        else if (t == WS_T_F64) nv = bits_f64(f64_of(old) + f64_of(b));
+        else if (t == WS_T_F16X2 || t == WS_T_BF16X2 || t == WS_T_F16 || t == WS_T_BF16) {
+            int bf = t == WS_T_BF16X2 || t == WS_T_BF16, pairs = (t == WS_T_F16X2 || t == WS_T_BF16X2) ? 2 : 1;
+            nv = 0;
+            for (int h = 0; h < pairs; h++) {
+                uint16_t x = (uint16_t)(old >> (16 * h)), y = (uint16_t)(b >> (16 * h));
+                float r = bf ? ws_bf16_to_float(x) + ws_bf16_to_float(y) : ws_half_to_float(x) + ws_half_to_float(y);
+                nv |= (uint64_t)(bf ? ws_float_to_bf16(r, WS_R_RN) : ws_float_to_half(r, WS_R_RN)) << (16 * h);
+            }
+        } else nv = old + b;
+        break;
+    case WS_SUB_MIN: case WS_SUB_MAX: {
+        int mx = in->sub == WS_SUB_MAX, lt;
+        if (t == WS_T_S32) lt = (int32_t)b < (int32_t)old;
+        else if (t == WS_T_S64) lt = (int64_t)b < (int64_t)old;
+        else if (t == WS_T_F32) lt = f32_of(b) < f32_of(old);
+        else if (t == WS_T_F64) lt = f64_of(b) < f64_of(old);
+        else if (sz == 4) lt = (uint32_t)b < (uint32_t)old;
+        else lt = b < old;
+        int gt;
+        if (t == WS_T_S32) gt = (int32_t)b > (int32_t)old;
+        else if (t == WS_T_S64) gt = (int64_t)b > (int64_t)old;
+        else if (t == WS_T_F32) gt = f32_of(b) > f32_of(old);
+        else if (t == WS_T_F64) gt = f64_of(b) > f64_of(old);
+        else if (sz == 4) gt = (uint32_t)b > (uint32_t)old;
+        else gt = b > old;
+        if ((mx && gt) || (!mx && lt)) nv = b;
+        break;
+    }
+    case WS_SUB_INC: nv = (uint32_t)old >= (uint32_t)b ? 0 : (uint32_t)old + 1; break;
+    case WS_SUB_DEC: nv = ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)b) ? (uint32_t)b : (uint32_t)old - 1; break;
+    case WS_SUB_CAS: {
+        uint64_t m = sz == 8 ? ~0ull : sz == 4 ? 0xffffffffull : 0xffffull;
+        if ((old & m) == (b & m)) nv = c;
+        break;
+    }
+    case WS_SUB_EXCH: nv = b; break;
+    case WS_SUB_AND: nv = old & b; break;
+    case WS_SUB_OR: nv = old | b; break;
+    case WS_SUB_XOR: nv = old ^ b; break;
+    default: break;
+    }
+    memcpy(p, &nv, sz);
+    return old;
+}
+
+/* atom / red: lanes apply their operation one after another, in lane order */
+static void h_atom(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    unsigned sz = (unsigned)ws_type_size(in->type);
+    int is_red = in->op == WS_OP_RED;
+    const int d = in->d[0], b = in->s[0], c = in->s[1];
+    FOR_LANES(mask, {
+        uint8_t *p = lane_ptr(w, in, l, sz);
+        if (!p) return;
+        uint64_t old = atomic_apply(in, p, RG(b, l), RG(c, l));
+        if (!is_red) RG(d, l) = old;
+    });
+}
+
+/* cvta / cvta.to: generic <-> state-space addresses */
+static void h_cvta(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0], a = in->s[0];
+    uint64_t base = in->space == WS_S_SHARED ? WS_SHARED_WIN : in->space == WS_S_LOCAL ? WS_LOCAL_WIN : 0;
+    int to = (in->flags & WS_F_TO) != 0;
+    int narrow = ws_type_size(in->type) == 4;
+    FOR_LANES(mask, {
+        uint64_t v = RG(a, l);
+        uint64_t r = to ? v - base : v + base;
+        RG(d, l) = narrow ? (uint32_t)r : r;
+    });
+}
+
+/* isspacep.space p, a */
+static void h_isspacep(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int a = in->s[0];
+    uint32_t bits = 0;
+    FOR_LANES(mask, {
+        uint64_t v = RG(a, l);
+        int r;
+        switch (in->space) {
+        case WS_S_SHARED: r = v - WS_SHARED_WIN < WS_WIN_SPAN; break;
+        case WS_S_LOCAL: r = v - WS_LOCAL_WIN < WS_WIN_SPAN; break;
+        default: r = !(v - WS_SHARED_WIN < WS_WIN_SPAN) && !(v - WS_LOCAL_WIN < WS_WIN_SPAN); break;
+        }
+        bits |= (uint32_t)r << l;
+    });
+    PSET(in->d[0], bits, mask);
+}
+
+/* prefetch and other memory hints: nothing to do functionally */
+static void h_nop(ws_warp *w, const ws_insn *in, uint32_t mask) { (void)w; (void)in; (void)mask; }
+
+/* Handler for a memory instruction. */
+ws_handler ws_mem_handler(const ws_insn *in)
+{
+    unsigned es = (unsigned)ws_type_size(in->type);
+    switch (in->op) {
+    case WS_OP_LD: case WS_OP_LDU:
+        if (!es) return NULL;
+        if (in->vec == 1 && es == 4 && in->base >= 0 && (in->space == WS_S_GLOBAL)) return h_ld_global_b32;
+        if (in->vec == 1 && es == 4 && in->space == WS_S_SHARED) return h_ld_shared_b32;
+        return h_ld;
+    case WS_OP_ST:
+        if (!es) return NULL;
+        if (in->ns == 1 && es == 4 && in->base >= 0 && in->space == WS_S_GLOBAL) return h_st_global_b32;
+        if (in->ns == 1 && es == 4 && in->space == WS_S_SHARED) return h_st_shared_b32;
+        return h_st;
+    case WS_OP_ATOM: case WS_OP_RED:
+        if (!es || !in->sub) return NULL;
+        return h_atom;
+    case WS_OP_CVTA: return h_cvta;
+    case WS_OP_ISSPACEP: return h_isspacep;
+    case WS_OP_PREFETCH: case WS_OP_PREFETCHU: return h_nop;
+    default: return NULL;
+    }
+}

@@ -1,0 +1,108 @@
+/* sim.h - public interface of the simulator core: device memory, PTX modules, kernel launches.
+ * The CUDA runtime replacement (src/runtime) and the CLI are built on this interface only. */
+#ifndef WS_SIM_H
+#define WS_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../device/device.h"
+
+/* Status codes use cudaError_t's numeric values so the runtime can return them as they are. */
+enum {
+    WS_OK = 0,
+    WS_ERR_INVALID_VALUE = 1,            /* cudaErrorInvalidValue */
+    WS_ERR_MEMORY_ALLOCATION = 2,        /* cudaErrorMemoryAllocation */
+    WS_ERR_INVALID_CONFIGURATION = 9,    /* cudaErrorInvalidConfiguration */
+    WS_ERR_INVALID_DEVICE_POINTER = 17,  /* cudaErrorInvalidDevicePointer */
+    WS_ERR_INVALID_SYMBOL = 13,          /* cudaErrorInvalidSymbol */
+    WS_ERR_INVALID_PTX = 218,            /* cudaErrorInvalidPtx */
+    WS_ERR_INVALID_SOURCE = 300,         /* cudaErrorInvalidSource */
+    WS_ERR_NOT_FOUND = 500,              /* cudaErrorNotFound */
+    WS_ERR_ILLEGAL_ADDRESS = 700,        /* cudaErrorIllegalAddress */
+    WS_ERR_LAUNCH_OUT_OF_RESOURCES = 701,/* cudaErrorLaunchOutOfResources */
+    WS_ERR_LAUNCH_TIMEOUT = 702,         /* cudaErrorLaunchTimeout */
+    WS_ERR_ASSERT = 710,                 /* cudaErrorAssert */
+    WS_ERR_MISALIGNED_ADDRESS = 716,     /* cudaErrorMisalignedAddress */
+    WS_ERR_ILLEGAL_INSTRUCTION = 715,    /* cudaErrorIllegalInstruction */
+    WS_ERR_LAUNCH_FAILURE = 719,         /* cudaErrorLaunchFailure */
+    WS_ERR_NOT_SUPPORTED = 801,          /* cudaErrorNotSupported */
+};
+
+typedef struct { unsigned x, y, z; } ws_dim3;
+
+typedef struct ws_gpu ws_gpu;       /* one simulated device: memory, loaded modules, options */
+typedef struct ws_module ws_module; /* one loaded PTX translation unit */
+typedef struct ws_kernel ws_kernel; /* one .entry of a module */
+
+/* Options that change how kernels run (set once, before launches). */
+typedef struct ws_options {
+    int block_order_random;   /* 1: blocks run in a shuffled order */
+    uint64_t block_order_seed;
+    int trace;                /* 1: print every executed warp instruction to stderr (debugging) */
+    uint64_t max_instructions;/* watchdog: stop a launch after this many warp instructions (0 = none) */
+} ws_options;
+
+/* Create a simulated GPU for device model dev. */
+ws_gpu *ws_gpu_create(const ws_device *dev, const ws_options *opt);
+/* Destroy a simulated GPU and everything it owns. */
+void ws_gpu_destroy(ws_gpu *g);
+/* The device model the GPU was created with. */
+const ws_device *ws_gpu_device(const ws_gpu *g);
+
+/* ---- memory ---- */
+/* Allocate size bytes of global memory; *addr receives the device address (never a valid host address). */
+int ws_malloc(ws_gpu *g, size_t size, uint64_t *addr);
+/* Allocate managed memory: the returned address is the same on host and device. */
+int ws_malloc_managed(ws_gpu *g, size_t size, void **ptr);
+/* Free an allocation made by ws_malloc or ws_malloc_managed (WS_ERR_INVALID_VALUE if not one). */
+int ws_free(ws_gpu *g, uint64_t addr);
+/* Make host memory [p, p+size) visible to kernels at address (uint64_t)p (pinned / mapped host memory). */
+void ws_register_host(ws_gpu *g, void *p, size_t size);
+/* Forget a range registered with ws_register_host. */
+void ws_unregister_host(ws_gpu *g, void *p);
+/* Host view of device range [addr, addr+len), or NULL when any part of it is not allocated memory. */
+void *ws_host_view(ws_gpu *g, uint64_t addr, size_t len);
+/* Whether addr lies in device memory (an allocation or a module variable); fills base/size of the allocation. */
+int ws_is_device_addr(ws_gpu *g, uint64_t addr, uint64_t *base, size_t *size);
+
+/* ---- modules ---- */
+/* Parse and decode a PTX text. NULL on failure with a message (file, line, opcode) in err. */
+ws_module *ws_module_load(ws_gpu *g, const char *ptx, size_t len, const char *origin, char *err, size_t errlen);
+/* Kernel (.entry) by mangled name, or NULL. */
+ws_kernel *ws_module_kernel(ws_module *m, const char *name);
+/* Module-scope .global/.const variable by name: device address and size. WS_ERR_INVALID_SYMBOL if absent. */
+int ws_module_global(ws_module *m, const char *name, uint64_t *addr, size_t *size);
+
+/* Static facts about a kernel. */
+typedef struct ws_kernel_info {
+    const char *name;         /* mangled name */
+    int nparams;
+    size_t param_bytes;       /* total size of the parameter buffer */
+    const size_t *param_offset; /* nparams entries */
+    const size_t *param_size;   /* nparams entries */
+    size_t static_smem;       /* bytes of statically declared shared memory */
+    size_t local_bytes;       /* bytes of .local per thread (depot) */
+    int max_threads;          /* .maxntid product, 0 if none */
+    int ptx_regs;             /* virtual registers declared (not a hardware register count) */
+} ws_kernel_info;
+/* Fill info for kernel k. */
+void ws_kernel_get_info(const ws_kernel *k, ws_kernel_info *info);
+
+/* What one launch did. */
+typedef struct ws_launch_stats {
+    uint64_t warp_insts;      /* warp instructions executed (smsp__inst_executed.sum) */
+    uint64_t thread_insts;    /* thread instructions executed (smsp__thread_inst_executed.sum) */
+    double host_seconds;      /* wall time the simulator spent on the launch */
+    char error[512];          /* human-readable description of a fault, empty when none */
+} ws_launch_stats;
+
+/* Run a kernel to completion. args[i] points at the value of parameter i (as cudaLaunchKernel takes them).
+ * Returns WS_OK, a launch-configuration error (nothing ran), or a fault such as WS_ERR_ILLEGAL_ADDRESS. */
+int ws_launch(ws_gpu *g, const ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t dyn_smem,
+              void **args, ws_launch_stats *stats);
+
+/* Largest dynamic shared memory a launch of k may request (set by cudaFuncAttributeMaxDynamicSharedMemorySize). */
+void ws_kernel_set_max_dyn_smem(ws_kernel *k, size_t bytes);
+size_t ws_kernel_max_dyn_smem(const ws_kernel *k);
+
+#endif

@@ -1,0 +1,524 @@
+/* warp.c - SIMT control flow: the reconvergence stack, branches, calls and returns, exits, barriers,
+ * warp-synchronous built-ins (shfl, vote, match, redux, activemask) and device printf. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include "ops.h"
+
+/* Push an entry on the warp's reconvergence stack. */
+static void stk_push(ws_warp *w, int32_t pc, int32_t rpc, uint32_t mask)
+{
+    if (w->sp == w->stk_cap) {
+        w->stk_cap = w->stk_cap ? w->stk_cap * 2 : 16;
+        w->stk = realloc(w->stk, (size_t)w->stk_cap * sizeof *w->stk);
+    }
+    w->stk[w->sp++] = (ws_stk){ pc, rpc, mask };
+}
+
+/* bra: uniform jump, or divergence with reconvergence at the immediate post-dominator */
+static void h_bra(ws_warp *w, const ws_insn *in, uint32_t taken)
+{
+    ws_stk *top = &w->stk[w->sp - 1];
+    uint32_t cur = top->mask;
+    if (taken == cur) { top->pc = in->target; return; }
+    uint32_t nt = cur & ~taken;
+    int32_t fall = top->pc, rpc = in->rpc;
+    if (rpc == top->rpc) {
+        top->pc = fall;
+        top->mask = nt;
+    } else {
+        top->pc = rpc;
+        if (fall != rpc) stk_push(w, fall, rpc, nt);
+    }
+    if (in->target != rpc) stk_push(w, in->target, rpc, taken);
+}
+
+/* brx.idx: indirect branch through a target list; lanes with different targets diverge */
+static void h_brx(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int a = in->s[0];
+    uint32_t left = mask;
+    ws_stk *top = &w->stk[w->sp - 1];
+    uint32_t cur = top->mask;
+    int32_t fall = top->pc, rpc = in->rpc;
+    int first = 1;
+    while (left) {
+        int l0 = __builtin_ctz(left);
+        uint32_t idx = (uint32_t)RG(a, l0);
+        if (idx >= (uint32_t)in->ntargets) { ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "brx.idx index %u out of range", idx); return; }
+        uint32_t group = 0;
+        FOR_LANES(left, { if ((uint32_t)RG(a, l) == idx) group |= 1u << l; });
+        left &= ~group;
+        if (first && group == cur) { w->stk[w->sp - 1].pc = in->targets[idx]; return; }
+        if (first) {
+            ws_stk *t = &w->stk[w->sp - 1];
+            uint32_t rest = cur & ~mask;
+            if (rpc == t->rpc) { t->pc = fall; t->mask = rest; if (!rest) w->sp--; }
+            else { t->pc = rpc; if (rest) stk_push(w, fall, rpc, rest); }
+            first = 0;
+        }
+        stk_push(w, in->targets[idx], rpc, group);
+    }
+}
+
+/* Pop empty entries off the stack top, completing function returns at frame boundaries. */
+static void stk_cleanup(ws_warp *w);
+
+/* Finish a call frame: copy return values and restore the caller's state. */
+static void frame_return(ws_warp *w)
+{
+    ws_frame *fr = &w->frames[--w->nframes];
+    const ws_call *c = fr->call->call;
+    const ws_func *callee = w->fn;
+    if (c && c->has_ret && callee->has_ret) {
+        size_t stride = w->L->local_stride;
+        uint32_t m = fr->ret_mask;
+        while (m) {
+            int l = __builtin_ctz(m);
+            m &= m - 1;
+            uint8_t *base = w->local + (size_t)l * stride;
+            memcpy(base + fr->caller_local + c->ret.dst_off, base + w->local_base + callee->ret_off, callee->ret_size);
+        }
+    }
+    w->fn = fr->fn;
+    w->code = fr->fn->code;
+    w->regs = w->reg_stack + fr->regs_off;
+    w->local_base = fr->caller_local;
+}
+
+/* Pop empty entries off the stack top, completing function returns at frame boundaries. */
+static void stk_cleanup(ws_warp *w)
+{
+    while (w->sp > 0 && w->stk[w->sp - 1].mask == 0) {
+        w->sp--;
+        if (w->nframes && w->sp == w->frames[w->nframes - 1].stk_base) frame_return(w);
+    }
+    if (w->sp == 0) w->state = WS_W_DONE;
+}
+
+/* Pop the top entry at its reconvergence point (and any emptied entries below it). */
+void ws_warp_pop(ws_warp *w)
+{
+    w->sp--;
+    if (w->nframes && w->sp == w->frames[w->nframes - 1].stk_base) frame_return(w);
+    stk_cleanup(w);
+}
+
+/* Remove lanes from the warp (exit / return from the entry function). */
+void ws_warp_exit_lanes(ws_warp *w, uint32_t lanes)
+{
+    w->exited |= lanes;
+    for (int i = 0; i < w->sp; i++) w->stk[i].mask &= ~lanes;
+    for (int f = 0; f < w->nframes; f++) w->frames[f].ret_mask &= ~lanes;
+    stk_cleanup(w);
+}
+
+/* Return lanes from the current function. */
+void ws_warp_return(ws_warp *w, uint32_t lanes)
+{
+    if (!w->nframes) { ws_warp_exit_lanes(w, lanes); return; }
+    ws_frame *fr = &w->frames[w->nframes - 1];
+    fr->ret_mask |= lanes;
+    for (int i = fr->stk_base; i < w->sp; i++) w->stk[i].mask &= ~lanes;
+    stk_cleanup(w);
+}
+
+/* ret */
+static void h_ret(ws_warp *w, const ws_insn *in, uint32_t mask) { (void)in; ws_warp_return(w, mask); }
+/* exit */
+static void h_exit(ws_warp *w, const ws_insn *in, uint32_t mask) { (void)in; ws_warp_exit_lanes(w, mask); }
+/* trap: aborts the kernel */
+static void h_trap(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    int l = __builtin_ctz(mask);
+    ws_fault(w, in, WS_ERR_LAUNCH_FAILURE, "trap instruction executed by thread (%u,%u,%u) in block (%u,%u,%u)",
+             (unsigned)RG(WS_SR_TID_X, l), (unsigned)RG(WS_SR_TID_Y, l), (unsigned)RG(WS_SR_TID_Z, l),
+             w->blk->id.x, w->blk->id.y, w->blk->id.z);
+}
+/* no-op instructions: fences, memory barriers, sleeps, profiler events */
+static void h_nop(ws_warp *w, const ws_insn *in, uint32_t mask) { (void)w; (void)in; (void)mask; }
+
+/* Read a NUL-terminated device string at a generic address into buf. */
+static void read_cstr(ws_warp *w, uint64_t addr, int lane, char *buf, size_t cap)
+{
+    size_t i = 0;
+    for (; i + 1 < cap; i++) {
+        const char *p = ws_xlate_slow(w, addr + i, 1, lane);
+        if (!p) break;
+        buf[i] = *p;
+        if (!*p) return;
+    }
+    buf[i] = 0;
+}
+
+/* __assertfail(message, file, line, function, charSize) */
+static void assert_fail(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const ws_call *c = in->call;
+    size_t stride = w->L->local_stride;
+    int l = __builtin_ctz(mask);
+    uint8_t *fb = w->local + (size_t)l * stride + w->local_base;
+    uint64_t a[4] = { 0, 0, 0, 0 };
+    for (int i = 0; i < c->nargs && i < 4; i++) memcpy(&a[i], fb + c->args[i].src_off, 8);
+    char msg[256], file[256], fn[256];
+    read_cstr(w, a[0], l, msg, sizeof msg);
+    read_cstr(w, a[1], l, file, sizeof file);
+    read_cstr(w, a[3], l, fn, sizeof fn);
+    fflush(stdout);
+    fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, (unsigned)a[2], fn,
+            w->blk->id.x, w->blk->id.y, w->blk->id.z, (unsigned)RG(WS_SR_TID_X, l), (unsigned)RG(WS_SR_TID_Y, l),
+            (unsigned)RG(WS_SR_TID_Z, l), msg);
+    ws_fault(w, in, WS_ERR_ASSERT, "device-side assert triggered: %s:%u: %s", file, (unsigned)a[2], msg);
+}
+
+/* call: push a frame, pass parameters through local memory, jump to the callee */
+static void h_call(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const ws_call *c = in->call;
+    if (c->builtin == WS_BI_VPRINTF) { ws_vprintf(w, in, mask); return; }
+    if (c->builtin == WS_BI_ASSERTFAIL) { assert_fail(w, in, mask); return; }
+    int fi = c->func;
+    if (fi < 0) {
+        /* indirect call: lanes calling the same function go together; the rest call again afterwards */
+        int l0 = __builtin_ctz(mask);
+        uint64_t target = RG(in->s[0], l0);
+        uint32_t group = 0;
+        FOR_LANES(mask, { if (RG(in->s[0], l) == target) group |= 1u << l; });
+        uint64_t idx = (target - WS_FUNC_BASE) / 16;
+        if (target < WS_FUNC_BASE || (target - WS_FUNC_BASE) % 16 || idx >= (uint64_t)w->L->mod->nfuncs) {
+            ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "indirect call through invalid function pointer 0x%llx",
+                     (unsigned long long)target);
+            return;
+        }
+        fi = (int)idx;
+        if (group != mask) {
+            int32_t next = w->stk[w->sp - 1].pc;
+            stk_push(w, next - 1, next, mask & ~group);
+            stk_push(w, next, next, group);
+            mask = group;
+        }
+    }
+    const ws_func *f = &w->L->mod->funcs[fi];
+    if (f->builtin || !f->decoded) {
+        ws_fault(w, in, WS_ERR_INVALID_PTX, "call of function '%s', which has no body in the module", f->name);
+        return;
+    }
+    size_t stride = w->L->local_stride;
+    uint32_t new_local = w->local_base + (uint32_t)w->fn->frame_size;
+    if (new_local + f->frame_size > stride) {
+        ws_fault(w, in, WS_ERR_LAUNCH_OUT_OF_RESOURCES, "call stack overflow calling '%s' (%zu bytes of local memory per thread)",
+                 f->name, stride);
+        return;
+    }
+    /* register window for the callee */
+    size_t cur_off = (size_t)(w->regs - w->reg_stack);
+    size_t new_off = cur_off + (size_t)w->fn->nregs * WS_LANES;
+    size_t need = new_off + (size_t)f->nregs * WS_LANES;
+    if (need > w->reg_stack_slots) {
+        size_t ns = need * 2;
+        uint64_t *nr = realloc(w->reg_stack, ns * sizeof(uint64_t));
+        if (!nr) { ws_fault(w, in, WS_ERR_LAUNCH_OUT_OF_RESOURCES, "out of memory for registers"); return; }
+        w->reg_stack = nr;
+        w->reg_stack_slots = ns;
+        w->regs = nr + cur_off;
+    }
+    /* arguments */
+    uint32_t m = mask;
+    while (m) {
+        int l = __builtin_ctz(m);
+        m &= m - 1;
+        uint8_t *base = w->local + (size_t)l * stride;
+        for (int i = 0; i < c->nargs && i < f->nparams; i++)
+            memcpy(base + new_local + f->param_off[i], base + w->local_base + c->args[i].src_off, f->param_size[i]);
+    }
+    uint64_t *nr = w->reg_stack + new_off;
+    memcpy(nr, w->regs, sizeof(uint64_t) * WS_SR_COUNT * WS_LANES);
+    for (int k = 0; k < f->nconst; k++) {
+        uint64_t v = f->const_val[k], *slot = nr + (size_t)(f->first_const + k) * WS_LANES;
+        for (int l = 0; l < WS_LANES; l++) slot[l] = v;
+    }
+    if (w->nframes == w->frames_cap) {
+        w->frames_cap = w->frames_cap ? w->frames_cap * 2 : 8;
+        w->frames = realloc(w->frames, (size_t)w->frames_cap * sizeof *w->frames);
+    }
+    w->frames[w->nframes++] = (ws_frame){ w->fn, cur_off, w->local_base, w->sp, in, 0 };
+    stk_push(w, 0, -1, mask);
+    w->fn = f;
+    w->code = f->code;
+    w->regs = nr;
+    w->local_base = new_local;
+}
+
+/* bar.sync / barrier.sync / bar.arrive / bar.red */
+static void h_bar(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    int l0 = __builtin_ctz(mask);
+    int id = (int)(RG(in->s[0], l0) & 15);
+    int count = in->ns > (in->sub == WS_SUB_RED ? 2 : 1) ? (int)RG(in->s[1], l0) : 0;
+    ws_block *b = w->blk;
+    int ws = w->L->warp_size;
+    b->bar_expect[id] = count ? (count + ws - 1) / ws : 0;
+    if (in->sub == WS_SUB_RED) {
+        int pi = in->s[in->ns - 1];
+        uint32_t p = PM(pi);
+        if (in->flags & WS_F_NEG2) p = ~p;
+        p &= mask;
+        if (b->bar_count[id] == 0) b->bar_red[id] = in->type2 == WS_SUB_AND ? 1 : 0;
+        if (in->type2 == WS_SUB_POPC) b->bar_red[id] += (uint32_t)__builtin_popcount(p);
+        else if (in->type2 == WS_SUB_AND) b->bar_red[id] &= (p == mask);
+        else b->bar_red[id] |= (p != 0);
+    }
+    b->bar_count[id]++;
+    if (in->sub == WS_SUB_ARRIVE) return;
+    w->bar_id = id;
+    w->state = WS_W_BAR;
+}
+
+/* shfl.sync.mode.b32 d[|p], a, b, c, membermask */
+static void h_shfl(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0], a = in->s[0], b = in->s[1], c = in->s[2];
+    uint32_t src[32], pbits = 0;
+    uint32_t lanes_exist = w->full;
+    for (int l = 0; l < 32; l++) src[l] = (uint32_t)RG(a, l);
+    int wsz = w->L->warp_size;
+    FOR_LANES(mask, {
+        uint32_t bval = (uint32_t)RG(b, l) & 31, cval = (uint32_t)RG(c, l);
+        uint32_t clamp = cval & 31, seg = (cval >> 8) & 31;
+        uint32_t maxl = ((uint32_t)l & seg) | (clamp & ~seg), minl = (uint32_t)l & seg;
+        int32_t j;
+        int ok;
+        switch (in->sub) {
+        case WS_SUB_UP: j = l - (int32_t)bval; ok = j >= (int32_t)maxl; break;
+        case WS_SUB_DOWN: j = l + (int32_t)bval; ok = j <= (int32_t)maxl; break;
+        case WS_SUB_BFLY: j = l ^ (int32_t)bval; ok = j <= (int32_t)maxl; break;
+        default: j = (int32_t)(minl | (bval & ~seg)); ok = j <= (int32_t)maxl; break;
+        }
+        if (j >= wsz || j < 0) ok = 0;
+        if (!ok) j = l;
+        if (!(lanes_exist >> j & 1)) j = l;
+        RG(d, l) = src[j];
+        pbits |= (uint32_t)ok << l;
+    });
+    if (in->d[1] != WS_SR_SINK) PSET(in->d[1], pbits, mask);
+}
+
+/* vote.sync.{all,any,uni,ballot} */
+static void h_vote(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    uint32_t p = PM(in->s[0]);
+    if (in->flags & WS_F_NEG1) p = ~p;
+    p &= mask;
+    if (in->sub == WS_SUB_BALLOT) {
+        const int d = in->d[0];
+        FOR_LANES(mask, { RG(d, l) = p; });
+        return;
+    }
+    int r;
+    switch (in->sub) {
+    case WS_SUB_ALL: r = p == mask; break;
+    case WS_SUB_ANY: r = p != 0; break;
+    default: r = p == 0 || p == mask; break;
+    }
+    PSET(in->d[0], r ? 0xffffffffu : 0, mask);
+}
+
+/* match.{any,all}.sync.b32/b64 d[|p], a, membermask */
+static void h_match(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0], a = in->s[0];
+    int is64 = ws_type_size(in->type) == 8;
+    uint64_t v[32];
+    for (int l = 0; l < 32; l++) v[l] = is64 ? RG(a, l) : (uint32_t)RG(a, l);
+    if (in->sub == WS_SUB_ALL) {
+        int l0 = __builtin_ctz(mask), same = 1;
+        FOR_LANES(mask, { if (v[l] != v[l0]) same = 0; });
+        FOR_LANES(mask, { RG(d, l) = same ? mask : 0; });
+        if (in->d[1] != WS_SR_SINK) PSET(in->d[1], same ? 0xffffffffu : 0, mask);
+        return;
+    }
+    uint32_t res[32];
+    FOR_LANES(mask, {
+        uint32_t g = 0;
+        uint32_t m2 = mask;
+        while (m2) { int k = __builtin_ctz(m2); m2 &= m2 - 1; if (v[k] == v[l]) g |= 1u << k; }
+        res[l] = g;
+    });
+    FOR_LANES(mask, { RG(d, l) = res[l]; });
+}
+
+/* redux.sync.op.type d, a, membermask */
+static void h_redux(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0], a = in->s[0];
+    int sgn = in->type == WS_T_S32;
+    uint32_t acc = in->sub == WS_SUB_AND ? 0xffffffffu : in->sub == WS_SUB_MIN ? (sgn ? 0x7fffffffu : 0xffffffffu) : in->sub == WS_SUB_MAX ? (sgn ? 0x80000000u : 0) : 0;
+    FOR_LANES(mask, {
+        uint32_t x = (uint32_t)RG(a, l);
+        switch (in->sub) {
+        case WS_SUB_ADD: acc += x; break;
+        case WS_SUB_AND: acc &= x; break;
+        case WS_SUB_OR: acc |= x; break;
+        case WS_SUB_XOR: acc ^= x; break;
+        case WS_SUB_MIN: acc = sgn ? ((int32_t)x < (int32_t)acc ? x : acc) : (x < acc ? x : acc); break;
+        default: acc = sgn ? ((int32_t)x > (int32_t)acc ? x : acc) : (x > acc ? x : acc); break;
+        }
+    });
+    FOR_LANES(mask, { RG(d, l) = acc; });
+}
+
+/* activemask.b32 d */
+static void h_activemask(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0];
+    uint32_t act = w->stk[w->sp - 1].mask;
+    FOR_LANES(mask, { RG(d, l) = act; });
+}
+
+/* ---------- device printf ---------- */
+/* Append formatted text to a growing buffer. */
+static void out_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        *cap = (*len + n + 1) * 2;
+        *buf = realloc(*buf, *cap);
+    }
+    memcpy(*buf + *len, s, n);
+    *len += n;
+    (*buf)[*len] = 0;
+}
+
+/* Format one printf call for lane l: fmt at a generic address, arguments packed in a buffer. */
+static int format_lane(ws_warp *w, int l, uint64_t fmt_addr, uint64_t args_addr, char **out, size_t *olen, size_t *ocap)
+{
+    int nargs = 0;
+    char fmt[4096];
+    read_cstr(w, fmt_addr, l, fmt, sizeof fmt);
+    size_t ap = 0;
+    const char *p = fmt;
+    while (*p) {
+        if (*p != '%') {
+            const char *q = p;
+            while (*q && *q != '%') q++;
+            out_append(out, olen, ocap, p, (size_t)(q - p));
+            p = q;
+            continue;
+        }
+        if (p[1] == '%') { out_append(out, olen, ocap, "%", 1); p += 2; continue; }
+        const char *s = p++;
+        while (*p && strchr("-+ #0", *p)) p++;
+        while (*p && (*p >= '0' && *p <= '9')) p++;
+        if (*p == '.') { p++; while (*p && (*p >= '0' && *p <= '9')) p++; }
+        int longs = 0, half = 0;
+        while (*p && strchr("hlLqjzt", *p)) { if (*p == 'l' || *p == 'L' || *p == 'q' || *p == 'j' || *p == 'z' || *p == 't') longs++; if (*p == 'h') half++; p++; }
+        char conv = *p ? *p++ : 0;
+        char spec[96];
+        size_t sl = (size_t)(p - s);
+        if (sl >= sizeof spec - 4) sl = sizeof spec - 4;
+        char tmp[512];
+        int n = 0;
+        /* rebuild the spec without length modifiers, then add our own */
+        char core[64];
+        size_t cl = 0;
+        for (const char *c = s; c < p - 1 && cl < sizeof core - 4; c++)
+            if (!strchr("hlLqjzt", *c)) core[cl++] = *c;
+        core[cl] = 0;
+        if (conv == 'd' || conv == 'i' || conv == 'u' || conv == 'x' || conv == 'X' || conv == 'o' || conv == 'c') {
+            unsigned sz = longs ? 8 : 4;
+            ap = (ap + sz - 1) & ~(size_t)(sz - 1);
+            uint8_t *q = ws_xlate_slow(w, args_addr + ap, sz, l);
+            uint64_t v = 0;
+            if (q) memcpy(&v, q, sz);
+            ap += sz;
+            snprintf(spec, sizeof spec, "%sll%c", core, conv == 'c' ? 'd' : conv);
+            if (conv == 'c') { snprintf(spec, sizeof spec, "%sc", core); n = snprintf(tmp, sizeof tmp, spec, (int)v); }
+            else if (conv == 'd' || conv == 'i') {
+                long long sv = longs ? (long long)v : (long long)(int32_t)v;
+                if (half == 1) sv = (short)sv;
+                if (half >= 2) sv = (signed char)sv;
+                n = snprintf(tmp, sizeof tmp, spec, sv);
+            } else {
+                unsigned long long uv = longs ? v : (uint32_t)v;
+                if (half == 1) uv = (unsigned short)uv;
+                if (half >= 2) uv = (unsigned char)uv;
+                n = snprintf(tmp, sizeof tmp, spec, uv);
+            }
+        } else if (strchr("fFeEgGaA", conv) && conv) {
+            ap = (ap + 7) & ~(size_t)7;
+            uint8_t *q = ws_xlate_slow(w, args_addr + ap, 8, l);
+            double v = 0;
+            if (q) memcpy(&v, q, 8);
+            ap += 8;
+            snprintf(spec, sizeof spec, "%s%c", core, conv);
+            n = snprintf(tmp, sizeof tmp, spec, v);
+        } else if (conv == 's') {
+            ap = (ap + 7) & ~(size_t)7;
+            uint8_t *q = ws_xlate_slow(w, args_addr + ap, 8, l);
+            uint64_t v = 0;
+            if (q) memcpy(&v, q, 8);
+            ap += 8;
+            char str[1024];
+            if (v) read_cstr(w, v, l, str, sizeof str); else snprintf(str, sizeof str, "(null)");
+            snprintf(spec, sizeof spec, "%ss", core);
+            n = snprintf(tmp, sizeof tmp, spec, str);
+        } else if (conv == 'p') {
+            ap = (ap + 7) & ~(size_t)7;
+            uint8_t *q = ws_xlate_slow(w, args_addr + ap, 8, l);
+            uint64_t v = 0;
+            if (q) memcpy(&v, q, 8);
+            ap += 8;
+            n = snprintf(tmp, sizeof tmp, "%p", (void *)(uintptr_t)v);
+        } else {
+            out_append(out, olen, ocap, s, (size_t)(p - s));
+            continue;
+        }
+        nargs++;
+        if (n > 0) out_append(out, olen, ocap, tmp, (size_t)(n < (int)sizeof tmp ? n : (int)sizeof tmp - 1));
+    }
+    return nargs;
+}
+
+/* Print device printf output for the active lanes of a vprintf call, in lane order. */
+void ws_vprintf(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const ws_call *c = in->call;
+    size_t stride = w->L->local_stride;
+    char *out = NULL;
+    size_t olen = 0, ocap = 0;
+    uint32_t m = mask;
+    while (m) {
+        int l = __builtin_ctz(m);
+        m &= m - 1;
+        uint8_t *fb = w->local + (size_t)l * stride + w->local_base;
+        uint64_t fmt = 0, args = 0;
+        if (c->nargs > 0) memcpy(&fmt, fb + c->args[0].src_off, 8);
+        if (c->nargs > 1) memcpy(&args, fb + c->args[1].src_off, 8);
+        int32_t r = format_lane(w, l, fmt, args, &out, &olen, &ocap);
+        if (c->has_ret) memcpy(fb + c->ret.dst_off, &r, 4);
+    }
+    if (olen) fwrite(out, 1, olen, w->L->printf_out ? w->L->printf_out : stdout);
+    free(out);
+}
+
+/* Handler for a control-flow or warp-level instruction. */
+ws_handler ws_ctl_handler(const ws_insn *in)
+{
+    switch (in->op) {
+    case WS_OP_BRA: return h_bra;
+    case WS_OP_BRX: return in->ntargets > 0 ? h_brx : NULL;
+    case WS_OP_CALL: return h_call;
+    case WS_OP_RET: return h_ret;
+    case WS_OP_EXIT: return h_exit;
+    case WS_OP_TRAP: case WS_OP_BRKPT: return in->op == WS_OP_TRAP ? h_trap : h_nop;
+    case WS_OP_BAR: case WS_OP_BARRIER:
+        if (in->sub == WS_SUB_RED && !(in->type2 == WS_SUB_POPC || in->type2 == WS_SUB_AND || in->type2 == WS_SUB_OR)) return NULL;
+        if (in->sub == WS_SUB_SYNC) return h_nop;  /* bar.warp.sync: lanes of one path are already converged */
+        return h_bar;
+    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_NANOSLEEP: case WS_OP_PMEVENT: return h_nop;
+    case WS_OP_SHFL: return in->sub >= WS_SUB_UP && in->sub <= WS_SUB_IDX ? h_shfl : NULL;
+    case WS_OP_VOTE: return h_vote;
+    case WS_OP_MATCH: return h_match;
+    case WS_OP_REDUX: return h_redux;
+    case WS_OP_ACTIVEMASK: return h_activemask;
+    default: return NULL;
+    }
+}

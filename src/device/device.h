@@ -1,0 +1,87 @@
+/* device.h - device models (presets) loaded from plain-text files in devices/. */
+#ifndef WS_DEVICE_H
+#define WS_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WS_MAX_CARVEOUTS 16
+
+/* One simulated GPU model. Every field is read from a preset file (devices/NAME.preset). */
+typedef struct ws_device {
+    char name[64];              /* preset id, e.g. "h200" */
+    char full_name[128];        /* marketing name, e.g. "NVIDIA H200" (cudaDeviceProp.name) */
+    int cc_major, cc_minor;     /* compute capability */
+    int sm_count;               /* multiprocessors */
+    int subpartitions;          /* SM sub-partitions (warp schedulers) per SM */
+    int warp_size;              /* lanes per warp (32 on NVIDIA GPUs, 8 on teaching-8lane) */
+
+    /* per block limits */
+    int max_threads_per_block;
+    int max_block_dim[3];
+    int max_grid_dim[3];
+    int max_regs_per_thread;    /* 255 on real GPUs */
+    int max_regs_per_block;     /* 65536 */
+    size_t smem_per_block;      /* default static+dynamic limit (48 KiB) */
+    size_t smem_per_block_optin;/* with cudaFuncAttributeMaxDynamicSharedMemorySize */
+    size_t smem_reserved_per_block; /* driver-reserved shared memory per block (1 KiB from sm_80) */
+
+    /* per SM limits */
+    int max_threads_per_sm;
+    int max_warps_per_sm;
+    int max_blocks_per_sm;
+    int regs_per_sm;            /* 32-bit registers */
+    int reg_alloc_unit;         /* registers allocated per warp in units of this (256); 0 = no granularity */
+    int warp_alloc_granularity; /* warps per block are rounded up to this for register allocation */
+                                /* (the hardware's per-block register check; = sub-partitions on real GPUs) */
+    int min_regs_per_thread;    /* a launch allocates at least this many registers per thread (16; 0 = none) */
+    int barriers_per_sm;        /* named block barriers per SM (blocks/SM limit from sm_90); 0 = not a limit */
+    size_t smem_per_sm;         /* max shared memory per SM (bytes) */
+    size_t smem_alloc_unit;     /* shared memory allocation granularity (bytes); 0 = none */
+    int n_carveouts;            /* available shared-memory carve-outs, KiB, ascending */
+    int carveouts_kb[WS_MAX_CARVEOUTS];
+    size_t l1_smem_per_sm;      /* combined L1 + shared SRAM per SM (bytes) */
+    int smem_banks;             /* shared-memory banks (32) */
+    int smem_bank_bytes;        /* bytes per bank word (4) */
+
+    /* memory system */
+    size_t global_mem;          /* bytes of device memory */
+    size_t const_mem;           /* bytes of constant memory (65536) */
+    size_t l2_size;             /* bytes */
+    int mem_bus_width;          /* bits */
+    double mem_clock_mhz;       /* memory clock */
+    double mem_bandwidth_gbs;   /* peak DRAM bandwidth, GB/s */
+
+    /* clocks and rates */
+    double sm_clock_mhz;        /* boost SM clock */
+    int fp32_lanes_per_sm;      /* FP32 units ("CUDA cores") per SM */
+    double fp32_tflops;         /* peak FP32 */
+    double fp64_tflops;         /* peak FP64 */
+    double tensor_tflops;       /* peak dense FP16/BF16 tensor */
+    double host_link_gbs_pinned;   /* host<->device copies from pinned memory, GB/s */
+    double host_link_gbs_pageable; /* from pageable memory, GB/s */
+    int teaching;               /* 1 for the seed's invented machines */
+} ws_device;
+
+/* The preset used when no --gpu is given. */
+#define WS_DEVICE_DEFAULT "h200"
+
+/* Load a preset by name (searching the devices directory) or by path (anything with a '/' or ending in
+ * ".preset"); NULL or "" means WS_DEVICE_DEFAULT. Loaded presets are cached: the pointer stays valid for the
+ * life of the process. NULL and a message in err on failure. Thread-safe. */
+const ws_device *ws_device_get(const char *name_or_path, char *err, size_t errlen);
+
+/* Parse one preset file into *out; 0 on success, -1 with "file:line: field: problem" in err. */
+int ws_device_load_file(const char *path, ws_device *out, char *err, size_t errlen);
+
+/* Directory holding the preset files (WARPSIM_DEVICES, else the one compiled in). */
+const char *ws_device_dir(void);
+
+/* Write every field of d as preset text ("key = value" lines) or, with json = 1, as one JSON object into buf
+ * (cap bytes, NUL-terminated); returns the length the whole text needs, like snprintf. */
+int ws_device_format(const ws_device *d, int json, char *buf, size_t cap);
+
+/* Fill names[] with the preset ids found in the devices directory (sorted); returns how many. */
+int ws_device_list(char names[][64], int max);
+
+#endif

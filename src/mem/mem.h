@@ -1,0 +1,52 @@
+/* mem.h - the simulated device address space: global arena, allocation table, generic-address windows. */
+#ifndef WS_MEM_H
+#define WS_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Fixed device address ranges. They are reserved PROT_NONE in the host process, so a host dereference of a
+ * device pointer faults as it would with a real GPU. Fixed addresses keep runs bit-for-bit repeatable. */
+#define WS_GLOBAL_BASE  0x300000000000ull  /* global (and constant) memory */
+#define WS_GLOBAL_SPAN  0x1000000000ull    /* 64 GiB of address space */
+#define WS_SHARED_WIN   0x310000000000ull  /* generic window onto the block's shared memory */
+#define WS_LOCAL_WIN    0x320000000000ull  /* generic window onto the thread's local memory */
+#define WS_WIN_SPAN     0x100000000ull     /* 4 GiB per window */
+#define WS_FUNC_BASE    0x330000000000ull  /* "addresses" of device functions (function pointers): base + 16 * index */
+
+typedef struct ws_alloc {
+    uint64_t addr;
+    size_t size;       /* bytes requested */
+    size_t span;       /* bytes reserved (aligned) */
+    int kind;          /* 0 device, 1 module variable, 2 host-visible (managed / registered host) */
+    void *host;        /* host-visible allocations: the host pointer (== addr) */
+} ws_alloc;
+
+typedef struct ws_mem ws_mem;
+
+/* Create the address space (reserves the ranges above and the backing store). */
+ws_mem *ws_mem_create(size_t capacity);
+/* Release everything. */
+void ws_mem_destroy(ws_mem *m);
+/* Allocate size bytes aligned to 256; 0 and *addr on success, -1 when out of memory. */
+int ws_mem_alloc(ws_mem *m, size_t size, int kind, uint64_t *addr);
+/* Free the allocation starting exactly at addr; -1 when addr is not one. */
+int ws_mem_free(ws_mem *m, uint64_t addr);
+/* Record a host-visible range (managed or pinned host memory) at its host address. */
+void ws_mem_add_host(ws_mem *m, void *p, size_t size, int kind);
+/* Forget a host-visible range; -1 when unknown. */
+int ws_mem_remove_host(ws_mem *m, void *p);
+/* Allocation containing addr (device or host-visible), or NULL. */
+const ws_alloc *ws_mem_find(const ws_mem *m, uint64_t addr);
+/* Host pointer for [addr, addr+len) when it lies inside one allocation, else NULL. */
+void *ws_mem_view(ws_mem *m, uint64_t addr, size_t len);
+/* Backing store base and committed limit (for the executor's inline fast path). */
+uint8_t *ws_mem_store(const ws_mem *m);
+/* Bytes of the global range in use (the fast path accepts offsets below this). */
+uint64_t ws_mem_limit(const ws_mem *m);
+/* Host pointer for an address outside the global arena (host-visible ranges), or NULL. */
+void *ws_mem_view_slow(ws_mem *m, uint64_t addr, size_t len);
+/* Total and free bytes for cudaMemGetInfo. */
+void ws_mem_info(const ws_mem *m, size_t *free_bytes, size_t *total);
+
+#endif

@@ -1,0 +1,476 @@
+/* rt_device.c - device management and query: one simulated device (index 0) described by the preset. */
+#include "rt_internal.h"
+
+#include <cuda_profiler_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Fill a cudaDeviceProp from a device preset (CUDA 13 layout). */
+static void fill_props(struct cudaDeviceProp *p, const ws_device *d)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", d->full_name[0] ? d->full_name : d->name);
+    for (size_t i = 0; i < sizeof p->uuid.bytes; i++) /* a stable made-up UUID derived from the preset name */
+        p->uuid.bytes[i] = (char)(0x57 ^ (unsigned char)d->name[i % (strlen(d->name) ? strlen(d->name) : 1)] ^ (i * 37));
+    p->totalGlobalMem = d->global_mem;
+    p->sharedMemPerBlock = d->smem_per_block;
+    p->regsPerBlock = d->max_regs_per_block;
+    p->warpSize = d->warp_size;
+    p->memPitch = 2147483647;
+    p->maxThreadsPerBlock = d->max_threads_per_block;
+    for (int i = 0; i < 3; i++) {
+        p->maxThreadsDim[i] = d->max_block_dim[i];
+        p->maxGridSize[i] = d->max_grid_dim[i];
+    }
+    p->totalConstMem = d->const_mem;
+    p->major = d->cc_major;
+    p->minor = d->cc_minor;
+    p->textureAlignment = 512;
+    p->texturePitchAlignment = 32;
+    p->multiProcessorCount = d->sm_count;
+    p->integrated = 0;
+    p->canMapHostMemory = 1;
+    p->maxTexture1D = 131072;
+    p->maxTexture1DMipmap = 32768;
+    p->maxTexture2D[0] = 131072, p->maxTexture2D[1] = 65536;
+    p->maxTexture2DMipmap[0] = 32768, p->maxTexture2DMipmap[1] = 32768;
+    p->maxTexture2DLinear[0] = 131072, p->maxTexture2DLinear[1] = 65000, p->maxTexture2DLinear[2] = 2097120;
+    p->maxTexture2DGather[0] = 32768, p->maxTexture2DGather[1] = 32768;
+    p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
+    p->maxTexture3DAlt[0] = p->maxTexture3DAlt[1] = 8192, p->maxTexture3DAlt[2] = 32768;
+    p->maxTextureCubemap = 32768;
+    p->maxTexture1DLayered[0] = 32768, p->maxTexture1DLayered[1] = 2048;
+    p->maxTexture2DLayered[0] = p->maxTexture2DLayered[1] = 32768, p->maxTexture2DLayered[2] = 2048;
+    p->maxTextureCubemapLayered[0] = 32768, p->maxTextureCubemapLayered[1] = 2046;
+    p->maxSurface1D = 32768;
+    p->maxSurface2D[0] = 131072, p->maxSurface2D[1] = 65536;
+    p->maxSurface3D[0] = p->maxSurface3D[1] = p->maxSurface3D[2] = 16384;
+    p->maxSurface1DLayered[0] = 32768, p->maxSurface1DLayered[1] = 2048;
+    p->maxSurface2DLayered[0] = p->maxSurface2DLayered[1] = 32768, p->maxSurface2DLayered[2] = 2048;
+    p->maxSurfaceCubemap = 32768;
+    p->maxSurfaceCubemapLayered[0] = 32768, p->maxSurfaceCubemapLayered[1] = 2046;
+    p->surfaceAlignment = 512;
+    p->concurrentKernels = 1;
+    p->ECCEnabled = d->teaching ? 0 : 1;
+    p->pciBusID = 0x1b;
+    p->pciDeviceID = 0;
+    p->pciDomainID = 0;
+    p->tccDriver = 0;
+    p->asyncEngineCount = 2;
+    p->unifiedAddressing = 1;
+    p->memoryBusWidth = d->mem_bus_width;
+    p->l2CacheSize = (int)d->l2_size;
+    p->persistingL2CacheMaxSize = (int)(d->l2_size / 4 * 3);
+    p->maxThreadsPerMultiProcessor = d->max_threads_per_sm;
+    p->streamPrioritiesSupported = 1;
+    p->globalL1CacheSupported = 1;
+    p->localL1CacheSupported = 1;
+    p->sharedMemPerMultiprocessor = d->smem_per_sm;
+    p->regsPerMultiprocessor = d->regs_per_sm;
+    p->managedMemory = 1;
+    p->isMultiGpuBoard = 0;
+    p->multiGpuBoardGroupID = 0;
+    p->hostNativeAtomicSupported = 0;
+    p->pageableMemoryAccess = 0;
+    p->concurrentManagedAccess = 1;
+    p->computePreemptionSupported = 1;
+    p->canUseHostPointerForRegisteredMem = 1;
+    p->cooperativeLaunch = 1;
+    p->sharedMemPerBlockOptin = d->smem_per_block_optin;
+    p->pageableMemoryAccessUsesHostPageTables = 0;
+    p->directManagedMemAccessFromHost = 0;
+    p->maxBlocksPerMultiProcessor = d->max_blocks_per_sm;
+    p->accessPolicyMaxWindowSize = 134213632;
+    p->reservedSharedMemPerBlock = d->smem_reserved_per_block;
+    p->hostRegisterSupported = 1;
+    p->sparseCudaArraySupported = 1;
+    p->hostRegisterReadOnlySupported = 1;
+    p->timelineSemaphoreInteropSupported = 1;
+    p->memoryPoolsSupported = 1;
+    p->gpuDirectRDMASupported = 0;
+    p->memoryPoolSupportedHandleTypes = 1;
+    p->deferredMappingCudaArraySupported = 1;
+    p->ipcEventSupported = 1;
+    p->clusterLaunch = d->cc_major >= 9;
+    p->unifiedFunctionPointers = 1;
+    p->deviceNumaConfig = 0;
+    p->deviceNumaId = -1;
+    p->mpsEnabled = 0;
+    p->hostNumaId = -1;
+}
+
+/* Check a device ordinal: only device 0 exists. */
+static cudaError_t check_device(int device)
+{
+    cudaError_t e = cudaSuccess;
+    if (!ws_rt_device(&e)) return e;
+    return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+}
+
+/* cudaGetDeviceCount: one simulated device (0 and cudaErrorNoDevice if the preset cannot be loaded). */
+WS_RT_EXPORT cudaError_t cudaGetDeviceCount(int *count)
+{
+    if (!count) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    cudaError_t e = cudaSuccess;
+    *count = ws_rt_device(&e) ? 1 : 0;
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaGetDeviceProperties: the preset's values. */
+WS_RT_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    if (!prop) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    cudaError_t e = check_device(device);
+    if (!e) fill_props(prop, ws_rt_g.dev);
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* Value of a device attribute; cudaErrorInvalidValue for an unknown attribute. */
+static cudaError_t attribute(const ws_device *d, enum cudaDeviceAttr attr, int *v)
+{
+    struct cudaDeviceProp p;
+    fill_props(&p, d);
+    switch ((int)attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *v = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *v = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *v = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *v = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *v = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *v = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *v = (int)p.sharedMemPerBlock; break;
+    case cudaDevAttrTotalConstantMemory: *v = (int)p.totalConstMem; break;
+    case cudaDevAttrWarpSize: *v = p.warpSize; break;
+    case cudaDevAttrMaxPitch: *v = (int)p.memPitch; break;
+    case cudaDevAttrMaxRegistersPerBlock: *v = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *v = (int)(d->sm_clock_mhz * 1000.0); break;
+    case cudaDevAttrTextureAlignment: *v = (int)p.textureAlignment; break;
+    case cudaDevAttrGpuOverlap: *v = 1; break;
+    case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; break;
+    case cudaDevAttrKernelExecTimeout: *v = 0; break;
+    case cudaDevAttrIntegrated: *v = p.integrated; break;
+    case cudaDevAttrCanMapHostMemory: *v = p.canMapHostMemory; break;
+    case cudaDevAttrComputeMode: *v = cudaComputeModeDefault; break;
+    case cudaDevAttrMaxTexture1DWidth: *v = p.maxTexture1D; break;
+    case cudaDevAttrMaxTexture2DWidth: *v = p.maxTexture2D[0]; break;
+    case cudaDevAttrMaxTexture2DHeight: *v = p.maxTexture2D[1]; break;
+    case cudaDevAttrMaxTexture3DWidth: *v = p.maxTexture3D[0]; break;
+    case cudaDevAttrMaxTexture3DHeight: *v = p.maxTexture3D[1]; break;
+    case cudaDevAttrMaxTexture3DDepth: *v = p.maxTexture3D[2]; break;
+    case cudaDevAttrSurfaceAlignment: *v = (int)p.surfaceAlignment; break;
+    case cudaDevAttrConcurrentKernels: *v = p.concurrentKernels; break;
+    case cudaDevAttrEccEnabled: *v = p.ECCEnabled; break;
+    case cudaDevAttrPciBusId: *v = p.pciBusID; break;
+    case cudaDevAttrPciDeviceId: *v = p.pciDeviceID; break;
+    case cudaDevAttrTccDriver: *v = p.tccDriver; break;
+    case cudaDevAttrMemoryClockRate: *v = (int)(d->mem_clock_mhz * 1000.0); break;
+    case cudaDevAttrGlobalMemoryBusWidth: *v = p.memoryBusWidth; break;
+    case cudaDevAttrL2CacheSize: *v = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *v = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrAsyncEngineCount: *v = p.asyncEngineCount; break;
+    case cudaDevAttrUnifiedAddressing: *v = p.unifiedAddressing; break;
+    case cudaDevAttrPciDomainId: *v = p.pciDomainID; break;
+    case cudaDevAttrTexturePitchAlignment: *v = (int)p.texturePitchAlignment; break;
+    case cudaDevAttrComputeCapabilityMajor: *v = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *v = p.minor; break;
+    case cudaDevAttrStreamPrioritiesSupported: *v = p.streamPrioritiesSupported; break;
+    case cudaDevAttrGlobalL1CacheSupported: *v = p.globalL1CacheSupported; break;
+    case cudaDevAttrLocalL1CacheSupported: *v = p.localL1CacheSupported; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = (int)p.sharedMemPerMultiprocessor; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *v = p.regsPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: *v = p.managedMemory; break;
+    case cudaDevAttrIsMultiGpuBoard: *v = p.isMultiGpuBoard; break;
+    case cudaDevAttrMultiGpuBoardGroupID: *v = p.multiGpuBoardGroupID; break;
+    case cudaDevAttrHostNativeAtomicSupported: *v = p.hostNativeAtomicSupported; break;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio:
+        *v = d->fp64_tflops > 0 ? (int)(d->fp32_tflops / d->fp64_tflops + 0.5) : 2;
+        break;
+    case cudaDevAttrPageableMemoryAccess: *v = p.pageableMemoryAccess; break;
+    case cudaDevAttrConcurrentManagedAccess: *v = p.concurrentManagedAccess; break;
+    case cudaDevAttrComputePreemptionSupported: *v = p.computePreemptionSupported; break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: *v = p.canUseHostPointerForRegisteredMem; break;
+    case cudaDevAttrCooperativeLaunch: *v = p.cooperativeLaunch; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrCanFlushRemoteWrites: *v = 0; break;
+    case cudaDevAttrHostRegisterSupported: *v = p.hostRegisterSupported; break;
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables: *v = p.pageableMemoryAccessUsesHostPageTables; break;
+    case cudaDevAttrDirectManagedMemAccessFromHost: *v = p.directManagedMemAccessFromHost; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrMaxPersistingL2CacheSize: *v = p.persistingL2CacheMaxSize; break;
+    case cudaDevAttrMaxAccessPolicyWindowSize: *v = p.accessPolicyMaxWindowSize; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *v = (int)p.reservedSharedMemPerBlock; break;
+    case cudaDevAttrSparseCudaArraySupported: *v = p.sparseCudaArraySupported; break;
+    case cudaDevAttrHostRegisterReadOnlySupported: *v = p.hostRegisterReadOnlySupported; break;
+    case cudaDevAttrTimelineSemaphoreInteropSupported: *v = p.timelineSemaphoreInteropSupported; break;
+    case cudaDevAttrMemoryPoolsSupported: *v = p.memoryPoolsSupported; break;
+    case cudaDevAttrGPUDirectRDMASupported: *v = p.gpuDirectRDMASupported; break;
+    case cudaDevAttrMemoryPoolSupportedHandleTypes: *v = (int)p.memoryPoolSupportedHandleTypes; break;
+    case cudaDevAttrClusterLaunch: *v = p.clusterLaunch; break;
+    case cudaDevAttrDeferredMappingCudaArraySupported: *v = p.deferredMappingCudaArraySupported; break;
+    case cudaDevAttrIpcEventSupport: *v = p.ipcEventSupported; break;
+    case cudaDevAttrNumaConfig: *v = p.deviceNumaConfig; break;
+    case cudaDevAttrNumaId: *v = p.deviceNumaId; break;
+    case cudaDevAttrMpsEnabled: *v = p.mpsEnabled; break;
+    case cudaDevAttrHostNumaId: *v = p.hostNumaId; break;
+    default:
+        if ((int)attr > 0 && (int)attr < cudaDevAttrMax) {
+            *v = 0; /* a texture/surface or interop limit the simulator does not model */
+            break;
+        }
+        return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
+
+/* cudaDeviceGetAttribute: one attribute of the preset. */
+WS_RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    if (!value) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    cudaError_t e = check_device(device);
+    if (!e) e = attribute(ws_rt_g.dev, attr, value);
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaSetDevice: only device 0 exists. */
+WS_RT_EXPORT cudaError_t cudaSetDevice(int device)
+{
+    ws_rt_lock();
+    cudaError_t e = check_device(device);
+    if (!e) e = ws_rt_check(0);
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaInitDevice: as cudaSetDevice, creating the simulated device now. */
+WS_RT_EXPORT cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
+{
+    (void)deviceFlags, (void)flags;
+    ws_rt_lock();
+    cudaError_t e = check_device(device);
+    if (!e) ws_rt_gpu(&e);
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaGetDevice: always 0. */
+WS_RT_EXPORT cudaError_t cudaGetDevice(int *device)
+{
+    if (!device) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    cudaError_t e = cudaSuccess;
+    if (ws_rt_device(&e)) *device = 0;
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaChooseDevice: the only device. */
+WS_RT_EXPORT cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    if (!device || !prop) return ws_rt_set_error(cudaErrorInvalidValue);
+    return cudaGetDevice(device);
+}
+
+/* cudaSetValidDevices: accepts a list holding device 0. */
+WS_RT_EXPORT cudaError_t cudaSetValidDevices(int *device_arr, int len)
+{
+    if (len < 0 || (len > 0 && !device_arr)) return ws_rt_set_error(cudaErrorInvalidValue);
+    for (int i = 0; i < len; i++)
+        if (device_arr[i] != 0) return ws_rt_set_error(cudaErrorInvalidDevice);
+    return cudaSuccess;
+}
+
+/* cudaSetDeviceFlags: remembered (schedule and map-host flags have no effect on a synchronous simulator). */
+WS_RT_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    if (flags & ~(unsigned)(cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax |
+                            cudaDeviceSyncMemops))
+        return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    ws_rt_g.device_flags = flags;
+    ws_rt_unlock();
+    return cudaSuccess;
+}
+
+/* cudaGetDeviceFlags: the flags set (map-host is always on). */
+WS_RT_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+    if (!flags) return ws_rt_set_error(cudaErrorInvalidValue);
+    *flags = ws_rt_g.device_flags | cudaDeviceMapHost;
+    return cudaSuccess;
+}
+
+/* cudaDeviceReset: drop the simulated device and everything on it; clears a sticky fault. */
+WS_RT_EXPORT cudaError_t cudaDeviceReset(void)
+{
+    ws_rt_lock();
+    if (ws_rt_g.gpu) {
+        ws_gpu_destroy(ws_rt_g.gpu);
+        ws_rt_g.gpu = NULL;
+    }
+    for (ws_rt_fatbin *fb = ws_rt_g.fatbins; fb; fb = fb->next) ws_rt_unload(fb);
+    for (ws_rt_func *f = ws_rt_g.funcs; f; f = f->next) {
+        f->kernel = NULL;
+        f->max_dyn_smem = (size_t)-1;
+        f->carveout = -1;
+    }
+    for (ws_rt_var *v = ws_rt_g.vars; v; v = v->next) v->resolved = 0;
+    while (ws_rt_g.managed) {
+        ws_rt_managed *m = ws_rt_g.managed;
+        ws_rt_g.managed = m->next;
+        free(m);
+    }
+    ws_rt_g.allocated = 0;
+    ws_rt_g.sticky = ws_rt_g.pending = cudaSuccess;
+    ws_rt_g.device_flags = 0;
+    ws_rt_g.cache_config = cudaFuncCachePreferNone;
+    ws_rt_last_error(1);
+    ws_rt_unlock();
+    return cudaSuccess;
+}
+
+/* cudaRuntimeGetVersion: CUDA 13.0. */
+WS_RT_EXPORT cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    if (!runtimeVersion) return ws_rt_set_error(cudaErrorInvalidValue);
+    *runtimeVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+/* cudaDriverGetVersion: a CUDA 13.0 driver. */
+WS_RT_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+    if (!driverVersion) return ws_rt_set_error(cudaErrorInvalidValue);
+    *driverVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+/* cudaDeviceSetCacheConfig: remembered only. */
+WS_RT_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
+{
+    if ((unsigned)cacheConfig > cudaFuncCachePreferEqual) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_g.cache_config = cacheConfig;
+    return cudaSuccess;
+}
+
+/* cudaDeviceGetCacheConfig: the remembered preference. */
+WS_RT_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
+{
+    if (!pCacheConfig) return ws_rt_set_error(cudaErrorInvalidValue);
+    *pCacheConfig = ws_rt_g.cache_config;
+    return cudaSuccess;
+}
+
+/* cudaDeviceSetSharedMemConfig: deprecated; remembered only. */
+WS_RT_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
+{
+    if ((unsigned)config > cudaSharedMemBankSizeEightByte) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_g.smem_config = config;
+    return cudaSuccess;
+}
+
+/* cudaDeviceGetSharedMemConfig: the remembered bank size. */
+WS_RT_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig)
+{
+    if (!pConfig) return ws_rt_set_error(cudaErrorInvalidValue);
+    *pConfig = ws_rt_g.smem_config;
+    return cudaSuccess;
+}
+
+/* cudaDeviceGetLimit: stack, printf FIFO, malloc heap and L2 limits. */
+WS_RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
+{
+    if (!pValue) return ws_rt_set_error(cudaErrorInvalidValue);
+    switch (limit) {
+    case cudaLimitStackSize: *pValue = ws_rt_g.limit_stack; break;
+    case cudaLimitPrintfFifoSize: *pValue = ws_rt_g.limit_printf_fifo; break;
+    case cudaLimitMallocHeapSize: *pValue = ws_rt_g.limit_malloc_heap; break;
+    case cudaLimitDevRuntimeSyncDepth: *pValue = 2; break;
+    case cudaLimitDevRuntimePendingLaunchCount: *pValue = 2048; break;
+    case cudaLimitMaxL2FetchGranularity: *pValue = 32; break;
+    case cudaLimitPersistingL2CacheSize: *pValue = ws_rt_g.limit_l2_persisting; break;
+    default: return ws_rt_set_error(cudaErrorUnsupportedLimit);
+    }
+    return cudaSuccess;
+}
+
+/* cudaDeviceSetLimit: remembered (the simulator has no fixed-size stacks or FIFOs). */
+WS_RT_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    switch (limit) {
+    case cudaLimitStackSize: ws_rt_g.limit_stack = value; break;
+    case cudaLimitPrintfFifoSize: ws_rt_g.limit_printf_fifo = value; break;
+    case cudaLimitMallocHeapSize: ws_rt_g.limit_malloc_heap = value; break;
+    case cudaLimitDevRuntimeSyncDepth:
+    case cudaLimitDevRuntimePendingLaunchCount:
+    case cudaLimitMaxL2FetchGranularity: break;
+    case cudaLimitPersistingL2CacheSize: ws_rt_g.limit_l2_persisting = value; break;
+    default: return ws_rt_set_error(cudaErrorUnsupportedLimit);
+    }
+    return cudaSuccess;
+}
+
+/* cudaDeviceGetStreamPriorityRange: priorities 0 (least) to -5 (greatest). */
+WS_RT_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    if (leastPriority) *leastPriority = 0;
+    if (greatestPriority) *greatestPriority = -5;
+    return cudaSuccess;
+}
+
+/* cudaDeviceCanAccessPeer: there is a single device, so no peer. */
+WS_RT_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+    if (!canAccessPeer) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    cudaError_t e = check_device(device);
+    if (!e) e = check_device(peerDevice);
+    if (!e) *canAccessPeer = 0;
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaDeviceEnablePeerAccess: no peer device exists. */
+WS_RT_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+    (void)peerDevice;
+    if (flags) return ws_rt_set_error(cudaErrorInvalidValue);
+    return ws_rt_set_error(cudaErrorInvalidDevice);
+}
+
+/* cudaDeviceDisablePeerAccess: peer access was never enabled. */
+WS_RT_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+    (void)peerDevice;
+    return ws_rt_set_error(cudaErrorInvalidDevice);
+}
+
+/* cudaDeviceGetPCIBusId: a made-up bus id of the simulated device. */
+WS_RT_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+    if (!pciBusId || len <= 0) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    cudaError_t e = check_device(device);
+    ws_rt_unlock();
+    if (e) return ws_rt_set_error(e);
+    snprintf(pciBusId, (size_t)len, "0000:1B:00.0");
+    return cudaSuccess;
+}
+
+/* cudaProfilerStart: nothing to start. */
+WS_RT_EXPORT cudaError_t cudaProfilerStart(void)
+{
+    return cudaSuccess;
+}
+
+/* cudaProfilerStop: nothing to stop. */
+WS_RT_EXPORT cudaError_t cudaProfilerStop(void)
+{
+    return cudaSuccess;
+}

@@ -1,0 +1,246 @@
+/* rt_extra.c - less common API: pitched 3D memory, stream attributes, capture-mode exchange, channel
+ * descriptors, and clear "not supported" answers for CUDA arrays, textures and surfaces (which the simulator
+ * does not model), so programs that mention them still start and fail with a message. */
+#include "rt_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Say once per function that it is not supported, and return cudaErrorNotSupported (recorded). */
+static cudaError_t unsupported(const char *fn, int *said)
+{
+    if (!*said && !ws_rt_quiet())
+        fprintf(stderr, "warpsim: %s: CUDA arrays, textures and surfaces are not supported by the simulator\n", fn);
+    *said = 1;
+    return ws_rt_set_error(cudaErrorNotSupported);
+}
+
+/* cudaMalloc3D: pitched allocation of extent (width in bytes) with rows padded to 512 bytes. */
+WS_RT_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
+{
+    if (!pitchedDevPtr) return ws_rt_set_error(cudaErrorInvalidValue);
+    size_t pitch = (extent.width + 511) / 512 * 512;
+    void *p = NULL;
+    cudaError_t e = cudaMalloc(&p, pitch * extent.height * extent.depth);
+    if (e) return e;
+    pitchedDevPtr->ptr = p;
+    pitchedDevPtr->pitch = pitch;
+    pitchedDevPtr->xsize = extent.width;
+    pitchedDevPtr->ysize = extent.height;
+    return cudaSuccess;
+}
+
+/* Copy a 3D region between pitched pointers, row by row. */
+static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p)
+{
+    const struct cudaPitchedPtr *s = &p->srcPtr, *d = &p->dstPtr;
+    size_t w = p->extent.width, h = p->extent.height, depth = p->extent.depth;
+    if (w > s->pitch || w > d->pitch) return cudaErrorInvalidPitchValue;
+    size_t sy = s->ysize ? s->ysize : h, dy = d->ysize ? d->ysize : h;
+    for (size_t z = 0; z < depth; z++) {
+        for (size_t y = 0; y < h; y++) {
+            const char *src = (const char *)s->ptr + ((p->srcPos.z + z) * sy + p->srcPos.y + y) * s->pitch + p->srcPos.x;
+            char *dst = (char *)d->ptr + ((p->dstPos.z + z) * dy + p->dstPos.y + y) * d->pitch + p->dstPos.x;
+            cudaError_t e = ws_rt_copy(dst, src, w, p->kind);
+            if (e) return e;
+        }
+    }
+    return cudaSuccess;
+}
+
+/* cudaMemcpy3D: pitched copies (CUDA arrays are not supported). */
+WS_RT_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
+{
+    static int said;
+    if (!p) return ws_rt_set_error(cudaErrorInvalidValue);
+    if (p->srcArray || p->dstArray) return unsupported("cudaMemcpy3D", &said);
+    ws_rt_lock();
+    cudaError_t e = ws_rt_check(1);
+    if (!e) e = copy_3d(p);
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaMemcpy3DAsync: as cudaMemcpy3D, done at once (not recorded by stream capture). */
+WS_RT_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+    static int said;
+    if (!p) return ws_rt_set_error(cudaErrorInvalidValue);
+    if (p->srcArray || p->dstArray) return unsupported("cudaMemcpy3DAsync", &said);
+    ws_rt_lock();
+    ws_rt_stream *s = NULL;
+    cudaError_t e = ws_rt_check(0);
+    if (!e) e = ws_rt_stream_get(stream, &s);
+    if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
+    if (!e && !ws_rt_g.pending) e = copy_3d(p);
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* Fill a pitched 3D region. */
+static cudaError_t fill_3d(struct cudaPitchedPtr p, int value, struct cudaExtent ext)
+{
+    if (ext.width > p.pitch) return cudaErrorInvalidValue;
+    size_t ys = p.ysize ? p.ysize : ext.height;
+    for (size_t z = 0; z < ext.depth; z++)
+        for (size_t y = 0; y < ext.height; y++) {
+            cudaError_t e = ws_rt_fill((char *)p.ptr + (z * ys + y) * p.pitch, value, ext.width);
+            if (e) return e;
+        }
+    return cudaSuccess;
+}
+
+/* cudaMemset3D: fill a pitched 3D region. */
+WS_RT_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
+{
+    ws_rt_lock();
+    cudaError_t e = ws_rt_check(1);
+    if (!e) e = fill_3d(pitchedDevPtr, value, extent);
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaMemset3DAsync: as cudaMemset3D, done at once (not recorded by stream capture). */
+WS_RT_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                                           cudaStream_t stream)
+{
+    ws_rt_lock();
+    ws_rt_stream *s = NULL;
+    cudaError_t e = ws_rt_check(0);
+    if (!e) e = ws_rt_stream_get(stream, &s);
+    if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
+    if (!e && !ws_rt_g.pending) e = fill_3d(pitchedDevPtr, value, extent);
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaMemset2DAsync: pitched fill on a stream, done at once (not recorded by stream capture). */
+WS_RT_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+                                           cudaStream_t stream)
+{
+    struct cudaPitchedPtr p = {devPtr, pitch, width, height};
+    struct cudaExtent ext = {width, height, 1};
+    if (width > pitch) return ws_rt_set_error(cudaErrorInvalidPitchValue);
+    return cudaMemset3DAsync(p, value, ext, stream);
+}
+
+/* cudaCreateChannelDesc: a channel format descriptor (pure data). */
+WS_RT_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                                enum cudaChannelFormatKind f)
+{
+    struct cudaChannelFormatDesc d = {x, y, z, w, f};
+    return d;
+}
+
+/* cudaThreadExchangeStreamCaptureMode: swap the calling thread's capture mode (only remembered). */
+WS_RT_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
+{
+    static _Thread_local enum cudaStreamCaptureMode current = cudaStreamCaptureModeGlobal;
+    if (!mode || (unsigned)*mode > cudaStreamCaptureModeRelaxed) return ws_rt_set_error(cudaErrorInvalidValue);
+    enum cudaStreamCaptureMode old = current;
+    current = *mode;
+    *mode = old;
+    return cudaSuccess;
+}
+
+/* cudaStreamSetAttribute: accepted (access-policy windows and the like change no functional result). */
+WS_RT_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                                const cudaStreamAttrValue *param)
+{
+    (void)attr;
+    if (!param) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    ws_rt_stream *s = NULL;
+    cudaError_t e = ws_rt_stream_get(stream, &s);
+    if (!e && s && attr == cudaLaunchAttributePriority) s->priority = param->priority;
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaStreamGetAttribute: the priority; other attributes read as zero. */
+WS_RT_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                                cudaStreamAttrValue *value)
+{
+    if (!value) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    ws_rt_stream *s = NULL;
+    cudaError_t e = ws_rt_stream_get(stream, &s);
+    if (!e) {
+        memset(value, 0, sizeof *value);
+        if (attr == cudaLaunchAttributePriority) value->priority = s ? s->priority : 0;
+    }
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaMallocArray: not supported. */
+WS_RT_EXPORT cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
+                                         size_t height, unsigned int flags)
+{
+    static int said;
+    (void)array, (void)desc, (void)width, (void)height, (void)flags;
+    return unsupported("cudaMallocArray", &said);
+}
+
+/* cudaMalloc3DArray: not supported. */
+WS_RT_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                           struct cudaExtent extent, unsigned int flags)
+{
+    static int said;
+    (void)array, (void)desc, (void)extent, (void)flags;
+    return unsupported("cudaMalloc3DArray", &said);
+}
+
+/* cudaFreeArray: no array can exist. */
+WS_RT_EXPORT cudaError_t cudaFreeArray(cudaArray_t array)
+{
+    return array ? ws_rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
+}
+
+/* cudaMemcpy2DToArray: not supported. */
+WS_RT_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                             size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+    static int said;
+    (void)dst, (void)wOffset, (void)hOffset, (void)src, (void)spitch, (void)width, (void)height, (void)kind;
+    return unsupported("cudaMemcpy2DToArray", &said);
+}
+
+/* cudaMemcpy2DFromArray: not supported. */
+WS_RT_EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
+                                               size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+    static int said;
+    (void)dst, (void)dpitch, (void)src, (void)wOffset, (void)hOffset, (void)width, (void)height, (void)kind;
+    return unsupported("cudaMemcpy2DFromArray", &said);
+}
+
+/* cudaCreateTextureObject: not supported. */
+WS_RT_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
+                                                 const struct cudaTextureDesc *pTexDesc,
+                                                 const struct cudaResourceViewDesc *pResViewDesc)
+{
+    static int said;
+    (void)pTexObject, (void)pResDesc, (void)pTexDesc, (void)pResViewDesc;
+    return unsupported("cudaCreateTextureObject", &said);
+}
+
+/* cudaDestroyTextureObject: no texture object can exist. */
+WS_RT_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
+{
+    return texObject ? ws_rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
+}
+
+/* cudaCreateSurfaceObject: not supported. */
+WS_RT_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc)
+{
+    static int said;
+    (void)pSurfObject, (void)pResDesc;
+    return unsupported("cudaCreateSurfaceObject", &said);
+}
+
+/* cudaDestroySurfaceObject: no surface object can exist. */
+WS_RT_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
+{
+    return surfObject ? ws_rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
+}

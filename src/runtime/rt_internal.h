@@ -1,0 +1,266 @@
+/* rt_internal.h - shared state of the replacement CUDA runtime (libcudart.so.13).
+ * The runtime is built against NVIDIA's headers for exact types and serves every call on one simulated
+ * device (src/core/sim.h). All stream work runs synchronously at enqueue time, so in-order execution and
+ * event ordering hold trivially; stream capture records the work into a graph instead. */
+#ifndef WS_RT_INTERNAL_H
+#define WS_RT_INTERNAL_H
+
+#include <cuda_runtime_api.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/sim.h"
+#include "../fatbin/fatbin.h"
+
+#define WS_RT_EXPORT __attribute__((visibility("default")))
+
+/* One registered fatbin (one CUDA translation unit); its PTX is parsed on first use. */
+typedef struct ws_rt_fatbin {
+    const void *wrapper;        /* first member: the handle given to the program points here */
+    int id;                     /* registration order, for messages */
+    int state;                  /* 0 not loaded yet, 1 loaded, -1 failed */
+    cudaError_t load_error;     /* error returned for every use after a failed load */
+    int nmod;                   /* modules: one per translation unit (several for -rdc programs) */
+    ws_module **modules;
+    char **ptx;                 /* their PTX texts (kept while the modules live) */
+    size_t *ptx_len;
+    unsigned *arch;             /* arch of each chosen PTX entry */
+    struct ws_rt_fatbin *next;
+} ws_rt_fatbin;
+
+/* One kernel registered with __cudaRegisterFunction; also the cudaKernel_t handle. */
+typedef struct ws_rt_func {
+    uint32_t magic;             /* WS_RT_FUNC_MAGIC */
+    const void *host_fun;       /* the host stub address the program launches with */
+    ws_rt_fatbin *fb;
+    char *name;                 /* mangled device name */
+    ws_kernel *kernel;          /* resolved on first use */
+    int mod;                    /* index of the module holding it in fb->modules */
+    size_t max_dyn_smem;        /* cudaFuncAttributeMaxDynamicSharedMemorySize, (size_t)-1 when unset */
+    int carveout;               /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 when unset */
+    int cache_config;           /* cudaFuncSetCacheConfig */
+    struct ws_rt_func *next, *hnext;
+} ws_rt_func;
+#define WS_RT_FUNC_MAGIC 0x5752464eu
+
+/* One module variable registered with __cudaRegisterVar / __cudaRegisterManagedVar. */
+typedef struct ws_rt_var {
+    const void *host_var;       /* host shadow address (managed: the address of the host pointer) */
+    ws_rt_fatbin *fb;
+    char *name;
+    size_t size;
+    int constant, managed;
+    int resolved;
+    uint64_t addr;              /* device address once resolved */
+    struct ws_rt_var *next, *hnext;
+} ws_rt_var;
+
+/* Kinds of host memory the runtime hands out (for cudaFreeHost and cudaPointerGetAttributes). */
+typedef struct ws_rt_hostmem {
+    void *ptr;
+    size_t size;
+    unsigned flags;
+    int registered_only;        /* cudaHostRegister: not ours to free */
+    struct ws_rt_hostmem *next;
+} ws_rt_hostmem;
+
+/* A managed allocation made by cudaMallocManaged. */
+typedef struct ws_rt_managed {
+    void *ptr;
+    size_t size;
+    struct ws_rt_managed *next;
+} ws_rt_managed;
+
+/* What one kernel launch did, for the report. Add a field here and one line in the report writer. */
+typedef struct ws_rt_launch_rec {
+    char *kernel;
+    ws_dim3 grid, block;
+    size_t dyn_smem;
+    int status;                 /* cudaError_t of the launch (0 or a fault) */
+    ws_launch_stats stats;
+} ws_rt_launch_rec;
+
+struct ws_rt_graph;
+
+/* A stream created by cudaStreamCreate*; the default streams are not objects. */
+typedef struct ws_rt_stream {
+    uint32_t magic;
+    unsigned flags;
+    int priority;
+    struct ws_rt_graph *capture;      /* graph being captured into, or NULL */
+    int capture_origin;               /* 1 on the stream that began the capture */
+    enum cudaStreamCaptureMode capture_mode;
+    unsigned long long capture_id;
+    struct ws_rt_stream *next;
+} ws_rt_stream;
+#define WS_RT_STREAM_MAGIC 0x57525354u
+
+/* An event: a host timestamp taken when recorded. */
+typedef struct ws_rt_event {
+    uint32_t magic;
+    unsigned flags;
+    int recorded;
+    double t;                         /* seconds, CLOCK_MONOTONIC */
+    struct ws_rt_graph *capture;      /* recorded while capturing into this graph */
+    struct ws_rt_event *next;
+} ws_rt_event;
+#define WS_RT_EVENT_MAGIC 0x57524556u
+
+/* Kinds of graph nodes. */
+enum { WS_RT_NODE_KERNEL = 1, WS_RT_NODE_MEMCPY, WS_RT_NODE_MEMSET, WS_RT_NODE_HOST, WS_RT_NODE_CALLBACK,
+       WS_RT_NODE_EVENT_RECORD, WS_RT_NODE_EMPTY };
+
+/* One recorded operation. */
+typedef struct ws_rt_node {
+    int kind;
+    int index;                        /* position in its graph (the cudaGraphNode_t handle points here) */
+    struct ws_rt_graph *graph;
+    /* kernel */
+    ws_rt_func *func;
+    ws_dim3 grid, block;
+    size_t smem;
+    unsigned char *argbuf;            /* copies of the argument values */
+    void **args;                      /* pointers into argbuf */
+    int nargs;
+    size_t argbytes;
+    /* memcpy / memset */
+    void *dst;
+    const void *src;
+    size_t count;
+    enum cudaMemcpyKind copy_kind;
+    int value;
+    /* host function / stream callback */
+    cudaHostFn_t host_fn;
+    cudaStreamCallback_t callback;
+    void *user;
+    cudaStream_t stream;
+    /* event record */
+    ws_rt_event *event;
+} ws_rt_node;
+
+/* A graph (captured or built) and an executable graph share this shape. */
+typedef struct ws_rt_graph {
+    uint32_t magic;
+    int n, cap;
+    ws_rt_node **nodes;
+    int invalidated;                  /* capture broken by an illegal call */
+    struct ws_rt_graph *next;
+} ws_rt_graph;
+#define WS_RT_GRAPH_MAGIC 0x57524752u
+#define WS_RT_GEXEC_MAGIC 0x57524758u
+
+/* The process-wide runtime state. */
+typedef struct ws_rt_state {
+    pthread_mutex_t lock;             /* recursive: every API call holds it */
+    const ws_device *dev;
+    ws_gpu *gpu;
+    int dev_failed, gpu_failed;
+    char dev_error[512];
+    int quiet;
+    cudaError_t sticky;               /* fault reported by every call */
+    cudaError_t pending;              /* fault not reported yet: becomes sticky at the next synchronizing call */
+    ws_rt_fatbin *fatbins;
+    int nfatbins;
+    ws_rt_func *funcs;
+    ws_rt_func *func_hash[512];
+    ws_rt_var *vars;
+    ws_rt_var *var_hash[512];
+    ws_rt_hostmem *hostmem;
+    ws_rt_managed *managed;
+    ws_rt_stream *streams;
+    ws_rt_event *events;
+    ws_rt_graph *graphs;              /* graphs and executable graphs, for handle checks */
+    size_t allocated;                 /* bytes of device memory in use (cudaMemGetInfo) */
+    int report;                       /* 1 when WARPSIM_REPORT is set */
+    ws_rt_launch_rec *launches;
+    size_t nlaunches, caplaunches;
+    unsigned device_flags;
+    enum cudaFuncCache cache_config;
+    enum cudaSharedMemConfig smem_config;
+    size_t limit_stack, limit_printf_fifo, limit_malloc_heap, limit_l2_persisting;
+    unsigned long long next_capture_id;
+} ws_rt_state;
+
+extern ws_rt_state ws_rt_g;
+
+/* ---- rt_state.c ---- */
+/* Take / release the runtime lock (recursive). */
+void ws_rt_lock(void);
+void ws_rt_unlock(void);
+/* Record e as the calling thread's last error when it is an error; returns e. */
+cudaError_t ws_rt_set_error(cudaError_t e);
+/* The calling thread's last error (peek), and reset it. */
+cudaError_t ws_rt_last_error(int reset);
+/* The sticky error to report at the start of a call (0 if none); sync=1 first turns a pending fault sticky. */
+cudaError_t ws_rt_check(int sync);
+/* Record a fault of a kernel (becomes visible at the next synchronizing call). */
+void ws_rt_fault(cudaError_t e);
+/* The selected device preset (loaded from WARPSIM_GPU on first use), or NULL with *e set. */
+const ws_device *ws_rt_device(cudaError_t *e);
+/* The simulated GPU (created on first use), or NULL with *e set. */
+ws_gpu *ws_rt_gpu(cudaError_t *e);
+/* Load the PTX module(s) of a fatbin if not done yet; cudaSuccess or the load error. */
+cudaError_t ws_rt_load(ws_rt_fatbin *fb);
+/* Drop a fatbin's modules and PTX (the GPU that held them is gone); it loads again on next use. */
+void ws_rt_unload(ws_rt_fatbin *fb);
+/* Registered kernel for a host stub address or a cudaKernel_t handle, or NULL. */
+ws_rt_func *ws_rt_find_func(const void *p);
+/* Resolve a kernel (loading its module): cudaSuccess, or an error. */
+cudaError_t ws_rt_func_kernel(ws_rt_func *f, ws_kernel **k);
+/* Registered variable for a host shadow address, or NULL. */
+ws_rt_var *ws_rt_find_var(const void *p);
+/* Resolve a variable's device address (loading its module). */
+cudaError_t ws_rt_var_addr(ws_rt_var *v, uint64_t *addr);
+/* Whether warpsim's own messages are silenced (WARPSIM_QUIET). */
+int ws_rt_quiet(void);
+
+/* ---- rt_errors.c ---- */
+/* NVIDIA's name / description of an error code. */
+const char *ws_rt_error_name(cudaError_t e);
+const char *ws_rt_error_string(cudaError_t e);
+
+/* ---- rt_launch.c ---- */
+/* Run a kernel now on the simulated device (no capture check). */
+cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem);
+/* Whether code is a kernel fault (sticky) rather than a launch-configuration error. */
+int ws_rt_is_fault(cudaError_t e);
+
+/* ---- rt_memory.c ---- */
+/* Copy count bytes as cudaMemcpy would (kind checked); cudaSuccess or an error. */
+cudaError_t ws_rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+/* Set count bytes of device memory as cudaMemset would. */
+cudaError_t ws_rt_fill(void *dst, int value, size_t count);
+/* Register all pinned host memory with a newly created GPU (after cudaDeviceReset). */
+void ws_rt_reregister_host(ws_gpu *g);
+
+/* ---- rt_stream.c ---- */
+/* Validate a stream handle; *s receives the object (NULL for the default streams). */
+cudaError_t ws_rt_stream_get(cudaStream_t h, ws_rt_stream **s);
+/* The graph a stream is capturing into, or NULL. */
+ws_rt_graph *ws_rt_capturing(cudaStream_t h);
+/* Whether any stream is capturing (a legacy-stream synchronizing call is then illegal). */
+int ws_rt_any_capture(void);
+/* Append a new empty node of kind to g. */
+ws_rt_node *ws_rt_graph_add(ws_rt_graph *g, int kind);
+/* Copy a kernel's argument values into node n (sizes from the kernel's parameter list). The kernel must
+ * have been resolved (f->kernel set). */
+cudaError_t ws_rt_node_set_args(ws_rt_node *n, ws_rt_func *f, void **args);
+/* Monotonic host time in seconds. */
+double ws_rt_now(void);
+
+/* ---- rt_report.c ---- */
+/* Append one launch to the report (when a report is requested). */
+void ws_rt_report_launch(const ws_rt_func *f, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
+                         const ws_launch_stats *st);
+/* Write the JSON report to WARPSIM_REPORT (called at exit). */
+void ws_rt_report_write(void);
+
+/* Convert a CUDA dim3 to the core's. */
+static inline ws_dim3 ws_rt_dim(dim3 d)
+{
+    ws_dim3 r = {d.x, d.y, d.z};
+    return r;
+}
+
+#endif

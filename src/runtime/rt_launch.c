@@ -1,0 +1,424 @@
+/* rt_launch.c - kernel launches (the CUDA 13 <<<>>> path and the public launch API), function attributes
+ * and the occupancy API. */
+#include "rt_internal.h"
+#include "../analysis/occupancy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One pushed <<<grid, block, smem, stream>>> configuration. */
+typedef struct {
+    dim3 grid, block;
+    size_t smem;
+    cudaStream_t stream;
+} call_config;
+
+#define CONFIG_DEPTH 32
+static _Thread_local call_config config_stack[CONFIG_DEPTH];
+static _Thread_local int config_depth;
+
+/* Whether a status from ws_launch is a fault of the running kernel (sticky), not a configuration error. */
+int ws_rt_is_fault(cudaError_t e)
+{
+    switch ((int)e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorLaunchFailure:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Run a kernel now: resolve it, launch it on the core, record it, and turn faults into a pending error. */
+cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem)
+{
+    ws_kernel *k = NULL;
+    cudaError_t e = ws_rt_func_kernel(f, &k);
+    if (e) return e;
+    ws_launch_stats st;
+    memset(&st, 0, sizeof st);
+    int r = ws_launch(ws_rt_g.gpu, k, grid, block, smem, args, &st);
+    if (r == WS_OK || ws_rt_is_fault((cudaError_t)r)) ws_rt_report_launch(f, grid, block, smem, r, &st);
+    if (r == WS_OK) return cudaSuccess;
+    if (ws_rt_is_fault((cudaError_t)r)) {
+        if (!ws_rt_quiet())
+            fprintf(stderr, "warpsim: kernel %s faulted: %s\n", f->name,
+                    st.error[0] ? st.error : ws_rt_error_string((cudaError_t)r));
+        ws_rt_fault((cudaError_t)r);
+        return cudaSuccess; /* reported by the next synchronizing call, as a GPU does */
+    }
+    return (cudaError_t)r;
+}
+
+static int kernel_regs(const ws_device *d, const ws_rt_func *f, const ws_kernel_info *info);
+
+/* Common launch path: sticky check, stream check, capture or run. */
+static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, size_t smem, cudaStream_t stream)
+{
+    if (!f) return ws_rt_set_error(cudaErrorInvalidDeviceFunction);
+    ws_rt_lock();
+    ws_rt_stream *s = NULL;
+    cudaError_t e = ws_rt_check(0);
+    if (!e) e = ws_rt_stream_get(stream, &s);
+    if (!e) {
+        ws_rt_graph *cg = ws_rt_capturing(stream);
+        if (cg) {
+            ws_kernel *k = NULL;
+            e = ws_rt_func_kernel(f, &k);
+            if (!e) {
+                ws_rt_node *n = ws_rt_graph_add(cg, WS_RT_NODE_KERNEL);
+                if (!n) e = cudaErrorMemoryAllocation;
+                else {
+                    n->func = f;
+                    n->grid = ws_rt_dim(grid);
+                    n->block = ws_rt_dim(block);
+                    n->smem = smem;
+                    e = ws_rt_node_set_args(n, f, args);
+                }
+            }
+        } else if (!ws_rt_g.pending) {
+            e = ws_rt_run_kernel(f, ws_rt_dim(grid), ws_rt_dim(block), args, smem);
+        }
+    }
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* __cudaPushCallConfiguration: remember <<<...>>> for the stub's __cudaPopCallConfiguration; 0 = go on. */
+WS_RT_EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                                  struct CUstream_st *stream)
+{
+    if (config_depth >= CONFIG_DEPTH) return 1;
+    call_config *c = &config_stack[config_depth++];
+    c->grid = gridDim;
+    c->block = blockDim;
+    c->smem = sharedMem;
+    c->stream = stream;
+    return 0;
+}
+
+/* __cudaPopCallConfiguration: hand the pushed configuration to the launch stub. */
+WS_RT_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
+{
+    if (config_depth <= 0) return ws_rt_set_error(cudaErrorMissingConfiguration);
+    call_config *c = &config_stack[--config_depth];
+    if (gridDim) *gridDim = c->grid;
+    if (blockDim) *blockDim = c->block;
+    if (sharedMem) *sharedMem = c->smem;
+    if (stream) *(cudaStream_t *)stream = c->stream;
+    return cudaSuccess;
+}
+
+/* __cudaGetKernel: the kernel handle of a host stub (our registration record). */
+WS_RT_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
+{
+    if (!kernel) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    ws_rt_func *f = ws_rt_find_func(func);
+    ws_rt_unlock();
+    if (!f) return ws_rt_set_error(cudaErrorInvalidDeviceFunction);
+    *kernel = (cudaKernel_t)f;
+    return cudaSuccess;
+}
+
+/* cudaGetKernel: the public form of __cudaGetKernel. */
+WS_RT_EXPORT cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
+{
+    return __cudaGetKernel(kernelPtr, entryFuncAddr);
+}
+
+/* Registration record behind a cudaKernel_t handle or a host stub address. */
+static ws_rt_func *kernel_func(const void *k)
+{
+    ws_rt_lock();
+    ws_rt_func *f = ws_rt_find_func(k);
+    ws_rt_unlock();
+    return f;
+}
+
+/* __cudaLaunchKernel: the <<<>>> launch of CUDA 13 programs. */
+WS_RT_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                            size_t sharedMem, cudaStream_t stream)
+{
+    return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* __cudaLaunchKernel_ptsz: per-thread default stream variant (one device, one queue: the same). */
+WS_RT_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                                 size_t sharedMem, cudaStream_t stream)
+{
+    return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* cudaLaunchKernel: launch by host stub address. */
+WS_RT_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                          size_t sharedMem, cudaStream_t stream)
+{
+    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                  cudaStream_t stream);
+/* cudaLaunchKernel_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                               size_t sharedMem, cudaStream_t stream)
+{
+    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* cudaLaunchCooperativeKernel: all blocks run to completion in turn, so grid-wide sync is not modelled;
+ * the launch itself is an ordinary one. */
+WS_RT_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                                     size_t sharedMem, cudaStream_t stream)
+{
+    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* cudaLaunchKernelExC: launch with a configuration struct (attributes are ignored). */
+WS_RT_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    if (!config) return ws_rt_set_error(cudaErrorInvalidValue);
+    return launch(kernel_func(func), config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                  config->stream);
+}
+
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args);
+/* cudaLaunchKernelExC_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    return cudaLaunchKernelExC(config, func, args);
+}
+
+/* Find and resolve a kernel for the function-attribute calls. */
+static cudaError_t func_kernel(const void *func, ws_rt_func **fp, ws_kernel **kp)
+{
+    ws_rt_func *f = ws_rt_find_func(func);
+    if (!f) return cudaErrorInvalidDeviceFunction;
+    cudaError_t e = ws_rt_check(0);
+    if (e) return e;
+    e = ws_rt_func_kernel(f, kp);
+    *fp = f;
+    return e;
+}
+
+/* cudaFuncSetAttribute: dynamic shared memory limit and carve-out preference. */
+WS_RT_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    ws_rt_lock();
+    ws_rt_func *f = NULL;
+    ws_kernel *k = NULL;
+    cudaError_t e = func_kernel(func, &f, &k);
+    if (!e) {
+        const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
+        ws_kernel_info info;
+        ws_kernel_get_info(k, &info);
+        switch (attr) {
+        case cudaFuncAttributeMaxDynamicSharedMemorySize:
+            if (value < 0 || (size_t)value + info.static_smem > d->smem_per_block_optin) {
+                e = cudaErrorInvalidValue;
+                break;
+            }
+            f->max_dyn_smem = (size_t)value;
+            ws_kernel_set_max_dyn_smem(k, (size_t)value);
+            break;
+        case cudaFuncAttributePreferredSharedMemoryCarveout:
+            if (value < -1 || value > 100) e = cudaErrorInvalidValue;
+            else f->carveout = value;
+            break;
+        case cudaFuncAttributeClusterDimMustBeSet:
+        case cudaFuncAttributeRequiredClusterWidth:
+        case cudaFuncAttributeRequiredClusterHeight:
+        case cudaFuncAttributeRequiredClusterDepth:
+        case cudaFuncAttributeNonPortableClusterSizeAllowed:
+        case cudaFuncAttributeClusterSchedulingPolicyPreference:
+            break;
+        default:
+            e = cudaErrorInvalidValue;
+        }
+    }
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* Dynamic shared memory a kernel may currently request. */
+static size_t max_dyn_smem(const ws_device *d, const ws_rt_func *f, const ws_kernel_info *info)
+{
+    if (f->max_dyn_smem != (size_t)-1) return f->max_dyn_smem;
+    return d->smem_per_block > info->static_smem ? d->smem_per_block - info->static_smem : 0;
+}
+
+/* cudaFuncGetAttributes: static facts of a kernel; numRegs is what ptxas allocates for the device. */
+WS_RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    if (!attr) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    ws_rt_func *f = NULL;
+    ws_kernel *k = NULL;
+    cudaError_t e = func_kernel(func, &f, &k);
+    if (!e) {
+        const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
+        ws_kernel_info info;
+        ws_kernel_get_info(k, &info);
+        memset(attr, 0, sizeof *attr);
+        attr->sharedSizeBytes = info.static_smem;
+        attr->constSizeBytes = 0;
+        attr->localSizeBytes = info.local_bytes;
+        int maxt = d->max_threads_per_block;
+        if (info.max_threads > 0 && info.max_threads < maxt) maxt = info.max_threads;
+        attr->maxThreadsPerBlock = maxt;
+        attr->numRegs = kernel_regs(d, f, &info);
+        attr->ptxVersion = (int)f->fb->arch[f->mod];
+        attr->binaryVersion = d->cc_major * 10 + d->cc_minor;
+        attr->cacheModeCA = 0;
+        attr->maxDynamicSharedSizeBytes = (int)max_dyn_smem(d, f, &info);
+        attr->preferredShmemCarveout = f->carveout;
+    }
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaFuncSetCacheConfig: remembered only. */
+WS_RT_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
+{
+    ws_rt_lock();
+    ws_rt_func *f = ws_rt_find_func(func);
+    cudaError_t e = f ? cudaSuccess : cudaErrorInvalidDeviceFunction;
+    if (f) {
+        if ((unsigned)cacheConfig > cudaFuncCachePreferEqual) e = cudaErrorInvalidValue;
+        else f->cache_config = cacheConfig;
+    }
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaFuncSetSharedMemConfig: deprecated; accepted. */
+WS_RT_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
+{
+    ws_rt_lock();
+    ws_rt_func *f = ws_rt_find_func(func);
+    ws_rt_unlock();
+    if (!f) return ws_rt_set_error(cudaErrorInvalidDeviceFunction);
+    if ((unsigned)config > cudaSharedMemBankSizeEightByte) return ws_rt_set_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+/* cudaGetFuncBySymbol: the function handle of a host stub. */
+WS_RT_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
+{
+    if (!functionPtr) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    ws_rt_func *f = ws_rt_find_func(symbolPtr);
+    ws_rt_unlock();
+    if (!f) return ws_rt_set_error(cudaErrorInvalidDeviceFunction);
+    *functionPtr = (cudaFunction_t)f;
+    return cudaSuccess;
+}
+
+/* cudaFuncGetName: the mangled device name of a kernel. */
+WS_RT_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func)
+{
+    if (!name) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    ws_rt_func *f = ws_rt_find_func(func);
+    ws_rt_unlock();
+    if (!f) return ws_rt_set_error(cudaErrorInvalidDeviceFunction);
+    *name = f->name;
+    return cudaSuccess;
+}
+
+/* Registers per thread of a kernel as ptxas allocates them for the device (cached per PTX text);
+ * when ptxas cannot be run, the PTX's virtual register count capped to [16, 255] stands in. */
+static int kernel_regs(const ws_device *d, const ws_rt_func *f, const ws_kernel_info *info)
+{
+    int regs = 0;
+    size_t smem = 0;
+    if (f->mod < f->fb->nmod &&
+        ws_occ_kernel_regs(f->fb->ptx[f->mod], f->fb->ptx_len[f->mod], f->name, d, &regs, &smem) == 0)
+        return regs;
+    regs = info->ptx_regs;
+    if (regs > d->max_regs_per_thread) regs = d->max_regs_per_thread;
+    return regs < 16 ? 16 : regs;
+}
+
+/* Resident blocks per SM for a launch of f, computed as cuda_occupancy.h does (src/analysis/occupancy.h). */
+static int blocks_per_sm(const ws_device *d, const ws_rt_func *f, const ws_kernel_info *info, int block_size,
+                         size_t dyn)
+{
+    ws_occ_opts opts = ws_occ_default_opts();
+    opts.carveout_pct = f->carveout;
+    opts.smem_optin = f->max_dyn_smem != (size_t)-1;
+    ws_occ_result r;
+    memset(&r, 0, sizeof r);
+    if (ws_occ_compute_ex(d, block_size, kernel_regs(d, f, info), info->static_smem + dyn, 0, &opts, &r) != 0)
+        return 0;
+    return r.ok ? r.blocks_per_sm : 0;
+}
+
+/* Shared occupancy query. */
+static cudaError_t occupancy(int *numBlocks, const void *func, int blockSize, size_t dyn, unsigned flags)
+{
+    if (!numBlocks || blockSize <= 0 || (flags & ~1u)) return cudaErrorInvalidValue;
+    ws_rt_lock();
+    ws_rt_func *f = NULL;
+    ws_kernel *k = NULL;
+    cudaError_t e = func_kernel(func, &f, &k);
+    if (!e) {
+        const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
+        ws_kernel_info info;
+        ws_kernel_get_info(k, &info);
+        int maxt = d->max_threads_per_block;
+        if (info.max_threads > 0 && info.max_threads < maxt) maxt = info.max_threads;
+        if (blockSize > maxt || dyn > max_dyn_smem(d, f, &info)) *numBlocks = 0;
+        else *numBlocks = blocks_per_sm(d, f, &info, blockSize, dyn);
+    }
+    ws_rt_unlock();
+    return e;
+}
+
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessor: resident blocks per SM. */
+WS_RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                                       int blockSize, size_t dynamicSMemSize)
+{
+    return ws_rt_set_error(occupancy(numBlocks, func, blockSize, dynamicSMemSize, 0));
+}
+
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: the same (the caching flag changes nothing here). */
+WS_RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
+                                                                                int blockSize,
+                                                                                size_t dynamicSMemSize,
+                                                                                unsigned int flags)
+{
+    return ws_rt_set_error(occupancy(numBlocks, func, blockSize, dynamicSMemSize, flags));
+}
+
+/* cudaOccupancyAvailableDynamicSMemPerBlock: dynamic shared memory left per block with numBlocks per SM. */
+WS_RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                                   int numBlocks, int blockSize)
+{
+    if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    ws_rt_func *f = NULL;
+    ws_kernel *k = NULL;
+    cudaError_t e = func_kernel(func, &f, &k);
+    if (!e) {
+        const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
+        ws_kernel_info info;
+        ws_kernel_get_info(k, &info);
+        size_t per = d->smem_per_sm / (size_t)numBlocks;
+        if (d->smem_alloc_unit) per = per / d->smem_alloc_unit * d->smem_alloc_unit;
+        size_t used = info.static_smem + d->smem_reserved_per_block;
+        size_t avail = per > used ? per - used : 0;
+        size_t cap = d->smem_per_block_optin > info.static_smem ? d->smem_per_block_optin - info.static_smem : 0;
+        *dynamicSmemSize = avail < cap ? avail : cap;
+    }
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}

@@ -1,0 +1,711 @@
+/* rt_memory.c - memory API: device, pinned host, managed and symbol memory; copies and fills. */
+#include "rt_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WANT_HOST, WANT_DEVICE, WANT_ANY };
+
+/* Host-usable pointer for p[0, n): the simulator's view of device memory, or p itself for host memory.
+ * NULL when p must be device memory and is not, or lies partly outside an allocation. */
+static void *resolve(ws_gpu *g, const void *p, size_t n, int want)
+{
+    if (!p) return NULL;
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    void *v = ws_host_view(g, a, n);
+    if (v) return v;
+    uint64_t base = 0;
+    size_t size = 0;
+    if (ws_is_device_addr(g, a, &base, &size)) return NULL; /* device memory, range too long */
+    if (want == WANT_DEVICE) return NULL;
+    return (void *)p;
+}
+
+/* Copy count bytes as cudaMemcpy does. */
+cudaError_t ws_rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    if ((unsigned)kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+    if (count == 0) return cudaSuccess;
+    cudaError_t e = cudaSuccess;
+    ws_gpu *g = ws_rt_gpu(&e);
+    if (!g) return e;
+    int wd = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice ? WANT_DEVICE
+             : kind == cudaMemcpyDefault ? WANT_ANY : WANT_HOST;
+    int ws = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice ? WANT_DEVICE
+             : kind == cudaMemcpyDefault ? WANT_ANY : WANT_HOST;
+    void *d = resolve(g, dst, count, wd);
+    const void *s = resolve(g, src, count, ws);
+    if (!d || !s) return cudaErrorInvalidValue;
+    memmove(d, s, count);
+    return cudaSuccess;
+}
+
+/* Fill count bytes of device (or mapped host) memory as cudaMemset does. */
+cudaError_t ws_rt_fill(void *dst, int value, size_t count)
+{
+    if (count == 0) return cudaSuccess;
+    cudaError_t e = cudaSuccess;
+    ws_gpu *g = ws_rt_gpu(&e);
+    if (!g) return e;
+    void *d = ws_host_view(g, (uint64_t)(uintptr_t)dst, count);
+    if (!d) return cudaErrorInvalidValue;
+    memset(d, value, count);
+    return cudaSuccess;
+}
+
+/* Start of a call that touches device state: lock, sticky check; the GPU in *g. */
+static cudaError_t enter(int sync, ws_gpu **g)
+{
+    ws_rt_lock();
+    cudaError_t e = ws_rt_check(sync);
+    if (!e && g) *g = ws_rt_gpu(&e);
+    return e;
+}
+
+/* End of such a call: unlock and record the error. */
+static cudaError_t leave(cudaError_t e)
+{
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaMalloc: device memory in the simulator's own address range. */
+WS_RT_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+    if (!devPtr) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_gpu *g = NULL;
+    cudaError_t e = enter(1, &g);
+    if (!e) {
+        uint64_t addr = 0;
+        if (size == 0) *devPtr = NULL;
+        else if (ws_malloc(g, size, &addr) != WS_OK) e = cudaErrorMemoryAllocation;
+        else {
+            *devPtr = (void *)(uintptr_t)addr;
+            ws_rt_g.allocated += size;
+        }
+    }
+    return leave(e);
+}
+
+/* cudaMallocAsync: stream-ordered allocation, done at once. */
+WS_RT_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
+{
+    ws_rt_lock();
+    ws_rt_stream *s = NULL;
+    cudaError_t e = ws_rt_stream_get(hStream, &s);
+    ws_rt_unlock();
+    if (e) return ws_rt_set_error(e);
+    return cudaMalloc(devPtr, size);
+}
+
+cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream);
+/* cudaMallocAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
+{
+    return cudaMallocAsync(devPtr, size, hStream);
+}
+
+/* cudaMallocPitch: rows padded to 512 bytes. */
+WS_RT_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    if (!devPtr || !pitch) return ws_rt_set_error(cudaErrorInvalidValue);
+    size_t p = (width + 511) / 512 * 512;
+    *pitch = p;
+    return cudaMalloc(devPtr, p * height);
+}
+
+/* Forget a managed allocation record; 1 if it was one. */
+static int drop_managed(void *p)
+{
+    for (ws_rt_managed **m = &ws_rt_g.managed; *m; m = &(*m)->next) {
+        if ((*m)->ptr == p) {
+            ws_rt_managed *x = *m;
+            *m = x->next;
+            free(x);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* cudaFree: release device or managed memory (NULL is fine). */
+WS_RT_EXPORT cudaError_t cudaFree(void *devPtr)
+{
+    ws_gpu *g = NULL;
+    cudaError_t e = enter(1, &g);
+    if (!e && devPtr) {
+        uint64_t a = (uint64_t)(uintptr_t)devPtr, base = 0;
+        size_t size = 0;
+        int known = ws_is_device_addr(g, a, &base, &size) && base == a;
+        if (ws_free(g, a) != WS_OK) e = cudaErrorInvalidValue;
+        else {
+            if (known && ws_rt_g.allocated >= size) ws_rt_g.allocated -= size;
+            drop_managed(devPtr);
+        }
+    }
+    return leave(e);
+}
+
+/* cudaFreeAsync: stream-ordered free, done at once. */
+WS_RT_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
+{
+    ws_rt_lock();
+    ws_rt_stream *s = NULL;
+    cudaError_t e = ws_rt_stream_get(hStream, &s);
+    ws_rt_unlock();
+    if (e) return ws_rt_set_error(e);
+    return cudaFree(devPtr);
+}
+
+cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream);
+/* cudaFreeAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
+{
+    return cudaFreeAsync(devPtr, hStream);
+}
+
+/* cudaMemGetInfo: the preset's memory minus what the program allocated. */
+WS_RT_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    if (!free_bytes || !total) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_gpu *g = NULL;
+    cudaError_t e = enter(1, &g);
+    if (!e) {
+        const ws_device *d = ws_gpu_device(g);
+        *total = d->global_mem;
+        *free_bytes = d->global_mem > ws_rt_g.allocated ? d->global_mem - ws_rt_g.allocated : 0;
+    }
+    return leave(e);
+}
+
+/* Host allocation record holding p, or NULL. */
+static ws_rt_hostmem *find_host(const void *p)
+{
+    for (ws_rt_hostmem *h = ws_rt_g.hostmem; h; h = h->next)
+        if ((const char *)p >= (const char *)h->ptr && (const char *)p < (const char *)h->ptr + h->size) return h;
+    return NULL;
+}
+
+/* Register host memory with the device and remember it. */
+static cudaError_t add_host(ws_gpu *g, void *p, size_t size, unsigned flags, int registered_only)
+{
+    ws_rt_hostmem *h = calloc(1, sizeof *h);
+    if (!h) return cudaErrorMemoryAllocation;
+    h->ptr = p;
+    h->size = size;
+    h->flags = flags;
+    h->registered_only = registered_only;
+    h->next = ws_rt_g.hostmem;
+    ws_rt_g.hostmem = h;
+    ws_register_host(g, p, size);
+    return cudaSuccess;
+}
+
+/* Re-register all pinned host memory with a newly created GPU (after cudaDeviceReset). */
+void ws_rt_reregister_host(ws_gpu *g)
+{
+    for (ws_rt_hostmem *h = ws_rt_g.hostmem; h; h = h->next) ws_register_host(g, h->ptr, h->size);
+}
+
+/* cudaHostAlloc: page-locked host memory, also addressable by kernels at the same address. */
+WS_RT_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+    if (!pHost) return ws_rt_set_error(cudaErrorInvalidValue);
+    if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
+        return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_gpu *g = NULL;
+    cudaError_t e = enter(1, &g);
+    if (!e) {
+        *pHost = NULL;
+        if (size) {
+            void *p = NULL;
+            if (posix_memalign(&p, 4096, size)) e = cudaErrorMemoryAllocation;
+            else if ((e = add_host(g, p, size, flags, 0)) != cudaSuccess) free(p);
+            else *pHost = p;
+        }
+    }
+    return leave(e);
+}
+
+/* cudaMallocHost: cudaHostAlloc with default flags. */
+WS_RT_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
+}
+
+/* cudaFreeHost: release memory from cudaMallocHost / cudaHostAlloc. */
+WS_RT_EXPORT cudaError_t cudaFreeHost(void *ptr)
+{
+    ws_gpu *g = NULL;
+    cudaError_t e = enter(1, &g);
+    if (!e && ptr) {
+        ws_rt_hostmem **pp = &ws_rt_g.hostmem;
+        while (*pp && !((*pp)->ptr == ptr && !(*pp)->registered_only)) pp = &(*pp)->next;
+        if (!*pp) e = cudaErrorInvalidValue;
+        else {
+            ws_rt_hostmem *h = *pp;
+            *pp = h->next;
+            ws_unregister_host(g, h->ptr);
+            free(h->ptr);
+            free(h);
+        }
+    }
+    return leave(e);
+}
+
+/* cudaHostRegister: make existing host memory visible to kernels. */
+WS_RT_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+    if (!ptr || !size) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_gpu *g = NULL;
+    cudaError_t e = enter(1, &g);
+    if (!e) {
+        if (find_host(ptr) || find_host((char *)ptr + size - 1)) e = cudaErrorHostMemoryAlreadyRegistered;
+        else e = add_host(g, ptr, size, flags, 1);
+    }
+    return leave(e);
+}
+
+/* cudaHostUnregister: undo cudaHostRegister. */
+WS_RT_EXPORT cudaError_t cudaHostUnregister(void *ptr)
+{
+    ws_gpu *g = NULL;
+    cudaError_t e = enter(1, &g);
+    if (!e) {
+        ws_rt_hostmem **pp = &ws_rt_g.hostmem;
+        while (*pp && !((*pp)->ptr == ptr && (*pp)->registered_only)) pp = &(*pp)->next;
+        if (!*pp) e = cudaErrorHostMemoryNotRegistered;
+        else {
+            ws_rt_hostmem *h = *pp;
+            *pp = h->next;
+            ws_unregister_host(g, h->ptr);
+            free(h);
+        }
+    }
+    return leave(e);
+}
+
+/* cudaHostGetDevicePointer: pinned memory has the same address on the device. */
+WS_RT_EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+    if (!pDevice || flags) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_gpu *g = NULL;
+    cudaError_t e = enter(0, &g);
+    if (!e) {
+        if (find_host(pHost)) *pDevice = pHost;
+        else e = cudaErrorInvalidValue;
+    }
+    return leave(e);
+}
+
+/* cudaHostGetFlags: flags of a pinned allocation. */
+WS_RT_EXPORT cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
+{
+    if (!pFlags) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    ws_rt_hostmem *h = find_host(pHost);
+    if (h) *pFlags = h->flags;
+    ws_rt_unlock();
+    return h ? cudaSuccess : ws_rt_set_error(cudaErrorInvalidValue);
+}
+
+/* cudaMallocManaged: memory with the same address and bytes on host and device. */
+WS_RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+    if (!devPtr || size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
+        return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_gpu *g = NULL;
+    cudaError_t e = enter(1, &g);
+    if (!e) {
+        void *p = NULL;
+        ws_rt_managed *m = calloc(1, sizeof *m);
+        if (!m || ws_malloc_managed(g, size, &p) != WS_OK || !p) {
+            free(m);
+            e = cudaErrorMemoryAllocation;
+        } else {
+            m->ptr = p;
+            m->size = size;
+            m->next = ws_rt_g.managed;
+            ws_rt_g.managed = m;
+            ws_rt_g.allocated += size;
+            *devPtr = p;
+        }
+    }
+    return leave(e);
+}
+
+/* Managed allocation holding p[0, n), or NULL. */
+static ws_rt_managed *find_managed(const void *p, size_t n)
+{
+    for (ws_rt_managed *m = ws_rt_g.managed; m; m = m->next) {
+        const char *b = m->ptr, *c = p;
+        if (c >= b && c < b + m->size && n <= (size_t)(b + m->size - c)) return m;
+    }
+    return NULL;
+}
+
+/* cudaPointerGetAttributes: what kind of memory a pointer points to. */
+WS_RT_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+{
+    if (!attributes) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_gpu *g = NULL;
+    cudaError_t e = enter(0, &g);
+    if (!e) {
+        memset(attributes, 0, sizeof *attributes);
+        uint64_t base = 0;
+        size_t size = 0;
+        attributes->device = 0;
+        if (ptr && find_managed(ptr, 1)) {
+            attributes->type = cudaMemoryTypeManaged;
+            attributes->devicePointer = attributes->hostPointer = (void *)ptr;
+        } else if (ptr && find_host(ptr)) {
+            attributes->type = cudaMemoryTypeHost;
+            attributes->devicePointer = attributes->hostPointer = (void *)ptr;
+        } else if (ptr && ws_is_device_addr(g, (uint64_t)(uintptr_t)ptr, &base, &size)) {
+            attributes->type = cudaMemoryTypeDevice;
+            attributes->devicePointer = (void *)ptr;
+        } else {
+            attributes->type = cudaMemoryTypeUnregistered;
+            attributes->device = cudaInvalidDeviceId;
+            attributes->hostPointer = (void *)ptr;
+        }
+    }
+    return leave(e);
+}
+
+/* ---- copies and fills ---- */
+
+/* Synchronous copy. */
+static cudaError_t copy_sync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    cudaError_t e = enter(1, NULL);
+    if (!e) e = ws_rt_copy(dst, src, count, kind);
+    return leave(e);
+}
+
+/* Copy or fill enqueued on a stream: recorded when the stream is capturing, else done now. */
+static cudaError_t stream_op(int kind, void *dst, const void *src, int value, size_t count,
+                             enum cudaMemcpyKind ck, cudaStream_t stream)
+{
+    if (kind == WS_RT_NODE_MEMCPY && (unsigned)ck > cudaMemcpyDefault)
+        return ws_rt_set_error(cudaErrorInvalidMemcpyDirection);
+    ws_rt_lock();
+    ws_rt_stream *s = NULL;
+    cudaError_t e = ws_rt_check(0);
+    if (!e) e = ws_rt_stream_get(stream, &s);
+    if (!e) {
+        ws_rt_graph *cg = ws_rt_capturing(stream);
+        if (cg) {
+            ws_rt_node *n = ws_rt_graph_add(cg, kind);
+            if (!n) e = cudaErrorMemoryAllocation;
+            else {
+                n->dst = dst;
+                n->src = src;
+                n->value = value;
+                n->count = count;
+                n->copy_kind = ck;
+            }
+        } else if (!ws_rt_g.pending) {
+            e = kind == WS_RT_NODE_MEMCPY ? ws_rt_copy(dst, src, count, ck) : ws_rt_fill(dst, value, count);
+        }
+    }
+    return leave(e);
+}
+
+/* cudaMemcpy: synchronous copy in any direction. */
+WS_RT_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    return copy_sync(dst, src, count, kind);
+}
+
+cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+/* cudaMemcpy_ptds: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    return copy_sync(dst, src, count, kind);
+}
+
+/* cudaMemcpyAsync: a copy enqueued on a stream. */
+WS_RT_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                                         cudaStream_t stream)
+{
+    return stream_op(WS_RT_NODE_MEMCPY, dst, src, 0, count, kind, stream);
+}
+
+cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                                 cudaStream_t stream);
+/* cudaMemcpyAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                                              cudaStream_t stream)
+{
+    return stream_op(WS_RT_NODE_MEMCPY, dst, src, 0, count, kind, stream);
+}
+
+/* cudaMemcpyPeer: copy between devices; only device 0 exists. */
+WS_RT_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
+{
+    if (dstDevice != 0 || srcDevice != 0) return ws_rt_set_error(cudaErrorInvalidDevice);
+    return copy_sync(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
+/* cudaMemcpyPeerAsync: enqueued copy between devices; only device 0 exists. */
+WS_RT_EXPORT cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                                             cudaStream_t stream)
+{
+    if (dstDevice != 0 || srcDevice != 0) return ws_rt_set_error(cudaErrorInvalidDevice);
+    return stream_op(WS_RT_NODE_MEMCPY, dst, src, 0, count, cudaMemcpyDeviceToDevice, stream);
+}
+
+/* Copy a 2D region row by row. */
+static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                           enum cudaMemcpyKind kind)
+{
+    if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = ws_rt_copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind);
+        if (e) return e;
+    }
+    return cudaSuccess;
+}
+
+/* cudaMemcpy2D: synchronous pitched copy. */
+WS_RT_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                      size_t height, enum cudaMemcpyKind kind)
+{
+    cudaError_t e = enter(1, NULL);
+    if (!e) e = copy_2d(dst, dpitch, src, spitch, width, height, kind);
+    return leave(e);
+}
+
+/* cudaMemcpy2DAsync: pitched copy on a stream (done at once; not recorded by stream capture). */
+WS_RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                           size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    ws_rt_lock();
+    ws_rt_stream *s = NULL;
+    cudaError_t e = ws_rt_check(0);
+    if (!e) e = ws_rt_stream_get(stream, &s);
+    if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
+    if (!e && !ws_rt_g.pending) e = copy_2d(dst, dpitch, src, spitch, width, height, kind);
+    return leave(e);
+}
+
+/* cudaMemset: synchronous fill of device memory. */
+WS_RT_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    cudaError_t e = enter(1, NULL);
+    if (!e) e = ws_rt_fill(devPtr, value, count);
+    return leave(e);
+}
+
+cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count);
+/* cudaMemset_ptds: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
+{
+    return cudaMemset(devPtr, value, count);
+}
+
+/* cudaMemsetAsync: a fill enqueued on a stream. */
+WS_RT_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    return stream_op(WS_RT_NODE_MEMSET, devPtr, NULL, value, count, cudaMemcpyDefault, stream);
+}
+
+cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream);
+/* cudaMemsetAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    return stream_op(WS_RT_NODE_MEMSET, devPtr, NULL, value, count, cudaMemcpyDefault, stream);
+}
+
+/* cudaMemset2D: pitched fill. */
+WS_RT_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+    if (width > pitch) return ws_rt_set_error(cudaErrorInvalidPitchValue);
+    cudaError_t e = enter(1, NULL);
+    for (size_t r = 0; !e && r < height; r++) e = ws_rt_fill((char *)devPtr + r * pitch, value, width);
+    return leave(e);
+}
+
+/* ---- symbols ---- */
+
+/* Device address of symbol + offset for count bytes. */
+static cudaError_t symbol_range(const void *symbol, size_t count, size_t offset, void **addr)
+{
+    ws_rt_var *v = ws_rt_find_var(symbol);
+    if (!v) return cudaErrorInvalidSymbol;
+    uint64_t a = 0;
+    cudaError_t e = ws_rt_var_addr(v, &a);
+    if (e) return e;
+    if (offset > v->size || count > v->size - offset) return cudaErrorInvalidValue;
+    *addr = (void *)(uintptr_t)(a + offset);
+    return cudaSuccess;
+}
+
+/* Shared body of the four symbol copies. */
+static cudaError_t symbol_copy(int to, const void *symbol, void *hostside, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind, int async, cudaStream_t stream)
+{
+    int ok = to ? (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault)
+                : (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault);
+    if (!ok) return ws_rt_set_error(cudaErrorInvalidMemcpyDirection);
+    ws_rt_lock();
+    cudaError_t e = ws_rt_check(!async);
+    void *addr = NULL;
+    if (!e) e = symbol_range(symbol, count, offset, &addr);
+    ws_rt_unlock();
+    if (e) return ws_rt_set_error(e);
+    if (async)
+        return to ? stream_op(WS_RT_NODE_MEMCPY, addr, hostside, 0, count, kind, stream)
+                  : stream_op(WS_RT_NODE_MEMCPY, hostside, addr, 0, count, kind, stream);
+    return to ? copy_sync(addr, hostside, count, kind) : copy_sync(hostside, addr, count, kind);
+}
+
+/* cudaMemcpyToSymbol: copy into a __device__ / __constant__ variable. */
+WS_RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
+                                            enum cudaMemcpyKind kind)
+{
+    return symbol_copy(1, symbol, (void *)src, count, offset, kind, 0, NULL);
+}
+
+cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind);
+/* cudaMemcpyToSymbol_ptds: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count, size_t offset,
+                                                 enum cudaMemcpyKind kind)
+{
+    return symbol_copy(1, symbol, (void *)src, count, offset, kind, 0, NULL);
+}
+
+/* cudaMemcpyFromSymbol: copy out of a __device__ / __constant__ variable. */
+WS_RT_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
+                                              enum cudaMemcpyKind kind)
+{
+    return symbol_copy(0, symbol, dst, count, offset, kind, 0, NULL);
+}
+
+cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind);
+/* cudaMemcpyFromSymbol_ptds: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count, size_t offset,
+                                                   enum cudaMemcpyKind kind)
+{
+    return symbol_copy(0, symbol, dst, count, offset, kind, 0, NULL);
+}
+
+/* cudaMemcpyToSymbolAsync: stream-ordered copy into a variable. */
+WS_RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
+                                                 enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return symbol_copy(1, symbol, (void *)src, count, offset, kind, 1, stream);
+}
+
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count, size_t offset,
+                                         enum cudaMemcpyKind kind, cudaStream_t stream);
+/* cudaMemcpyToSymbolAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count,
+                                                      size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return symbol_copy(1, symbol, (void *)src, count, offset, kind, 1, stream);
+}
+
+/* cudaMemcpyFromSymbolAsync: stream-ordered copy out of a variable. */
+WS_RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                                   enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return symbol_copy(0, symbol, dst, count, offset, kind, 1, stream);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset,
+                                           enum cudaMemcpyKind kind, cudaStream_t stream);
+/* cudaMemcpyFromSymbolAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset,
+                                                        enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return symbol_copy(0, symbol, dst, count, offset, kind, 1, stream);
+}
+
+/* cudaGetSymbolAddress: device address of a variable. */
+WS_RT_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    if (!devPtr) return ws_rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = enter(0, NULL);
+    if (!e) e = symbol_range(symbol, 0, 0, devPtr);
+    return leave(e);
+}
+
+/* cudaGetSymbolSize: size of a variable. */
+WS_RT_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    if (!size) return ws_rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = enter(0, NULL);
+    void *addr = NULL;
+    if (!e) e = symbol_range(symbol, 0, 0, &addr);
+    if (!e) *size = ws_rt_find_var(symbol)->size;
+    return leave(e);
+}
+
+/* ---- unified memory hints ---- */
+
+/* Check a memory location argument (device 0 or the host). */
+static cudaError_t check_location(struct cudaMemLocation loc)
+{
+    switch (loc.type) {
+    case cudaMemLocationTypeDevice: return loc.id == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+    case cudaMemLocationTypeHost:
+    case cudaMemLocationTypeHostNuma:
+    case cudaMemLocationTypeHostNumaCurrent: return cudaSuccess;
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+/* cudaMemPrefetchAsync: validated no-op (host and device already share managed bytes). */
+WS_RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                              unsigned int flags, cudaStream_t stream)
+{
+    ws_rt_lock();
+    ws_rt_stream *s = NULL;
+    cudaError_t e = ws_rt_check(0);
+    if (!e) e = ws_rt_stream_get(stream, &s);
+    if (!e && flags) e = cudaErrorInvalidValue;
+    if (!e && (!devPtr || !count || !find_managed(devPtr, count))) e = cudaErrorInvalidValue;
+    if (!e) e = check_location(location);
+    return leave(e);
+}
+
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                      unsigned int flags, cudaStream_t stream);
+/* cudaMemPrefetchAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                                   unsigned int flags, cudaStream_t stream)
+{
+    return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
+}
+
+/* cudaMemAdvise: validated no-op. */
+WS_RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                                       struct cudaMemLocation location)
+{
+    ws_rt_lock();
+    cudaError_t e = ws_rt_check(0);
+    if (!e && (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)) e = cudaErrorInvalidValue;
+    if (!e && (!devPtr || !count || !find_managed(devPtr, count))) e = cudaErrorInvalidValue;
+    if (!e && advice != cudaMemAdviseSetReadMostly && advice != cudaMemAdviseUnsetReadMostly)
+        e = check_location(location);
+    return leave(e);
+}
+
+/* cudaStreamAttachMemAsync: validated no-op. */
+WS_RT_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                                  unsigned int flags)
+{
+    ws_rt_lock();
+    ws_rt_stream *s = NULL;
+    cudaError_t e = ws_rt_check(0);
+    if (!e) e = ws_rt_stream_get(stream, &s);
+    if (!e && (!devPtr || !find_managed(devPtr, length ? length : 1))) e = cudaErrorInvalidValue;
+    if (!e && flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+        e = cudaErrorInvalidValue;
+    return leave(e);
+}

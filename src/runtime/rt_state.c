@@ -1,0 +1,462 @@
+/* rt_state.c - runtime state: lock, last/sticky errors, the lazily created device, fatbin/function/variable
+ * registration (called from the program's static constructors) and lazy PTX loading. */
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ws_rt_state ws_rt_g = {
+    .lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP,
+    .cache_config = cudaFuncCachePreferNone,
+    .smem_config = cudaSharedMemBankSizeFourByte,
+    .limit_stack = 1024,
+    .limit_printf_fifo = 1 << 20,
+    .limit_malloc_heap = 8 << 20,
+};
+
+static _Thread_local cudaError_t last_error = cudaSuccess;
+
+/* Take the runtime lock. */
+void ws_rt_lock(void)
+{
+    pthread_mutex_lock(&ws_rt_g.lock);
+}
+
+/* Release the runtime lock. */
+void ws_rt_unlock(void)
+{
+    pthread_mutex_unlock(&ws_rt_g.lock);
+}
+
+/* Record an error as the thread's last error. */
+cudaError_t ws_rt_set_error(cudaError_t e)
+{
+    if (e != cudaSuccess) last_error = e;
+    return e;
+}
+
+/* Peek at (and optionally reset) the thread's last error; a sticky fault is never reset. */
+cudaError_t ws_rt_last_error(int reset)
+{
+    cudaError_t e = last_error;
+    if (ws_rt_g.sticky) e = ws_rt_g.sticky;
+    if (reset) last_error = cudaSuccess;
+    return e;
+}
+
+/* Sticky error check at the start of an API call. */
+cudaError_t ws_rt_check(int sync)
+{
+    if (sync && ws_rt_g.pending && !ws_rt_g.sticky) {
+        ws_rt_g.sticky = ws_rt_g.pending;
+        ws_rt_g.pending = cudaSuccess;
+    }
+    return ws_rt_g.sticky;
+}
+
+/* Remember a kernel fault until the next synchronizing call. */
+void ws_rt_fault(cudaError_t e)
+{
+    if (!ws_rt_g.sticky && !ws_rt_g.pending) ws_rt_g.pending = e;
+}
+
+/* Whether WARPSIM_QUIET asks for no warpsim messages. */
+int ws_rt_quiet(void)
+{
+    const char *q = getenv("WARPSIM_QUIET");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
+/* The device preset selected by WARPSIM_GPU (default h200). */
+const ws_device *ws_rt_device(cudaError_t *e)
+{
+    if (ws_rt_g.dev) return ws_rt_g.dev;
+    if (ws_rt_g.dev_failed) {
+        *e = cudaErrorNoDevice;
+        return NULL;
+    }
+    const char *name = getenv("WARPSIM_GPU");
+    if (!name || !*name) name = "h200";
+    ws_rt_g.dev = ws_device_get(name, ws_rt_g.dev_error, sizeof ws_rt_g.dev_error);
+    if (!ws_rt_g.dev) {
+        ws_rt_g.dev_failed = 1;
+        fprintf(stderr, "warpsim: %s\n", ws_rt_g.dev_error);
+        *e = cudaErrorNoDevice;
+        return NULL;
+    }
+    return ws_rt_g.dev;
+}
+
+/* Parse WARPSIM_BLOCK_ORDER ("random:SEED", "random", "inorder") into opt; 0 on success. */
+static int parse_block_order(const char *s, ws_options *opt)
+{
+    if (!s || !*s || !strcmp(s, "inorder") || !strcmp(s, "in-order")) return 0;
+    if (!strncmp(s, "random", 6) && (s[6] == 0 || s[6] == ':')) {
+        opt->block_order_random = 1;
+        opt->block_order_seed = 1;
+        if (s[6] == ':') {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(s + 7, &end, 0);
+            if (errno || end == s + 7 || *end) return -1;
+            opt->block_order_seed = v;
+        }
+        return 0;
+    }
+    return -1;
+}
+
+/* The simulated GPU, created on first use. */
+ws_gpu *ws_rt_gpu(cudaError_t *e)
+{
+    if (ws_rt_g.gpu) return ws_rt_g.gpu;
+    if (ws_rt_g.gpu_failed) {
+        *e = cudaErrorNoDevice;
+        return NULL;
+    }
+    const ws_device *dev = ws_rt_device(e);
+    if (!dev) return NULL;
+    ws_options opt;
+    memset(&opt, 0, sizeof opt);
+    const char *bo = getenv("WARPSIM_BLOCK_ORDER");
+    if (parse_block_order(bo, &opt)) {
+        fprintf(stderr, "warpsim: WARPSIM_BLOCK_ORDER='%s': expected random:SEED; running blocks in order\n", bo);
+        memset(&opt, 0, sizeof opt);
+    }
+    const char *tr = getenv("WARPSIM_TRACE");
+    opt.trace = tr && *tr && strcmp(tr, "0") != 0;
+    const char *mi = getenv("WARPSIM_MAX_INSTRUCTIONS");
+    if (mi && *mi) opt.max_instructions = strtoull(mi, NULL, 0);
+    ws_rt_g.gpu = ws_gpu_create(dev, &opt);
+    if (!ws_rt_g.gpu) {
+        ws_rt_g.gpu_failed = 1;
+        fprintf(stderr, "warpsim: cannot create the simulated device '%s'\n", dev->name);
+        *e = cudaErrorNoDevice;
+        return NULL;
+    }
+    ws_rt_reregister_host(ws_rt_g.gpu);
+    return ws_rt_g.gpu;
+}
+
+/* Hash bucket of a host pointer. */
+static unsigned ptr_hash(const void *p)
+{
+    uintptr_t v = (uintptr_t)p;
+    v ^= v >> 17;
+    v *= 0x9E3779B97F4A7C15ull;
+    return (unsigned)(v >> 40) & 511u;
+}
+
+/* Registered kernel for a host stub address or a cudaKernel_t handle. */
+ws_rt_func *ws_rt_find_func(const void *p)
+{
+    if (!p) return NULL;
+    for (ws_rt_func *f = ws_rt_g.func_hash[ptr_hash(p)]; f; f = f->hnext)
+        if (f->host_fun == p) return f;
+    for (ws_rt_func *f = ws_rt_g.funcs; f; f = f->next)
+        if ((const void *)f == p) return f;
+    return NULL;
+}
+
+/* Registered variable for a host shadow address. */
+ws_rt_var *ws_rt_find_var(const void *p)
+{
+    if (!p) return NULL;
+    for (ws_rt_var *v = ws_rt_g.var_hash[ptr_hash(p)]; v; v = v->hnext)
+        if (v->host_var == p) return v;
+    /* a managed variable is named on the host by the memory its pointer points to */
+    for (ws_rt_var *v = ws_rt_g.vars; v; v = v->next)
+        if (v->managed && v->resolved && *(void *const *)v->host_var == p) return v;
+    return NULL;
+}
+
+/* Program name for messages. */
+static const char *prog_name(void)
+{
+    extern char *program_invocation_short_name;
+    return program_invocation_short_name ? program_invocation_short_name : "program";
+}
+
+/* Module-scope variable of a fatbin by name, searching its modules in order. */
+static int fatbin_global(ws_rt_fatbin *fb, const char *name, uint64_t *addr, size_t *size)
+{
+    for (int i = 0; i < fb->nmod; i++)
+        if (ws_module_global(fb->modules[i], name, addr, size) == WS_OK) return WS_OK;
+    return WS_ERR_INVALID_SYMBOL;
+}
+
+/* Point the host pointers of a fatbin's managed variables at their storage; 0, or -1 if one cannot be. */
+static int bind_managed(ws_rt_fatbin *fb)
+{
+    int rc = 0;
+    for (ws_rt_var *v = ws_rt_g.vars; v; v = v->next) {
+        if (v->fb != fb || !v->managed || v->resolved) continue;
+        uint64_t addr = 0;
+        size_t size = 0;
+        if (fatbin_global(fb, v->name, &addr, &size) != WS_OK) {
+            fprintf(stderr, "warpsim: managed variable '%s' is not in the program's PTX\n", v->name);
+            rc = -1;
+            continue;
+        }
+        void *host = ws_host_view(ws_rt_g.gpu, addr, size ? size : 1);
+        if (!host) {
+            fprintf(stderr, "warpsim: managed variable '%s' has no host view\n", v->name);
+            rc = -1;
+            continue;
+        }
+        *(void **)v->host_var = host;
+        v->addr = addr;
+        v->resolved = 1;
+    }
+    return rc;
+}
+
+/* Drop a fatbin's modules and PTX texts. */
+void ws_rt_unload(ws_rt_fatbin *fb)
+{
+    ws_fatbin_free_texts(fb->ptx, fb->ptx_len, fb->nmod);
+    free(fb->arch);
+    free(fb->modules);
+    fb->ptx = NULL;
+    fb->ptx_len = NULL;
+    fb->arch = NULL;
+    fb->modules = NULL;
+    fb->nmod = 0;
+    fb->state = 0;
+}
+
+/* Blank out every ".attribute(.managed)" of a PTX text (same length and lines); 1 if there was one.
+ * Workaround while the core does not accept the attribute: the variable becomes an ordinary global whose
+ * host view the program's host pointer then uses, so host and device still share its bytes. */
+static int strip_managed_attribute(char *ptx)
+{
+    static const char attr[] = ".attribute(.managed)";
+    int found = 0;
+    for (char *p = strstr(ptx, attr); p; p = strstr(p, attr)) {
+        memset(p, ' ', sizeof attr - 1);
+        found = 1;
+    }
+    return found;
+}
+
+/* Fail a fatbin's load with error e (kept for every later use). */
+static cudaError_t load_failed(ws_rt_fatbin *fb, cudaError_t e)
+{
+    ws_rt_unload(fb);
+    fb->state = -1;
+    fb->load_error = e;
+    return e;
+}
+
+/* Load the PTX module(s) of a fatbin on first use. */
+cudaError_t ws_rt_load(ws_rt_fatbin *fb)
+{
+    if (fb->state > 0) return cudaSuccess;
+    if (fb->state < 0) return fb->load_error;
+    cudaError_t e = cudaSuccess;
+    ws_gpu *g = ws_rt_gpu(&e);
+    if (!g) return e;
+    const ws_device *dev = ws_gpu_device(g);
+    int cc = dev->cc_major * 10 + dev->cc_minor;
+    char err[1024] = "";
+    if (ws_fatbin_ptx_units_from_wrapper(fb->wrapper, cc, &fb->ptx, &fb->ptx_len, &fb->arch, &fb->nmod, err,
+                                         sizeof err)) {
+        fprintf(stderr, "warpsim: %s: %s\n", prog_name(), err);
+        return load_failed(fb, strstr(err, "no PTX") ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidKernelImage);
+    }
+    for (int i = 0; i < fb->nmod; i++) {
+        /* a GPU cannot JIT newer PTX; it runs the program only from SASS built for it (which the simulator
+         * replaces with the newer PTX) */
+        if ((int)fb->arch[i] > cc && !dev->teaching && !ws_fatbin_wrapper_has_sass(fb->wrapper, cc)) {
+            static int said;
+            if (!said++)
+                fprintf(stderr, "warpsim: %s: the program's PTX targets compute_%u, newer than the %s (compute "
+                        "capability %d.%d); rebuild for an older architecture or choose another device with --gpu\n",
+                        prog_name(), fb->arch[i], dev->full_name, dev->cc_major, dev->cc_minor);
+            return load_failed(fb, cudaErrorNoKernelImageForDevice);
+        }
+    }
+    fb->modules = calloc(fb->nmod > 0 ? (size_t)fb->nmod : 1, sizeof *fb->modules);
+    if (!fb->modules) return load_failed(fb, cudaErrorMemoryAllocation);
+    for (int i = 0; i < fb->nmod; i++) {
+        char origin[300];
+        if (fb->nmod > 1) snprintf(origin, sizeof origin, "%s.%d.compute_%u.ptx", prog_name(), i, fb->arch[i]);
+        else snprintf(origin, sizeof origin, "%s.compute_%u.ptx", prog_name(), fb->arch[i]);
+        fb->modules[i] = ws_module_load(g, fb->ptx[i], fb->ptx_len[i], origin, err, sizeof err);
+        if (!fb->modules[i] && strip_managed_attribute(fb->ptx[i]))
+            fb->modules[i] = ws_module_load(g, fb->ptx[i], fb->ptx_len[i], origin, err, sizeof err);
+        if (!fb->modules[i]) {
+            fprintf(stderr, "warpsim: %s\n", err);
+            if (fb->nmod > 1)
+                fprintf(stderr, "warpsim: note: this program was built with relocatable device code (-rdc); "
+                        "each translation unit is loaded on its own, without device linking\n");
+            return load_failed(fb, cudaErrorInvalidPtx);
+        }
+    }
+    fb->state = 1;
+    if (bind_managed(fb)) return load_failed(fb, cudaErrorInvalidPtx);
+    return cudaSuccess;
+}
+
+/* Resolve a registered kernel to the core's kernel. */
+cudaError_t ws_rt_func_kernel(ws_rt_func *f, ws_kernel **k)
+{
+    if (f->kernel) {
+        *k = f->kernel;
+        return cudaSuccess;
+    }
+    cudaError_t e = ws_rt_load(f->fb);
+    if (e) return e;
+    for (int i = 0; i < f->fb->nmod && !f->kernel; i++) {
+        f->kernel = ws_module_kernel(f->fb->modules[i], f->name);
+        f->mod = i;
+    }
+    if (!f->kernel) {
+        fprintf(stderr, "warpsim: kernel '%s' is not in the program's PTX\n", f->name);
+        return cudaErrorInvalidDeviceFunction;
+    }
+    if (f->max_dyn_smem != (size_t)-1) ws_kernel_set_max_dyn_smem(f->kernel, f->max_dyn_smem);
+    *k = f->kernel;
+    return cudaSuccess;
+}
+
+/* Resolve a variable's device address. */
+cudaError_t ws_rt_var_addr(ws_rt_var *v, uint64_t *addr)
+{
+    if (v->resolved) {
+        *addr = v->addr;
+        return cudaSuccess;
+    }
+    cudaError_t e = ws_rt_load(v->fb);
+    if (e) return e;
+    if (v->resolved) { /* bound while loading (managed) */
+        *addr = v->addr;
+        return cudaSuccess;
+    }
+    size_t size = 0;
+    if (fatbin_global(v->fb, v->name, &v->addr, &size) != WS_OK) return cudaErrorInvalidSymbol;
+    if (size && (!v->size || size < v->size)) v->size = size;
+    v->resolved = 1;
+    *addr = v->addr;
+    return cudaSuccess;
+}
+
+/* ---- registration entry points (called by nvcc-generated static constructors) ---- */
+
+/* Record a fatbin; its PTX is parsed on first use. */
+WS_RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
+{
+    ws_rt_lock();
+    ws_rt_fatbin *fb = calloc(1, sizeof *fb);
+    if (!fb) {
+        ws_rt_unlock();
+        fprintf(stderr, "warpsim: out of memory registering a fatbin\n");
+        abort();
+    }
+    fb->wrapper = fatCubin;
+    fb->id = ws_rt_g.nfatbins++;
+    fb->next = ws_rt_g.fatbins;
+    ws_rt_g.fatbins = fb;
+    ws_rt_unlock();
+    return (void **)fb;
+}
+
+/* End of one fatbin's registrations (nothing to do: loading is lazy). */
+WS_RT_EXPORT void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
+{
+    (void)fatCubinHandle;
+}
+
+/* Called at exit for each fatbin; modules stay loaded so late calls from destructors still work. */
+WS_RT_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle)
+{
+    (void)fatCubinHandle;
+}
+
+/* Duplicate a string or die. */
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d) {
+        fprintf(stderr, "warpsim: out of memory\n");
+        abort();
+    }
+    return d;
+}
+
+/* Record a kernel: host stub address -> device name. */
+WS_RT_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+                                         const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+                                         dim3 *bDim, dim3 *gDim, int *wSize)
+{
+    (void)deviceName, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
+    ws_rt_lock();
+    ws_rt_func *f = calloc(1, sizeof *f);
+    if (!f) abort();
+    f->magic = WS_RT_FUNC_MAGIC;
+    f->host_fun = hostFun;
+    f->fb = (ws_rt_fatbin *)fatCubinHandle;
+    f->name = xstrdup(deviceFun);
+    f->max_dyn_smem = (size_t)-1;
+    f->carveout = -1;
+    f->cache_config = cudaFuncCachePreferNone;
+    f->next = ws_rt_g.funcs;
+    ws_rt_g.funcs = f;
+    unsigned h = ptr_hash(hostFun);
+    f->hnext = ws_rt_g.func_hash[h];
+    ws_rt_g.func_hash[h] = f;
+    ws_rt_unlock();
+}
+
+/* Record one module variable. */
+static void add_var(void **handle, const void *host, const char *name, size_t size, int constant, int managed)
+{
+    ws_rt_lock();
+    ws_rt_var *v = calloc(1, sizeof *v);
+    if (!v) abort();
+    v->host_var = host;
+    v->fb = (ws_rt_fatbin *)handle;
+    v->name = xstrdup(name);
+    v->size = size;
+    v->constant = constant;
+    v->managed = managed;
+    v->next = ws_rt_g.vars;
+    ws_rt_g.vars = v;
+    unsigned h = ptr_hash(host);
+    v->hnext = ws_rt_g.var_hash[h];
+    ws_rt_g.var_hash[h] = v;
+    ws_rt_unlock();
+}
+
+/* Record a __device__ or __constant__ variable: host shadow address -> device name. */
+WS_RT_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName,
+                                    int ext, size_t size, int constant, int global)
+{
+    (void)deviceName, (void)ext, (void)global;
+    add_var(fatCubinHandle, hostVar, deviceAddress, size, constant, 0);
+}
+
+/* Record a __managed__ variable: the runtime points *hostVarPtrAddress at its storage when the module loads. */
+WS_RT_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress,
+                                           const char *deviceName, int ext, size_t size, int constant, int global)
+{
+    (void)deviceName, (void)ext, (void)global;
+    add_var(fatCubinHandle, hostVarPtrAddress, deviceAddress, size, constant, 1);
+}
+
+/* Load a module now (the program needs its managed variables); 1 on success. */
+WS_RT_EXPORT char __cudaInitModule(void **fatCubinHandle)
+{
+    ws_rt_lock();
+    cudaError_t e = fatCubinHandle ? ws_rt_load((ws_rt_fatbin *)fatCubinHandle) : cudaErrorInvalidValue;
+    ws_rt_unlock();
+    if (e != cudaSuccess) {
+        /* the program is about to use __managed__ variables through pointers only a loaded module sets */
+        fprintf(stderr, "warpsim: cannot provide the program's __managed__ variables (%s); exiting\n",
+                ws_rt_error_string(e));
+        exit(1);
+    }
+    return 1;
+}
