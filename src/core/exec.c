@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "ops.h"
+#include "observe.h"
 
 /* Choose the handler for a decoded instruction; NULL if the combination is unsupported. */
 ws_handler ws_select_handler(const ws_insn *in)
@@ -179,9 +180,85 @@ void *ws_xlate_slow(ws_warp *w, uint64_t addr, unsigned size, int lane)
 #define WS_VISIT_BUDGET 200000   /* warp instructions a block may run before others get a turn */
 #define WS_WARP_QUANTUM 4096     /* warp instructions a warp runs before the next warp of its block */
 
+/* Attach an observer to later launches. */
+void ws_gpu_set_observer(ws_gpu *g, const ws_observer *obs) { g->obs = obs; }
+
+/* Resolve a generic address into (space, address in that space). */
+int ws_resolve_generic(const ws_warp *w, uint64_t addr, uint64_t *out)
+{
+    (void)w;
+    if (addr - WS_SHARED_WIN < WS_WIN_SPAN) { *out = addr - WS_SHARED_WIN; return WS_S_SHARED; }
+    if (addr - WS_LOCAL_WIN < WS_WIN_SPAN) { *out = addr - WS_LOCAL_WIN; return WS_S_LOCAL; }
+    *out = addr;
+    return WS_S_GLOBAL;
+}
+
+/* Fill the memory part of a record: per-lane resolved spaces and addresses. */
+static void rec_fill_mem(ws_warp *w, const ws_insn *in, uint32_t m, ws_rec *r)
+{
+    int op = in->op;
+    r->is_mem = op == WS_OP_LD || op == WS_OP_LDU || op == WS_OP_ST || op == WS_OP_ATOM || op == WS_OP_RED;
+    if (!r->is_mem) return;
+    r->is_write = op == WS_OP_ST || op == WS_OP_ATOM || op == WS_OP_RED;
+    r->is_read = op == WS_OP_LD || op == WS_OP_LDU || op == WS_OP_ATOM;
+    unsigned n = op == WS_OP_ST ? (in->ns ? in->ns : 1) : in->vec;
+    r->size = (unsigned)ws_type_size(in->type) * n;
+    FOR_LANES(m, {
+        uint64_t a = eaddr(w, in, l);
+        int sp = in->space;
+        if (sp == WS_S_GENERIC) sp = ws_resolve_generic(w, a, &a);
+        r->space[l] = (uint8_t)sp;
+        r->addr[l] = a;
+    });
+}
+
+/* Run one warp for up to budget instructions with an observer attached. */
+static uint64_t warp_run_observed(ws_warp *w, uint64_t budget)
+{
+    const ws_observer *o = w->L->obs;
+    ws_rec r;
+    uint64_t n = 0, nthr = 0;
+    while (n < budget) {
+        ws_stk *top = &w->stk[w->sp - 1];
+        if (top->pc == top->rpc) {
+            ws_warp_pop(w);
+            if (w->state != WS_W_RUN) break;
+            continue;
+        }
+        const ws_insn *in = &w->code[top->pc++];
+        uint32_t m = top->mask;
+        r.in = in;
+        r.fn = w->fn;
+        r.active = m;
+        nthr += (uint64_t)__builtin_popcount(m);
+        if (in->guard >= 0) {
+            uint32_t g = (uint32_t)w->regs[(size_t)in->guard * WS_LANES];
+            if (in->pneg) g = ~g;
+            m &= g;
+        }
+        r.exec = m;
+        r.is_mem = 0;
+        if (ws_opcode_class[in->op] & WS_CLS_MEM) {
+            rec_fill_mem(w, in, m, &r);
+            if (r.is_mem && o->pre_mem && m) {
+                o->pre_mem(o->ctx, w, &r);
+                m = r.exec;
+            }
+        }
+        n++;
+        if (m && w->state == WS_W_RUN) in->fn(w, in, m);
+        if (o->post) o->post(o->ctx, w, &r);
+        if (w->state != WS_W_RUN) break;
+    }
+    w->ninst += n;
+    w->nthread += nthr;
+    return n;
+}
+
 /* Run one warp for up to budget instructions; returns the number executed. */
 static uint64_t warp_run(ws_warp *w, uint64_t budget)
 {
+    if (w->L->obs) return warp_run_observed(w, budget);
     uint64_t n = 0, nthr = 0;
     while (n < budget) {
         ws_stk *top = &w->stk[w->sp - 1];
@@ -206,13 +283,6 @@ static uint64_t warp_run(ws_warp *w, uint64_t budget)
     w->nthread += nthr;
     return n;
 }
-
-typedef struct slot {
-    ws_block blk;
-    int in_use;
-    uint64_t *regs_mem;   /* per-warp register stacks */
-    uint8_t *local_mem;   /* per-warp local memory */
-} slot;
 
 /* Decompose a linear block index into grid coordinates. */
 static ws_dim3 block_coords(ws_dim3 grid, uint64_t i)
@@ -308,6 +378,18 @@ static void barrier_check(ws_run *L, ws_block *b, int id)
     (void)L;
 }
 
+/* Account a warp that just stopped: barrier arrival releases waiters, completion may finish the block. */
+static void warp_stopped(ws_run *L, ws_warp *w)
+{
+    ws_block *b = w->blk;
+    if (w->state == WS_W_BAR) barrier_check(L, b, w->bar_id);
+    else if (w->state == WS_W_DONE) {
+        b->live_warps--;
+        for (int id = 0; id < 16; id++) if (b->bar_count[id]) barrier_check(L, b, id);
+        if (!b->live_warps) b->done = 1;
+    }
+}
+
 /* Run a resident block until it finishes or uses its visit budget; returns instructions executed. */
 static uint64_t block_visit(ws_run *L, ws_block *b)
 {
@@ -318,17 +400,164 @@ static uint64_t block_visit(ws_run *L, ws_block *b)
             ws_warp *w = &b->warps[i];
             if (w->state != WS_W_RUN) continue;
             pass += warp_run(w, WS_WARP_QUANTUM);
-            if (w->state == WS_W_BAR) barrier_check(L, b, w->bar_id);
-            else if (w->state == WS_W_DONE) {
-                b->live_warps--;
-                for (int id = 0; id < 16; id++) if (b->bar_count[id]) barrier_check(L, b, id);
-            }
+            if (w->state != WS_W_RUN) warp_stopped(L, w);
         }
         total += pass;
-        if (!b->live_warps) b->done = 1;
         if (!pass) break;   /* every warp waits: possibly on another block */
     }
     return total;
+}
+
+/* Execute one instruction of warp w for an external engine; fills r. Returns 1 when an instruction ran. */
+int ws_warp_step(ws_warp *w, ws_rec *r)
+{
+    ws_run *L = w->L;
+    while (w->state == WS_W_RUN) {
+        ws_stk *top = &w->stk[w->sp - 1];
+        if (top->pc == top->rpc) {
+            ws_warp_pop(w);
+            continue;
+        }
+        const ws_insn *in = &w->code[top->pc++];
+        uint32_t m = top->mask;
+        r->in = in;
+        r->fn = w->fn;
+        r->active = m;
+        w->nthread += (uint64_t)__builtin_popcount(m);
+        if (in->guard >= 0) {
+            uint32_t g = (uint32_t)w->regs[(size_t)in->guard * WS_LANES];
+            if (in->pneg) g = ~g;
+            m &= g;
+        }
+        r->exec = m;
+        r->is_mem = 0;
+        if (ws_opcode_class[in->op] & WS_CLS_MEM) {
+            rec_fill_mem(w, in, m, r);
+            if (r->is_mem && L->obs && L->obs->pre_mem && m) {
+                L->obs->pre_mem(L->obs->ctx, w, r);
+                m = r->exec;
+            }
+        }
+        w->ninst++;
+        if (m && w->state == WS_W_RUN) in->fn(w, in, m);
+        if (L->obs && L->obs->post) L->obs->post(L->obs->ctx, w, r);
+        if (w->state != WS_W_RUN) warp_stopped(L, w);
+        return 1;
+    }
+    if (w->state != WS_W_RUN) warp_stopped(L, w);
+    return 0;
+}
+
+/* Start block number `lin` (grid-linear) of the launch in a free pool entry; returns it. */
+ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
+{
+    ws_block *b = NULL;
+    for (int i = 0; i < L->npool; i++) if (!L->pool[i]->in_use) { b = L->pool[i]; break; }
+    if (!b) {
+        if (L->npool == L->pool_cap) {
+            L->pool_cap = L->pool_cap ? L->pool_cap * 2 : 16;
+            L->pool = realloc(L->pool, sizeof *L->pool * (size_t)L->pool_cap);
+        }
+        b = calloc(1, sizeof *b);
+        L->pool[L->npool++] = b;
+        b->nwarps = L->warps_per_block;
+        b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
+        b->smem = calloc(1, L->smem_bytes + 16);
+        size_t reg_cap = (size_t)L->entry->nregs * WS_LANES * 2 + 64 * WS_LANES;
+        for (int i = 0; i < b->nwarps; i++) {
+            b->warps[i].reg_stack = calloc(reg_cap, sizeof(uint64_t));
+            b->warps[i].reg_stack_slots = reg_cap;
+            b->warps[i].local = L->local_stride ? calloc(WS_LANES, L->local_stride) : NULL;
+        }
+    } else memset(b->smem, 0, L->smem_bytes);
+    b->in_use = 1;
+    b->smem_size = L->smem_bytes;
+    b->id = block_coords(L->grid, lin);
+    b->linear = lin;
+    b->live_warps = b->nwarps;
+    b->done = 0;
+    memset(b->bar_count, 0, sizeof b->bar_count);
+    memset(b->bar_expect, 0, sizeof b->bar_expect);
+    for (int i = 0; i < b->nwarps; i++) warp_init(L, b, i, lin);
+    if (L->obs && L->obs->block_begin) L->obs->block_begin(L->obs->ctx, L, b);
+    return b;
+}
+
+/* Retire a finished (or abandoned) block: count its instructions and make its storage reusable. */
+void ws_run_block_retire(ws_run *L, ws_block *b)
+{
+    if (b->done && L->obs && L->obs->block_end) L->obs->block_end(L->obs->ctx, L, b);
+    for (int wi = 0; wi < b->nwarps; wi++) {
+        L->ninst += b->warps[wi].ninst;
+        L->nthread += b->warps[wi].nthread;
+        b->warps[wi].ninst = b->warps[wi].nthread = 0;
+    }
+    b->in_use = 0;
+}
+
+/* Next block (grid-linear index) to start, honouring --block-order; -1 when all have started. */
+int64_t ws_run_next_block(ws_run *L)
+{
+    if (L->next >= L->nblocks) return -1;
+    uint64_t i = L->next++;
+    return (int64_t)(L->order ? L->order[i] : i);
+}
+
+/* The functional engine: blocks run one after another, and concurrently when they wait on each other. */
+static void functional_engine(ws_run *L)
+{
+    ws_block **res = calloc(L->resident, sizeof *res);
+    uint64_t live = 0;
+    int yielded = 0;
+    while (!L->fault) {
+        /* admit a block when none is resident, or when the resident ones all yielded without finishing */
+        if (L->next < L->nblocks && live < L->resident && (live == 0 || yielded)) {
+            int64_t lin = ws_run_next_block(L);
+            ws_block *b = ws_run_block_start(L, (uint64_t)lin);
+            for (uint64_t i = 0; i < L->resident; i++) if (!res[i]) { res[i] = b; break; }
+            live++;
+        }
+        if (!live) break;
+        uint64_t progress = 0;
+        int finished = 0;
+        for (uint64_t i = 0; i < L->resident && !L->fault; i++) {
+            ws_block *b = res[i];
+            if (!b) continue;
+            progress += block_visit(L, b);
+            if (b->done) {
+                ws_run_block_retire(L, b);
+                res[i] = NULL;
+                live--;
+                finished = 1;
+            }
+        }
+        yielded = !finished;
+        if (L->max_inst && !L->fault) {
+            uint64_t sum = L->ninst;
+            for (uint64_t i = 0; i < L->resident; i++)
+                if (res[i]) for (int wi = 0; wi < res[i]->nwarps; wi++) sum += res[i]->warps[wi].ninst;
+            if (sum > L->max_inst) {
+                L->fault = WS_ERR_LAUNCH_TIMEOUT;
+                snprintf(L->fault_msg, sizeof L->fault_msg, "watchdog: kernel %s exceeded %llu warp instructions",
+                         L->entry->name, (unsigned long long)L->max_inst);
+            }
+        }
+        if (!progress && !finished && live && (live >= L->resident || L->next >= L->nblocks) && !L->fault) {
+            L->fault = WS_ERR_LAUNCH_FAILURE;
+            snprintf(L->fault_msg, sizeof L->fault_msg,
+                     "deadlock: no warp of the %llu resident block(s) of %s can make progress (all wait at barriers)",
+                     (unsigned long long)live, L->entry->name);
+        }
+    }
+    for (uint64_t i = 0; i < L->resident; i++) if (res[i]) ws_run_block_retire(L, res[i]);
+    free(res);
+}
+
+/* Install an engine that runs launches instead of the functional scheduler (the timing model); NULL removes it. */
+void ws_gpu_set_engine(ws_gpu *g, ws_engine_fn fn, void *ctx)
+{
+    g->engine = fn;
+    g->engine_ctx = ctx;
 }
 
 /* Monotonic seconds. */
@@ -393,6 +622,7 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t
     L.glimit = ws_mem_limit(g->mem);
     L.local_stride = (f->stack_need + 15) & ~(size_t)15;
     L.max_inst = g->opt.max_instructions;
+    L.obs = g->obs;
     L.params = calloc(1, f->param_bytes + 16);
     for (int i = 0; i < f->nparams; i++)
         if (args && args[i]) memcpy(L.params + f->param_off[i], args[i], f->param_size[i]);
@@ -425,81 +655,16 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t
         }
     }
 
-    size_t reg_slots = (size_t)f->nregs * WS_LANES;
-    size_t reg_cap = reg_slots * 2 + 64 * WS_LANES;
-    slot *slots = calloc(resident, sizeof *slots);
-    uint64_t next = 0, live = 0;
-    int nslots_used = 0, yielded = 0;
-    while (!L.fault) {
-        /* admit a block when none is resident, or when the resident ones all yielded without finishing */
-        if (next < nblocks && live < resident && (live == 0 || yielded)) {
-            int si = -1;
-            for (int i = 0; i < nslots_used; i++) if (!slots[i].in_use) { si = i; break; }
-            if (si < 0) si = nslots_used++;
-            slot *s = &slots[si];
-            ws_block *b = &s->blk;
-            uint64_t lin = order ? order[next] : next;
-            next++;
-            if (!b->warps) {
-                b->warps = calloc((size_t)nwarps, sizeof *b->warps);
-                b->nwarps = nwarps;
-                b->smem = calloc(1, smem + 16);
-                for (int i = 0; i < nwarps; i++) {
-                    b->warps[i].reg_stack = calloc(reg_cap, sizeof(uint64_t));
-                    b->warps[i].reg_stack_slots = reg_cap;
-                    b->warps[i].local = L.local_stride ? calloc(WS_LANES, L.local_stride) : NULL;
-                }
-            } else memset(b->smem, 0, smem);
-            b->smem_size = smem;
-            b->id = block_coords(grid, lin);
-            b->live_warps = nwarps;
-            b->done = 0;
-            memset(b->bar_count, 0, sizeof b->bar_count);
-            memset(b->bar_expect, 0, sizeof b->bar_expect);
-            for (int i = 0; i < nwarps; i++) warp_init(&L, b, i, lin);
-            s->in_use = 1;
-            live++;
-        }
-        if (!live) break;
-        /* one round: every resident block runs until it finishes or yields */
-        uint64_t progress = 0;
-        int finished = 0;
-        for (int i = 0; i < nslots_used && !L.fault; i++) {
-            slot *s = &slots[i];
-            if (!s->in_use) continue;
-            progress += block_visit(&L, &s->blk);
-            if (s->blk.done) {
-                s->in_use = 0;
-                live--;
-                finished = 1;
-                for (int wi = 0; wi < s->blk.nwarps; wi++) {
-                    L.ninst += s->blk.warps[wi].ninst;
-                    L.nthread += s->blk.warps[wi].nthread;
-                    s->blk.warps[wi].ninst = s->blk.warps[wi].nthread = 0;
-                }
-            }
-        }
-        yielded = !finished;
-        if (L.max_inst) {
-            uint64_t sum = L.ninst;
-            for (int i = 0; i < nslots_used; i++)
-                if (slots[i].in_use)
-                    for (int wi = 0; wi < slots[i].blk.nwarps; wi++) sum += slots[i].blk.warps[wi].ninst;
-            if (sum > L.max_inst && !L.fault) {
-                L.fault = WS_ERR_LAUNCH_TIMEOUT;
-                snprintf(L.fault_msg, sizeof L.fault_msg, "watchdog: kernel %s exceeded %llu warp instructions", f->name,
-                         (unsigned long long)L.max_inst);
-            }
-        }
-        if (!progress && !finished && live && (live >= resident || next >= nblocks) && !L.fault) {
-            L.fault = WS_ERR_LAUNCH_FAILURE;
-            snprintf(L.fault_msg, sizeof L.fault_msg,
-                     "deadlock: no warp of the %llu resident block(s) of %s can make progress (all wait at barriers)",
-                     (unsigned long long)live, f->name);
-        }
-    }
-    for (int i = 0; i < nslots_used; i++) {
-        ws_block *b = &slots[i].blk;
+    L.resident = resident;
+    L.order = order;
+    L.nblocks = nblocks;
+    L.smem_bytes = smem;
+    if (L.obs && L.obs->launch_begin) L.obs->launch_begin(L.obs->ctx, &L);
+    if (g->engine) g->engine(g->engine_ctx, &L);
+    else functional_engine(&L);
+    if (L.obs && L.obs->launch_end) L.obs->launch_end(L.obs->ctx, &L, L.fault);
+    for (int i = 0; i < L.npool; i++) {
+        ws_block *b = L.pool[i];
         for (int wi = 0; wi < b->nwarps; wi++) {
             ws_warp *w = &b->warps[wi];
             L.ninst += w->ninst;
@@ -511,8 +676,9 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t
         }
         free(b->warps);
         free(b->smem);
+        free(b);
     }
-    free(slots);
+    free(L.pool);
     free(order);
     free(L.params);
     fflush(stdout);

@@ -230,6 +230,10 @@ typedef struct ws_block {
     int bar_expect[16];      /* warps expected (0: all live warps) */
     uint32_t bar_red[16];    /* bar.red accumulators */
     int done;
+    int in_use;              /* pool entry holds a started block */
+    uint64_t linear;         /* grid-linear block index */
+    int sm;                  /* SM the timing engine placed it on */
+    void *user;              /* per-block data for engines and observers */
 } ws_block;
 
 typedef struct ws_run {
@@ -249,11 +253,27 @@ typedef struct ws_run {
     FILE *printf_out;
     uint64_t ninst, nthread;
     uint64_t max_inst;
+    const struct ws_observer *obs;   /* observer of this launch, or NULL */
+    void *user;                      /* per-launch data for observers */
+    /* block scheduling */
+    uint64_t nblocks, next;          /* blocks in the grid, next to start */
+    uint64_t *order;                 /* shuffled order (--block-order=random) or NULL */
+    uint64_t resident;               /* blocks the functional engine keeps resident at most */
+    size_t smem_bytes;               /* shared memory per block */
+    ws_block **pool;                 /* block storage, reused */
+    int npool, pool_cap;
 } ws_run;
 
+/* An engine runs a launch's blocks (the functional scheduler, or the timing model). */
+typedef void (*ws_engine_fn)(void *ctx, ws_run *L);
+
+struct ws_observer;
 struct ws_gpu {
     const ws_device *dev;
     ws_options opt;
+    const struct ws_observer *obs;   /* instrumentation (checkers, tracers), or NULL */
+    void (*engine)(void *ctx, struct ws_run *L);   /* timing engine, or NULL for the functional one */
+    void *engine_ctx;
     ws_mem *mem;
     ws_module **mods;
     int nmods;
@@ -269,6 +289,13 @@ void *ws_xlate_slow(ws_warp *w, uint64_t addr, unsigned size, int lane);
 void ws_warp_exit_lanes(ws_warp *w, uint32_t lanes);
 /* Return lanes from the current function. */
 void ws_warp_return(ws_warp *w, uint32_t lanes);
+/* Engine services (exec.c): start/retire blocks, pick the next block, step one warp instruction. */
+struct ws_rec;
+ws_block *ws_run_block_start(ws_run *L, uint64_t lin);
+void ws_run_block_retire(ws_run *L, ws_block *b);
+int64_t ws_run_next_block(ws_run *L);
+int ws_warp_step(ws_warp *w, struct ws_rec *r);
+void ws_gpu_set_engine(ws_gpu *g, ws_engine_fn fn, void *ctx);
 /* Pop the top stack entry at its reconvergence point. */
 void ws_warp_pop(ws_warp *w);
 /* Handlers by family (ops_alu.c, ops_mem.c, warp.c). */

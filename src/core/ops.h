@@ -29,6 +29,14 @@ static inline uint64_t bits_f32(float f) { uint32_t u; memcpy(&u, &f, 4); return
 static inline double f64_of(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
 static inline uint64_t bits_f64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
 
+/* Effective address of lane l (register base plus offset, or frame base plus offset for local symbols). */
+static inline uint64_t eaddr(ws_warp *w, const ws_insn *in, int l)
+{
+    if (in->base >= 0) return RG(in->base, l) + (uint64_t)in->imm;
+    if (in->space == WS_S_LOCAL) return (uint64_t)w->local_base + (uint64_t)in->imm;
+    return (uint64_t)in->imm;
+}
+
 /* half precision conversions (round to nearest even) */
 float ws_half_to_float(uint16_t h);
 uint16_t ws_float_to_half(float f, int rnd);

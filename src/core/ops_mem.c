@@ -25,14 +25,6 @@ static inline uint8_t *xlate_local(ws_warp *w, uint64_t addr, unsigned size, int
     return NULL;
 }
 
-/* Effective address of lane l (register base plus offset, or frame base plus offset for local symbols). */
-static inline uint64_t eaddr(ws_warp *w, const ws_insn *in, int l)
-{
-    if (in->base >= 0) return RG(in->base, l) + (uint64_t)in->imm;
-    if (in->space == WS_S_LOCAL) return (uint64_t)w->local_base + (uint64_t)in->imm;
-    return (uint64_t)in->imm;
-}
-
 /* Host pointer for lane l's access in the instruction's state space; faults the warp when invalid. */
 static uint8_t *lane_ptr(ws_warp *w, const ws_insn *in, int l, unsigned size)
 {

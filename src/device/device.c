@@ -78,6 +78,23 @@ static const field FIELDS[] = {
     FD(host_link_gbs_pinned, 1, 0, NULL),
     FD(host_link_gbs_pageable, 1, 0, NULL),
     FI(teaching, 0, 0, "0"),
+    /* timing model (defaults: Hopper-class values; presets name their sources) */
+    FI(lat_int, 0, 1, "4"),
+    FI(lat_fp32, 0, 1, "4"),
+    FI(lat_fp64, 0, 1, "8"),
+    FI(lat_sfu, 0, 1, "18"),
+    FI(lat_shfl, 0, 1, "23"),
+    FI(lat_smem, 0, 1, "29"),
+    FI(lat_bar, 0, 0, "20"),
+    FI(lat_branch, 0, 0, "2"),
+    FI(lat_cvt, 0, 1, "6"),
+    FI(lanes_int_per_sm, 0, 1, "64"),
+    FI(lanes_fp64_per_sm, 0, 1, "64"),
+    FI(lanes_sfu_per_sm, 0, 1, "16"),
+    FI(lanes_lsu_per_sm, 0, 1, "32"),
+    FD(launch_overhead_us, 0, 0, "2.5"),
+    FD(graph_launch_us, 0, 0, "0.8"),
+    { "sched_policy", F_STR, offsetof(ws_device, sched_policy), sizeof(((ws_device *)0)->sched_policy), 0, 0, 0, "gto" },
 };
 #define NFIELDS ((int)(sizeof(FIELDS) / sizeof(FIELDS[0])))
 

@@ -8,7 +8,7 @@
  *   entries, back to back, each:
  *     +0x00 u16 kind (1 PTX, 2 ELF/cubin)   +0x02 u16 format version
  *     +0x04 u32 header_size                 +0x08 u64 payload_size (padded to 8)
- *     +0x10 u32 compressed_size (0: stored) +0x14 u32 offset of the options string
+ *     +0x10 u32 compressed_size (0: stored) +0x14 u32 offset of the ptxas-options descriptor (u32 off, u32 len)
  *     +0x18 u16 minor, +0x1a u16 major (PTX ISA version for PTX entries)
  *     +0x1c u32 arch (e.g. 75, 90)          +0x20 u32 name offset, +0x24 u32 name length
  *     +0x28 u64 flags (0x2000 LZ4, 0x8000 zstd, 0x1 64-bit, 0x10 Linux host)

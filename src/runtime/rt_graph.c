@@ -625,3 +625,121 @@ WS_RT_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph)
     ws_rt_unlock();
     return g && !capturing ? cudaSuccess : ws_rt_set_error(cudaErrorInvalidValue);
 }
+
+/* cudaGraphClone: a copy of a graph (node i of the clone corresponds to node i of the original). */
+WS_RT_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
+{
+    if (!pGraphClone) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    cudaError_t e = cudaSuccess;
+    ws_rt_graph *g = graph_get(originalGraph, WS_RT_GRAPH_MAGIC), *c = NULL;
+    if (!g) e = cudaErrorInvalidValue;
+    if (!e && !(c = graph_new(WS_RT_GRAPH_MAGIC))) e = cudaErrorMemoryAllocation;
+    for (int i = 0; !e && i < g->n; i++)
+        if (!node_clone(c, g->nodes[i])) e = cudaErrorMemoryAllocation;
+    if (e && c) graph_free(c);
+    if (!e) *pGraphClone = (cudaGraph_t)c;
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaGraphExecUpdate: take over the parameters of a graph with the same nodes (kinds, in order). */
+WS_RT_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                             cudaGraphExecUpdateResultInfo *resultInfo)
+{
+    ws_rt_lock();
+    ws_rt_graph *x = graph_get(hGraphExec, WS_RT_GEXEC_MAGIC), *g = graph_get(hGraph, WS_RT_GRAPH_MAGIC);
+    cudaError_t e = x && g ? cudaSuccess : cudaErrorInvalidValue;
+    enum cudaGraphExecUpdateResult res = cudaGraphExecUpdateSuccess;
+    if (!e && x->n != g->n) res = cudaGraphExecUpdateErrorTopologyChanged;
+    for (int i = 0; !e && res == cudaGraphExecUpdateSuccess && i < g->n; i++) {
+        if (x->nodes[i]->kind != g->nodes[i]->kind) res = cudaGraphExecUpdateErrorNodeTypeChanged;
+        else if (g->nodes[i]->kind == WS_RT_NODE_KERNEL && x->nodes[i]->func != g->nodes[i]->func)
+            res = cudaGraphExecUpdateErrorFunctionChanged;
+    }
+    if (!e && res == cudaGraphExecUpdateSuccess) {
+        /* rebuild the executable graph's nodes from the graph */
+        ws_rt_graph *tmp = graph_new(WS_RT_GEXEC_MAGIC);
+        if (!tmp) e = cudaErrorMemoryAllocation;
+        for (int i = 0; !e && i < g->n; i++)
+            if (!node_clone(tmp, g->nodes[i])) e = cudaErrorMemoryAllocation;
+        if (!e) {
+            ws_rt_node **old = x->nodes;
+            int oldn = x->n;
+            x->nodes = tmp->nodes, x->n = tmp->n, x->cap = tmp->cap;
+            for (int i = 0; i < x->n; i++) x->nodes[i]->graph = x;
+            tmp->nodes = old, tmp->n = oldn;
+        }
+        if (tmp) graph_free(tmp);
+    }
+    if (!e && res != cudaGraphExecUpdateSuccess) e = cudaErrorGraphExecUpdateFailure;
+    if (resultInfo) {
+        memset(resultInfo, 0, sizeof *resultInfo);
+        resultInfo->result = res;
+    }
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaGraphHostNodeGetParams: a host node's function and argument. */
+WS_RT_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *pNodeParams)
+{
+    const ws_rt_node *n = (const ws_rt_node *)node;
+    if (!n || !pNodeParams || n->kind != WS_RT_NODE_HOST) return ws_rt_set_error(cudaErrorInvalidValue);
+    pNodeParams->fn = n->host_fn;
+    pNodeParams->userData = n->user;
+    return cudaSuccess;
+}
+
+/* cudaGraphHostNodeSetParams: change a host node of a graph. */
+WS_RT_EXPORT cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams)
+{
+    ws_rt_node *n = (ws_rt_node *)node;
+    if (!n || !pNodeParams || !pNodeParams->fn || n->kind != WS_RT_NODE_HOST)
+        return ws_rt_set_error(cudaErrorInvalidValue);
+    n->host_fn = pNodeParams->fn;
+    n->user = pNodeParams->userData;
+    return cudaSuccess;
+}
+
+/* The node of executable graph hGraphExec instantiated from graph node node, if it has kind. */
+static ws_rt_node *exec_node(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, int kind)
+{
+    ws_rt_graph *x = graph_get(hGraphExec, WS_RT_GEXEC_MAGIC);
+    const ws_rt_node *src = (const ws_rt_node *)node;
+    if (!x || !src || src->kind != kind || src->index >= x->n || x->nodes[src->index]->kind != kind) return NULL;
+    return x->nodes[src->index];
+}
+
+/* cudaGraphExecHostNodeSetParams: change a host node of an executable graph. */
+WS_RT_EXPORT cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                        const struct cudaHostNodeParams *pNodeParams)
+{
+    if (!pNodeParams || !pNodeParams->fn) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    ws_rt_node *n = exec_node(hGraphExec, node, WS_RT_NODE_HOST);
+    if (n) {
+        n->host_fn = pNodeParams->fn;
+        n->user = pNodeParams->userData;
+    }
+    ws_rt_unlock();
+    return n ? cudaSuccess : ws_rt_set_error(cudaErrorInvalidValue);
+}
+
+/* cudaGraphExecMemcpyNodeSetParams1D: change a linear copy node of an executable graph. */
+WS_RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                            void *dst, const void *src, size_t count,
+                                                            enum cudaMemcpyKind kind)
+{
+    if ((unsigned)kind > cudaMemcpyDefault) return ws_rt_set_error(cudaErrorInvalidMemcpyDirection);
+    ws_rt_lock();
+    ws_rt_node *n = exec_node(hGraphExec, node, WS_RT_NODE_MEMCPY);
+    if (n) {
+        n->dst = dst;
+        n->src = src;
+        n->count = count;
+        n->copy_kind = kind;
+    }
+    ws_rt_unlock();
+    return n ? cudaSuccess : ws_rt_set_error(cudaErrorInvalidValue);
+}

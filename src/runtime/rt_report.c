@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Whether a report was requested (looked up once); under `warpsim run` only the program itself writes it,
@@ -82,7 +83,11 @@ void ws_rt_report_write(void)
         fprintf(stderr, "warpsim: cannot write the report %s\n", path);
         return;
     }
-    ws_rt_lock();
+    /* another thread may still be inside a call at exit: wait a little for it, then write anyway */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 2;
+    int locked = pthread_mutex_timedlock(&ws_rt_g.lock, &until) == 0;
     cudaError_t e = cudaSuccess;
     const ws_device *d = ws_rt_g.dev ? ws_rt_g.dev : ws_rt_device(&e);
     fputs("{\"device\": ", out);
@@ -93,7 +98,7 @@ void ws_rt_report_write(void)
         json_launch(out, &ws_rt_g.launches[i]);
     }
     fputs(ws_rt_g.nlaunches ? "\n]}\n" : "]}\n", out);
-    ws_rt_unlock();
+    if (locked) ws_rt_unlock();
     if (fclose(out) != 0) fprintf(stderr, "warpsim: error writing the report %s\n", path);
 }
 

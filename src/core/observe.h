@@ -1,0 +1,45 @@
+/* observe.h - the executor's instrumentation interface. The functional core produces one record per executed
+ * warp instruction; observers (the timing model, the checkers, tracers) consume them. With no observer attached
+ * the executor runs its plain loop and pays nothing for this interface. */
+#ifndef WS_OBSERVE_H
+#define WS_OBSERVE_H
+
+#include "exec.h"
+
+/* one executed warp instruction */
+typedef struct ws_rec {
+    const ws_insn *in;       /* the decoded instruction (opcode, types, space, flags, .loc line) */
+    const ws_func *fn;       /* the function it belongs to */
+    uint32_t active;         /* lanes active when it issued (before the guard predicate) */
+    uint32_t exec;           /* lanes that executed it (after the guard; pre_mem may clear lanes) */
+    int is_mem;              /* 1 for ld/ldu/st/atom/red (addr/space below are valid for lanes in exec) */
+    int is_write;            /* st, atom, red */
+    int is_read;             /* ld, ldu, atom (atom both reads and writes) */
+    unsigned size;           /* bytes each lane accesses (vector loads/stores: all elements) */
+    uint8_t space[32];       /* per-lane resolved state space (WS_S_GLOBAL/SHARED/LOCAL/CONST/PARAM_K); generic resolved */
+    uint64_t addr[32];       /* per-lane address in that space: global device address, shared offset, local offset */
+} ws_rec;
+
+/* callbacks; any may be NULL */
+typedef struct ws_observer {
+    void *ctx;
+    /* a launch starts (after its configuration was checked) / ends (status: WS_OK or the fault) */
+    void (*launch_begin)(void *ctx, ws_run *L);
+    void (*launch_end)(void *ctx, ws_run *L, int status);
+    /* a block becomes resident / finishes */
+    void (*block_begin)(void *ctx, ws_run *L, ws_block *b);
+    void (*block_end)(void *ctx, ws_run *L, ws_block *b);
+    /* before a memory instruction touches memory: may clear lanes of r->exec (those lanes then skip the access)
+     * or stop the kernel with ws_fault */
+    void (*pre_mem)(void *ctx, ws_warp *w, ws_rec *r);
+    /* after every executed warp instruction (including barriers, branches, calls) */
+    void (*post)(void *ctx, ws_warp *w, const ws_rec *r);
+} ws_observer;
+
+/* Attach an observer to every later launch on g (NULL detaches). The observer must outlive those launches. */
+void ws_gpu_set_observer(ws_gpu *g, const ws_observer *obs);
+
+/* Resolve a generic address for lane l of warp w into (space, address in that space). */
+int ws_resolve_generic(const ws_warp *w, uint64_t addr, uint64_t *out);
+
+#endif
