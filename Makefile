@@ -9,7 +9,7 @@ LDLIBS  := -lzstd -lm -lpthread -ldl
 CUDA_HOME ?= /usr/local/cuda
 
 B := build
-CORE_SRC := $(wildcard src/ptx/*.c src/core/*.c src/mem/*.c src/device/*.c src/analysis/*.c src/fatbin/*.c)
+CORE_SRC := $(wildcard src/ptx/*.c src/core/*.c src/mem/*.c src/device/*.c src/analysis/*.c src/fatbin/*.c src/timing/*.c src/check/*.c)
 RT_SRC   := $(wildcard src/runtime/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o)

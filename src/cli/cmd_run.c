@@ -27,7 +27,10 @@ static void run_usage(FILE *f)
         "  --gpu NAME              device preset to simulate (default h200; `warpsim devices` lists them)\n"
         "  --report FILE.json      write per-launch counts (instructions, grid, block, time) as JSON at exit\n"
         "  --block-order=random:SEED  run the blocks of every launch in a shuffled order\n"
-        "  --quiet                 no warpsim messages (fault descriptions, compile notes)\n"
+        "  --quiet                 no warpsim messages (fault descriptions, compile notes, timing summary)\n"
+        "  --timing, --mode=timing run the cycle-approximate timing model (adds Nsight Compute metrics to --report\n"
+        "                          and prints a summary per kernel at exit); --mode=functional is the default\n"
+        "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n"
         "PROGRAM must be linked with the shared CUDA runtime: nvcc -cudart shared ...\n"
         "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into build/run-cache/.\n");
 }
@@ -287,8 +290,8 @@ static const char *opt_value(int argc, char **argv, int *i, const char *opt, int
 /* warpsim run [options] [--] PROGRAM|FILE.cu [args...] */
 int cli_run(int argc, char **argv)
 {
-    const char *gpu = NULL, *report = NULL, *block_order = NULL;
-    int quiet = 0, i = 1;
+    const char *gpu = NULL, *report = NULL, *block_order = NULL, *cache_control = NULL, *mode = NULL;
+    int quiet = 0, timing = 0, i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
         const char *v;
@@ -305,9 +308,15 @@ int cli_run(int argc, char **argv)
             quiet = 1;
             continue;
         }
+        if (!strcmp(a, "--timing")) {
+            timing = 1;
+            continue;
+        }
         if ((v = opt_value(argc, argv, &i, "--gpu", &missing))) gpu = v;
         else if ((v = opt_value(argc, argv, &i, "--report", &missing))) report = v;
         else if ((v = opt_value(argc, argv, &i, "--block-order", &missing))) block_order = v;
+        else if ((v = opt_value(argc, argv, &i, "--cache-control", &missing))) cache_control = v;
+        else if ((v = opt_value(argc, argv, &i, "--mode", &missing))) mode = v;
         else if (missing) {
             fprintf(stderr, "warpsim run: %s needs a value\n", a);
             return 2;
@@ -325,6 +334,15 @@ int cli_run(int argc, char **argv)
         return 2;
     }
 
+    if (mode && strcmp(mode, "functional") && strcmp(mode, "timing")) {
+        fprintf(stderr, "warpsim run: --mode=%s: expected functional or timing\n", mode);
+        return 2;
+    }
+    if (mode && !strcmp(mode, "timing")) timing = 1;
+    if (cache_control && strcmp(cache_control, "all") && strcmp(cache_control, "none")) {
+        fprintf(stderr, "warpsim run: --cache-control=%s: expected all or none\n", cache_control);
+        return 2;
+    }
     char err[1024] = "";
     if (gpu && !ws_device_get(gpu, err, sizeof err)) {
         unknown_gpu(gpu, err);
@@ -388,7 +406,8 @@ int cli_run(int argc, char **argv)
     if (env_prepend("LD_LIBRARY_PATH", libdir) != 0 || (gpu && setenv("WARPSIM_GPU", gpu, 1) != 0) ||
         (report && setenv("WARPSIM_REPORT", report, 1) != 0) ||
         (block_order && setenv("WARPSIM_BLOCK_ORDER", block_order, 1) != 0) ||
-        (quiet && setenv("WARPSIM_QUIET", "1", 1) != 0)) {
+        (quiet && setenv("WARPSIM_QUIET", "1", 1) != 0) || (timing && setenv("WARPSIM_TIMING", "1", 1) != 0) ||
+        (cache_control && setenv("WARPSIM_CACHE_CONTROL", cache_control, 1) != 0)) {
         fprintf(stderr, "warpsim run: cannot set up the environment\n");
         return 2;
     }

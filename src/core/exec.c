@@ -463,7 +463,7 @@ ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
         b->nwarps = L->warps_per_block;
         b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
         b->smem = calloc(1, L->smem_bytes + 16);
-        size_t reg_cap = (size_t)L->entry->nregs * WS_LANES * 2 + 64 * WS_LANES;
+        size_t reg_cap = (size_t)L->entry->nregs * WS_LANES;   /* calls grow it on demand */
         for (int i = 0; i < b->nwarps; i++) {
             b->warps[i].reg_stack = calloc(reg_cap, sizeof(uint64_t));
             b->warps[i].reg_stack_slots = reg_cap;

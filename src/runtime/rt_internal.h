@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "../core/sim.h"
+#include "../analysis/occupancy.h"
+#include "../timing/timing.h"
 #include "../fatbin/fatbin.h"
 
 #define WS_RT_EXPORT __attribute__((visibility("default")))
@@ -79,6 +81,10 @@ typedef struct ws_rt_launch_rec {
     size_t dyn_smem;
     int status;                 /* cudaError_t of the launch (0 or a fault) */
     ws_launch_stats stats;
+    int has_occ;                /* occupancy figures below are valid */
+    ws_occ_result occ;          /* theoretical occupancy at this launch configuration */
+    int has_tm;                 /* timing figures below are valid (timing mode) */
+    ws_tm_result tm;
 } ws_rt_launch_rec;
 
 struct ws_rt_graph;
@@ -175,6 +181,7 @@ typedef struct ws_rt_state {
     int report;                       /* 1 when WARPSIM_REPORT is set */
     ws_rt_launch_rec *launches;
     size_t nlaunches, caplaunches;
+    ws_tm *tm;                        /* timing model (WARPSIM_TIMING=1), or NULL in functional mode */
     unsigned device_flags;
     enum cudaFuncCache cache_config;
     enum cudaSharedMemConfig smem_config;
@@ -251,8 +258,10 @@ double ws_rt_now(void);
 
 /* ---- rt_report.c ---- */
 /* Append one launch to the report (when a report is requested). */
+/* Whether a report was requested. */
+int ws_rt_report_enabled(void);
 void ws_rt_report_launch(const ws_rt_func *f, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
-                         const ws_launch_stats *st);
+                         const ws_launch_stats *st, const ws_occ_result *occ, const ws_tm_result *tm);
 /* Write the JSON report to WARPSIM_REPORT (called at exit). */
 void ws_rt_report_write(void);
 

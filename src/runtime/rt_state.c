@@ -137,6 +137,13 @@ ws_gpu *ws_rt_gpu(cudaError_t *e)
         return NULL;
     }
     ws_rt_reregister_host(ws_rt_g.gpu);
+    const char *tmv = getenv("WARPSIM_TIMING");
+    if (tmv && *tmv && strcmp(tmv, "0") != 0) {
+        ws_rt_g.tm = ws_tm_create(dev);
+        const char *cc = getenv("WARPSIM_CACHE_CONTROL");
+        ws_tm_set_cache_control(ws_rt_g.tm, !(cc && !strcmp(cc, "none")));
+        ws_tm_attach(ws_rt_g.tm, ws_rt_g.gpu);
+    }
     return ws_rt_g.gpu;
 }
 

@@ -1,0 +1,557 @@
+/* timing.c - cycle-approximate GPU timing: block scheduler, SM sub-partitions with one warp scheduler each,
+ * a register scoreboard, pipeline throughputs and barriers. Execution-driven: the functional core runs a warp's
+ * next instruction when the model issues it, so issue order is the simulated hardware's order. */
+#include <stdlib.h>
+#include <string.h>
+#include "timing.h"
+#include "../core/observe.h"
+
+const char *const ws_stall_names[WS_ST_COUNT] = {
+    "barrier", "long_scoreboard", "short_scoreboard", "wait", "math_pipe_throttle", "lg_throttle",
+    "not_selected", "selected",
+};
+
+#define NEVER UINT64_MAX
+
+/* warp scheduling policies */
+enum { POL_GTO, POL_LRR, POL_LOWEST };
+
+/* pipelines of a sub-partition */
+enum { P_INT, P_FP32, P_FP64, P_SFU, P_LSU, P_CTRL, P_COUNT };
+
+typedef struct tw {           /* a resident warp as the scheduler sees it */
+    ws_warp *w;
+    uint64_t ready;            /* earliest cycle its next instruction can issue */
+    uint64_t last_issue;       /* cycle of its previous issue (or its arrival) */
+    int reason;                /* why it is not ready before `ready` */
+    int waiting_bar;           /* parked at a barrier */
+    int npipe;                 /* pipeline of its next instruction */
+    uint64_t age;              /* arrival order (greedy-then-oldest) */
+    uint64_t *rr;              /* cycle each register slot is ready */
+    uint8_t *rk;               /* kind of the producer of each slot (stall reason if waited on) */
+    struct tsp *sp;
+    struct tblk *blk;
+} tw;
+
+typedef struct tblk {
+    ws_block *b;
+    tw *warps;
+    int sm;
+} tblk;
+
+typedef struct tsp {          /* SM sub-partition: one warp scheduler */
+    tw **warps;
+    int n, cap;
+    uint64_t wake;             /* nothing can issue before this cycle */
+    tw *last;                  /* greedy: the warp that issued last */
+    uint64_t pipe_free[P_COUNT];
+    uint64_t issued;           /* instructions issued */
+    uint64_t eligible_sum;     /* sum over examined cycles of eligible warps */
+    uint64_t active_area;      /* sum over cycles of resident warps */
+    uint64_t area_t;           /* time of the last area update */
+    int nres;                  /* resident warps */
+} tsp;
+
+typedef struct tsm {
+    uint64_t wake;             /* min wake of its sub-partitions */
+    tsp sp[8];
+    int nsp;
+    int nblocks;               /* resident blocks */
+    uint64_t busy_since, active_cycles;
+    int warp_rr;               /* next sub-partition for an arriving warp */
+} tsm;
+
+struct ws_tm {
+    const ws_device *dev;
+    ws_memsys *ms;
+    int blocks_per_sm_req;
+    int flush_all;
+    ws_tm_result last;
+    /* per launch */
+    ws_run *L;
+    tsm *sms;
+    int nsm;
+    int bps;                   /* blocks per SM */
+    uint64_t now, age;
+    uint64_t retired;
+    int nregs;                 /* register slots per warp the scoreboard tracks */
+    uint64_t flops;
+    uint64_t end;              /* last completion seen */
+    int pipe_interval[P_COUNT];
+    int policy;
+};
+
+/* Create a timing model for device dev. */
+ws_tm *ws_tm_create(const ws_device *dev)
+{
+    ws_tm *tm = calloc(1, sizeof *tm);
+    tm->dev = dev;
+    tm->ms = ws_ms_create(dev);
+    tm->flush_all = 1;
+    return tm;
+}
+
+/* Destroy it. */
+void ws_tm_destroy(ws_tm *tm)
+{
+    if (!tm) return;
+    ws_ms_destroy(tm->ms);
+    free(tm);
+}
+
+/* Blocks per SM for the next launch. */
+void ws_tm_set_blocks_per_sm(ws_tm *tm, int bps) { tm->blocks_per_sm_req = bps; }
+/* Cache control for later launches. */
+void ws_tm_set_cache_control(ws_tm *tm, int flush_all) { tm->flush_all = flush_all; }
+/* Result of the most recent launch. */
+const ws_tm_result *ws_tm_last(const ws_tm *tm) { return &tm->last; }
+
+/* Pipeline an instruction issues to. */
+static int pipe_of(const ws_insn *in)
+{
+    int t = in->type;
+    int fp64 = t == WS_T_F64, fp = t == WS_T_F32 || t == WS_T_F16 || t == WS_T_F16X2 || t == WS_T_BF16 || t == WS_T_BF16X2;
+    switch (in->op) {
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
+        return in->space == WS_S_PARAM_K ? P_INT : P_LSU;
+    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: return P_LSU;
+    case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_RCP: case WS_OP_SIN: case WS_OP_COS: case WS_OP_LG2:
+    case WS_OP_EX2: case WS_OP_TANH:
+        return fp64 ? P_FP64 : P_SFU;
+    case WS_OP_DIV: return fp64 ? P_FP64 : fp ? P_SFU : P_INT;
+    case WS_OP_BRA: case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_BAR:
+    case WS_OP_BARRIER:
+        return P_CTRL;
+    case WS_OP_MUL: case WS_OP_MAD: case WS_OP_FMA: case WS_OP_MUL24: case WS_OP_MAD24:
+        return fp64 ? P_FP64 : P_FP32;   /* IMAD runs on the FMA pipe on Volta and later */
+    default:
+        return fp64 ? P_FP64 : fp ? P_FP32 : P_INT;
+    }
+}
+
+/* Dependent-issue latency of a non-memory instruction; sets *kind to the stall reason of a waiter. */
+static int fixed_latency(const ws_device *d, const ws_insn *in, int *kind)
+{
+    *kind = WS_ST_WAIT;
+    int t = in->type;
+    switch (in->op) {
+    case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_RCP: case WS_OP_SIN: case WS_OP_COS: case WS_OP_LG2:
+    case WS_OP_EX2: case WS_OP_TANH:
+        *kind = WS_ST_SHORT_SCOREBOARD;
+        return t == WS_T_F64 ? d->lat_fp64 * 4 : d->lat_sfu;
+    case WS_OP_DIV:
+        *kind = WS_ST_SHORT_SCOREBOARD;
+        if (t == WS_T_F64) return d->lat_fp64 * 8;
+        if (t == WS_T_F32) return (in->flags & WS_F_APPROX) ? d->lat_sfu : d->lat_sfu * 2;
+        return d->lat_int * 10;   /* integer division is a ~20-instruction sequence in SASS */
+    case WS_OP_REM: return d->lat_int * 10;
+    case WS_OP_SHFL: case WS_OP_MATCH: case WS_OP_REDUX: *kind = WS_ST_SHORT_SCOREBOARD; return d->lat_shfl;
+    case WS_OP_VOTE: case WS_OP_ACTIVEMASK: return d->lat_int;
+    case WS_OP_CVT: return t == WS_T_F64 || in->type2 == WS_T_F64 ? d->lat_fp64 : d->lat_cvt;
+    case WS_OP_MOV:
+        if (in->s[0] == WS_SR_TID_X || in->s[0] == WS_SR_TID_Y || in->s[0] == WS_SR_TID_Z || in->s[0] == WS_SR_LANEID ||
+            in->s[0] == WS_SR_WARPID || in->s[0] == WS_SR_SMID || in->imm <= -1000) {
+            *kind = WS_ST_SHORT_SCOREBOARD;
+            return d->lat_sfu;   /* S2R goes through a variable-latency unit */
+        }
+        return d->lat_int;
+    case WS_OP_BRA: case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: return d->lat_branch;
+    default:
+        if (t == WS_T_F64) return d->lat_fp64;
+        if (t == WS_T_F32 || t == WS_T_F16 || t == WS_T_F16X2) return d->lat_fp32;
+        return d->lat_int;
+    }
+}
+
+/* Floating-point operations of one thread executing in (FMA counts 2). */
+static int flops_of(const ws_insn *in)
+{
+    int t = in->type;
+    if (t != WS_T_F32 && t != WS_T_F64 && t != WS_T_F16 && t != WS_T_F16X2) return 0;
+    int x2 = t == WS_T_F16X2 ? 2 : 1;
+    switch (in->op) {
+    case WS_OP_FMA: case WS_OP_MAD: return 2 * x2;
+    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL: case WS_OP_DIV: case WS_OP_SQRT: case WS_OP_RCP:
+    case WS_OP_RSQRT: case WS_OP_MIN: case WS_OP_MAX: case WS_OP_EX2: case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS:
+        return x2;
+    default: return 0;
+    }
+}
+
+/* The instruction warp w will issue next (peeking through a pending reconvergence pop). */
+static const ws_insn *next_insn(const ws_warp *w)
+{
+    int sp = w->sp - 1;
+    while (sp > 0 && w->stk[sp].pc == w->stk[sp].rpc) sp--;
+    int32_t pc = w->stk[sp].pc;
+    if (pc < 0 || pc >= w->fn->ncode) return NULL;
+    return &w->code[pc];
+}
+
+/* Earliest cycle the next instruction of x can issue, from the scoreboard; sets x->reason. */
+static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
+{
+    const ws_warp *w = x->w;
+    x->ready = earliest;
+    x->reason = WS_ST_WAIT;
+    if (w->state != WS_W_RUN) { x->ready = NEVER; return; }
+    const ws_insn *in = next_insn(w);
+    if (!in) return;
+    x->npipe = pipe_of(in);
+    int srcs[8], n = 0;
+    for (int i = 0; i < 5; i++) if (in->s[i] >= WS_SR_COUNT) srcs[n++] = in->s[i];
+    if (in->base >= WS_SR_COUNT) srcs[n++] = in->base;
+    if (in->guard >= WS_SR_COUNT) srcs[n++] = in->guard;
+    for (int i = 0; i < n; i++) {
+        int r = srcs[i];
+        if (r >= tm->nregs) continue;
+        if (x->rr[r] > x->ready) { x->ready = x->rr[r]; x->reason = x->rk[r]; }
+    }
+}
+
+/* Accumulate resident-warp area of a sub-partition up to time t. */
+static void area_update(tsp *sp, uint64_t t)
+{
+    if (t > sp->area_t) { sp->active_area += (uint64_t)sp->nres * (t - sp->area_t); sp->area_t = t; }
+}
+
+/* Place block lin on SM s at time t. */
+static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
+{
+    ws_run *L = tm->L;
+    ws_block *b = ws_run_block_start(L, (uint64_t)lin);
+    tsm *sm = &tm->sms[s];
+    tblk *tb = b->user;
+    if (!tb) {
+        tb = calloc(1, sizeof *tb);
+        tb->warps = calloc((size_t)b->nwarps, sizeof *tb->warps);
+        for (int i = 0; i < b->nwarps; i++) {
+            tb->warps[i].rr = calloc((size_t)tm->nregs, sizeof(uint64_t));
+            tb->warps[i].rk = calloc((size_t)tm->nregs, 1);
+        }
+        b->user = tb;
+    }
+    tb->b = b;
+    tb->sm = s;
+    b->sm = s;
+    if (sm->nblocks == 0) sm->busy_since = t;
+    sm->nblocks++;
+    for (int i = 0; i < b->nwarps; i++) {
+        tw *x = &tb->warps[i];
+        x->w = &b->warps[i];
+        x->blk = tb;
+        memset(x->rr, 0, sizeof(uint64_t) * (size_t)tm->nregs);
+        memset(x->rk, 0, (size_t)tm->nregs);
+        x->last_issue = t;
+        x->waiting_bar = 0;
+        x->age = tm->age++;
+        tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
+        x->sp = sp;
+        area_update(sp, t);
+        if (sp->n == sp->cap) {
+            sp->cap = sp->cap ? sp->cap * 2 : 16;
+            sp->warps = realloc(sp->warps, sizeof *sp->warps * (size_t)sp->cap);
+        }
+        sp->warps[sp->n++] = x;
+        sp->nres++;
+        compute_ready(tm, x, t);
+        if (x->ready < sp->wake) sp->wake = x->ready;
+        if (x->ready < sm->wake) sm->wake = x->ready;
+    }
+}
+
+/* Remove finished warps of a block from their sub-partitions and retire the block; admit the next one. */
+static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
+{
+    ws_run *L = tm->L;
+    tsm *sm = &tm->sms[tb->sm];
+    for (int i = 0; i < tb->b->nwarps; i++) {
+        tw *x = &tb->warps[i];
+        tsp *sp = x->sp;
+        area_update(sp, t);
+        for (int k = 0; k < sp->n; k++)
+            if (sp->warps[k] == x) { sp->warps[k] = sp->warps[--sp->n]; break; }
+        sp->nres--;
+        if (sp->last == x) sp->last = NULL;
+    }
+    ws_run_block_retire(L, tb->b);
+    tm->retired++;
+    sm->nblocks--;
+    if (sm->nblocks == 0) sm->active_cycles += t - sm->busy_since;
+    int64_t lin = ws_run_next_block(L);
+    if (lin >= 0) place_block(tm, tb->sm, lin, t + 1);
+}
+
+/* Release warps of block tb parked at a barrier that the core has just completed. */
+static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
+{
+    for (int i = 0; i < tb->b->nwarps; i++) {
+        tw *x = &tb->warps[i];
+        if (x->waiting_bar && x->w->state == WS_W_RUN) {
+            x->waiting_bar = 0;
+            compute_ready(tm, x, t + (uint64_t)tm->dev->lat_bar);
+            if (x->ready < t + (uint64_t)tm->dev->lat_bar) x->ready = t + (uint64_t)tm->dev->lat_bar;
+            x->reason = WS_ST_BARRIER;
+            if (x->ready < x->sp->wake) x->sp->wake = x->ready;
+            if (x->ready < tm->sms[tb->sm].wake) tm->sms[tb->sm].wake = x->ready;
+        }
+    }
+}
+
+/* SM index of a warp (for the memory system). */
+static inline int tx_sm(const tw *x) { return x->blk->sm; }
+
+/* Issue one instruction of warp x at cycle t. */
+static void issue(ws_tm *tm, tw *x, uint64_t t)
+{
+    ws_rec r;
+    ws_warp *w = x->w;
+    tsp *sp = x->sp;
+    /* stall accounting for the gap since this warp's last issue */
+    if (t > x->last_issue + 1) {
+        uint64_t gap = t - x->last_issue - 1;
+        uint64_t dep = x->ready > x->last_issue + 1 ? x->ready - x->last_issue - 1 : 0;
+        if (dep > gap) dep = gap;
+        tm->last.stall_cycles[x->reason] += dep;
+        tm->last.stall_cycles[WS_ST_NOT_SELECTED] += gap - dep;
+    }
+    tm->last.stall_cycles[WS_ST_SELECTED]++;
+    if (!ws_warp_step(w, &r)) {
+        /* only a reconvergence pop happened: the warp may have finished */
+        x->last_issue = t;
+        if (w->state == WS_W_DONE) {
+            x->ready = NEVER;
+            barrier_released(tm, x->blk, t);
+            if (x->blk->b->done) retire_block(tm, x->blk, t);
+        } else compute_ready(tm, x, t + 1);
+        return;
+    }
+    const ws_insn *in = r.in;
+    int p = pipe_of(in);
+    sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
+    sp->issued++;
+    sp->last = x;
+    x->last_issue = t;
+    tm->flops += (uint64_t)flops_of(in) * (uint64_t)__builtin_popcount(r.exec);
+    uint64_t done;
+    int kind;
+    if (r.is_mem && r.exec && in->space != WS_S_PARAM_K) {
+        done = ws_ms_access(tm->ms, tx_sm(x), &r, t);
+        kind = (r.space[__builtin_ctz(r.exec)] == WS_S_SHARED) ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
+        if (done > tm->end) tm->end = done;
+    } else {
+        done = t + (uint64_t)fixed_latency(tm->dev, in, &kind);
+    }
+    for (int i = 0; i < 4; i++) {
+        int d = in->d[i];
+        if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = (uint8_t)kind; }
+    }
+    if (in->op == WS_OP_BAR || in->op == WS_OP_BARRIER) {
+        if (w->state == WS_W_BAR) {
+            x->waiting_bar = 1;
+            x->ready = NEVER;
+        }
+        barrier_released(tm, x->blk, t);   /* the last arrival releases the others (and itself) */
+        if (w->state == WS_W_RUN) {
+            compute_ready(tm, x, t + (uint64_t)tm->dev->lat_bar);
+            x->reason = WS_ST_BARRIER;
+        }
+        return;
+    } else if (w->state == WS_W_DONE) {
+        /* a finished warp may complete a barrier the others wait at */
+        x->ready = NEVER;
+        barrier_released(tm, x->blk, t);
+        if (x->blk->b->done) retire_block(tm, x->blk, t);
+        return;
+    } else if (w->state == WS_W_FAULT) {
+        x->ready = NEVER;
+        return;
+    }
+    compute_ready(tm, x, t + 1);
+}
+
+/* Let sub-partition sp try to issue at cycle t. */
+static void sp_cycle(ws_tm *tm, tsp *sp, uint64_t t)
+{
+    tw *best = NULL;
+    uint64_t wake = NEVER;
+    int eligible = 0;
+    const int pol = tm->policy;
+    int last_k = -1;
+    if (pol == POL_LRR) for (int k = 0; k < sp->n; k++) if (sp->warps[k] == sp->last) { last_k = k; break; }
+    int best_key = 1 << 30;
+    for (int k = 0; k < sp->n; k++) {
+        tw *x = sp->warps[k];
+        if (x->ready > t) { if (x->ready < wake) wake = x->ready; continue; }   /* parked warps: NEVER */
+        int p = x->npipe;
+        if (sp->pipe_free[p] > t) {
+            if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p];
+            x->reason = p == P_LSU ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE;
+            x->ready = sp->pipe_free[p];
+            continue;
+        }
+        eligible++;
+        int key;
+        if (pol == POL_GTO) key = x == sp->last ? -1 : (int)(x->age & 0x3fffffff);
+        else if (pol == POL_LRR) key = (k - last_k - 1 + sp->n) % sp->n;
+        else key = x->w->warp_in_block + (int)(x->blk->b->linear % 1024) * 64;  /* lowest-numbered warp */
+        if (key < best_key) { best_key = key; best = x; }
+    }
+    sp->eligible_sum += (uint64_t)eligible;
+    if (best) {
+        issue(tm, best, t);
+        if (eligible > 1) wake = t + 1;
+        if (best->ready < wake) wake = best->ready;
+    }
+    /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */
+    if (sp->wake > t && sp->wake < wake) wake = sp->wake;
+    sp->wake = wake;
+}
+
+/* The timing engine: run the launch cycle by cycle (skipping idle cycles). */
+static void tm_engine(void *ctx, ws_run *L)
+{
+    ws_tm *tm = ctx;
+    const ws_device *d = tm->dev;
+    tm->L = L;
+    tm->policy = !strcmp(d->sched_policy, "lrr") ? POL_LRR : !strcmp(d->sched_policy, "lowest") ? POL_LOWEST : POL_GTO;
+    tm->nsm = d->sm_count > 0 ? d->sm_count : 1;
+    tm->sms = calloc((size_t)tm->nsm, sizeof *tm->sms);
+    int nsp = d->subpartitions > 0 ? d->subpartitions : 4;
+    if (nsp > 8) nsp = 8;
+    for (int s = 0; s < tm->nsm; s++) {
+        tm->sms[s].nsp = nsp;
+        for (int k = 0; k < nsp; k++) tm->sms[s].sp[k].wake = NEVER;
+    }
+    /* pipeline issue intervals (cycles between two warp instructions of one sub-partition) */
+    int ws = L->warp_size;
+    int per_sp = nsp;
+    tm->pipe_interval[P_FP32] = d->fp32_lanes_per_sm ? (ws * per_sp + d->fp32_lanes_per_sm - 1) / d->fp32_lanes_per_sm : 1;
+    tm->pipe_interval[P_INT] = (ws * per_sp + d->lanes_int_per_sm - 1) / d->lanes_int_per_sm;
+    tm->pipe_interval[P_FP64] = (ws * per_sp + d->lanes_fp64_per_sm - 1) / d->lanes_fp64_per_sm;
+    tm->pipe_interval[P_SFU] = (ws * per_sp + d->lanes_sfu_per_sm - 1) / d->lanes_sfu_per_sm;
+    tm->pipe_interval[P_LSU] = (ws * per_sp + d->lanes_lsu_per_sm - 1) / d->lanes_lsu_per_sm;
+    tm->pipe_interval[P_CTRL] = 1;
+    for (int p = 0; p < P_COUNT; p++) if (tm->pipe_interval[p] < 1) tm->pipe_interval[p] = 1;
+    /* registers tracked by the scoreboard: the largest window of any function */
+    tm->nregs = 0;
+    for (int i = 0; i < L->mod->nfuncs; i++) if (L->mod->funcs[i].nregs > tm->nregs) tm->nregs = L->mod->funcs[i].nregs;
+    /* residency */
+    unsigned threads = L->block.x * L->block.y * L->block.z;
+    int bps = tm->blocks_per_sm_req;
+    if (bps <= 0) {
+        bps = d->max_blocks_per_sm;
+        if (d->max_threads_per_sm && bps > d->max_threads_per_sm / (int)threads) bps = d->max_threads_per_sm / (int)threads;
+        if (L->smem_bytes && d->smem_per_sm && (size_t)bps > d->smem_per_sm / L->smem_bytes) bps = (int)(d->smem_per_sm / L->smem_bytes);
+        if (bps < 1) bps = 1;
+    }
+    tm->bps = bps;
+    tm->now = 0;
+    tm->age = 0;
+    tm->retired = 0;
+    tm->flops = 0;
+    tm->end = 0;
+    memset(&tm->last, 0, sizeof tm->last);
+    if (tm->flush_all) ws_ms_flush(tm->ms);
+    ws_ms_reset_counts(tm->ms);
+    /* first wave: consecutive blocks go to consecutive SMs */
+    uint64_t start = 0;
+    for (int round = 0; round < bps; round++)
+        for (int s = 0; s < tm->nsm; s++) {
+            int64_t lin = ws_run_next_block(L);
+            if (lin < 0) goto placed;
+            place_block(tm, s, lin, start);
+        }
+placed:;
+    uint64_t t = start, steps = 0;
+    while (!L->fault) {
+        int any = 0;
+        uint64_t next = NEVER;
+        for (int s = 0; s < tm->nsm; s++) {
+            tsm *sm = &tm->sms[s];
+            if (sm->wake > t) { if (sm->wake < next) next = sm->wake; continue; }
+            uint64_t w = NEVER;
+            for (int k = 0; k < sm->nsp; k++) {
+                tsp *sp = &sm->sp[k];
+                if (sp->n) any = 1;
+                if (sp->wake <= t) sp_cycle(tm, sp, t);
+                if (sp->wake < w) w = sp->wake;
+            }
+            sm->wake = w;
+            if (w < next) next = w;
+        }
+        /* barrier releases and block placements may have woken sub-partitions of other SMs */
+        for (int s = 0; s < tm->nsm; s++) if (tm->sms[s].wake < next) next = tm->sms[s].wake;
+        (void)any;
+        if (tm->retired >= L->nblocks) break;
+        if (next == NEVER) {
+            if (!L->fault) {
+                L->fault = WS_ERR_LAUNCH_FAILURE;
+                snprintf(L->fault_msg, sizeof L->fault_msg,
+                         "deadlock: no warp of %s can make progress (resident warps all wait at barriers)", L->entry->name);
+            }
+            break;
+        }
+        t = next > t ? next : t + 1;
+        if (L->max_inst && (++steps & 0xfff) == 0) {
+            uint64_t sum = L->ninst;
+            for (int i = 0; i < L->npool; i++)
+                if (L->pool[i]->in_use) for (int wi = 0; wi < L->pool[i]->nwarps; wi++) sum += L->pool[i]->warps[wi].ninst;
+            if (sum > L->max_inst) {
+                L->fault = WS_ERR_LAUNCH_TIMEOUT;
+                snprintf(L->fault_msg, sizeof L->fault_msg, "watchdog: kernel %s exceeded %llu warp instructions",
+                         L->entry->name, (unsigned long long)L->max_inst);
+            }
+        }
+    }
+    uint64_t end = t > tm->end ? t : tm->end;
+    ws_ms_end_launch(tm->ms);
+    /* results */
+    ws_tm_result *R = &tm->last;
+    R->valid = !L->fault;
+    R->cycles = end + (uint64_t)(d->launch_overhead_us * 0 * d->sm_clock_mhz);
+    R->duration_ns = (double)R->cycles / d->sm_clock_mhz * 1e3;
+    double act = 0, area = 0, issued = 0, elig = 0;
+    int nsps = 0;
+    for (int s = 0; s < tm->nsm; s++) {
+        tsm *sm = &tm->sms[s];
+        if (sm->nblocks) sm->active_cycles += end - sm->busy_since;
+        act += (double)sm->active_cycles;
+        for (int k = 0; k < sm->nsp; k++) {
+            tsp *sp = &sm->sp[k];
+            area_update(sp, end);
+            area += (double)sp->active_area;
+            issued += (double)sp->issued;
+            elig += (double)sp->eligible_sum;
+            nsps++;
+            free(sp->warps);
+        }
+    }
+    R->sm_active_cycles_avg = act / tm->nsm;
+    double sp_active = act * (double)nsp;   /* sub-partition active cycles */
+    R->warps_active_per_cycle = sp_active > 0 ? area / sp_active : 0;
+    R->achieved_occupancy_pct = sp_active > 0 ? 100.0 * area / (act * (double)d->max_warps_per_sm) : 0;
+    R->warps_eligible_per_cycle = sp_active > 0 ? elig / sp_active : 0;
+    R->issue_active_pct = sp_active > 0 ? 100.0 * issued / sp_active : 0;
+    R->blocks_per_sm = bps;
+    R->waves = (double)L->nblocks / ((double)bps * tm->nsm);
+    R->mem = *ws_ms_counts_get(tm->ms);
+    R->flops = tm->flops;
+    (void)nsps;
+    for (int i = 0; i < L->npool; i++) {
+        tblk *tb = L->pool[i]->user;
+        if (!tb) continue;
+        for (int k = 0; k < L->pool[i]->nwarps; k++) { free(tb->warps[k].rr); free(tb->warps[k].rk); }
+        free(tb->warps);
+        free(tb);
+        L->pool[i]->user = NULL;
+    }
+    /* blocks still resident after a fault are retired by the launcher */
+    for (int i = 0; i < L->npool; i++) if (L->pool[i]->in_use) ws_run_block_retire(L, L->pool[i]);
+    free(tm->sms);
+    tm->sms = NULL;
+    tm->L = NULL;
+}
+
+/* Make tm the launch engine of g. */
+void ws_tm_attach(ws_tm *tm, ws_gpu *g) { ws_gpu_set_engine(g, tm_engine, tm); }

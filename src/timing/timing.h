@@ -1,0 +1,58 @@
+/* timing.h - the cycle-approximate timing model. It replaces the functional block scheduler as the launch
+ * engine: blocks are placed on SMs as the occupancy rules allow, each SM's sub-partitions pick an eligible warp
+ * per cycle (scoreboard, pipelines, barriers), the functional core executes the chosen warp's next instruction,
+ * and the memory system (memsys.h) says when its data arrives. Metrics use Nsight Compute's names. */
+#ifndef WS_TIMING_H
+#define WS_TIMING_H
+
+#include <stdint.h>
+#include "../core/exec.h"
+#include "memsys.h"
+
+/* warp stall reasons (Nsight Compute smsp__pcsamp_warps_issue_stalled_* families) */
+enum {
+    WS_ST_BARRIER,          /* waiting at __syncthreads */
+    WS_ST_LONG_SCOREBOARD,  /* waiting on a global/local memory result */
+    WS_ST_SHORT_SCOREBOARD, /* waiting on shared memory / SFU / shuffle results */
+    WS_ST_WAIT,             /* fixed-latency execution dependency */
+    WS_ST_MATH_THROTTLE,    /* the instruction's pipeline is busy */
+    WS_ST_LG_THROTTLE,      /* the load/store pipeline is busy */
+    WS_ST_NOT_SELECTED,     /* eligible, another warp issued */
+    WS_ST_SELECTED,         /* issued */
+    WS_ST_COUNT
+};
+extern const char *const ws_stall_names[WS_ST_COUNT];
+
+/* what one launch did, in timing terms */
+typedef struct ws_tm_result {
+    int valid;
+    uint64_t cycles;                 /* sm__cycles_elapsed.max */
+    double duration_ns;              /* gpu__time_duration.sum */
+    double sm_active_cycles_avg;     /* sm__cycles_active.avg */
+    double achieved_occupancy_pct;   /* sm__warps_active.avg.pct_of_peak_sustained_active */
+    double warps_active_per_cycle;   /* smsp__warps_active.avg.per_cycle_active */
+    double warps_eligible_per_cycle; /* smsp__warps_eligible.avg.per_cycle_active */
+    double issue_active_pct;         /* smsp__issue_active.avg.pct_of_peak_sustained_active */
+    int blocks_per_sm;               /* residency the block scheduler used */
+    double waves;                    /* grid blocks / (SMs x blocks per SM) */
+    uint64_t stall_cycles[WS_ST_COUNT]; /* warp-cycles by reason */
+    ws_ms_counts mem;                /* memory counters */
+    uint64_t flops;                  /* floating-point operations (FMA = 2), for the roofline */
+} ws_tm_result;
+
+typedef struct ws_tm ws_tm;
+
+/* Create a timing model for device dev. */
+ws_tm *ws_tm_create(const ws_device *dev);
+/* Destroy it. */
+void ws_tm_destroy(ws_tm *tm);
+/* Make tm the launch engine of g. */
+void ws_tm_attach(ws_tm *tm, ws_gpu *g);
+/* Blocks per SM for the next launch (from the occupancy calculator; 0 = derive from threads and shared memory). */
+void ws_tm_set_blocks_per_sm(ws_tm *tm, int blocks_per_sm);
+/* 1: flush L1 and L2 before every launch (Nsight Compute --cache-control all), 0: keep them warm. */
+void ws_tm_set_cache_control(ws_tm *tm, int flush_all);
+/* Result of the most recent launch. */
+const ws_tm_result *ws_tm_last(const ws_tm *tm);
+
+#endif
