@@ -55,3 +55,8 @@ clean:
 
 .PHONY: all test bench clean
 -include $(wildcard $(B)/obj/src/*/*.d)
+
+calibrate: all
+	python3 bench/calibrate.py
+
+.PHONY: calibrate

@@ -29,10 +29,17 @@ ws_gpu *ws_gpu_create(const ws_device *dev, const ws_options *opt)
     return g;
 }
 
+/* Tell the observer (if any) about a host-side memory event. */
+static void host_event(ws_gpu *g, int what, uint64_t addr, size_t len)
+{
+    if (g->obs && g->obs->host_mem) g->obs->host_mem(g->obs->ctx, what, addr, len);
+}
+
 /* Destroy a simulated GPU and everything it owns. */
 void ws_gpu_destroy(ws_gpu *g)
 {
     if (!g) return;
+    host_event(g, WS_HM_RESET, 0, 0);
     for (int i = 0; i < g->nmods; i++) ws_ptx_free(g->mods[i]);
     free(g->mods);
     ws_mem_destroy(g->mem);
@@ -45,7 +52,9 @@ const ws_device *ws_gpu_device(const ws_gpu *g) { return g->dev; }
 /* Allocate global memory. */
 int ws_malloc(ws_gpu *g, size_t size, uint64_t *addr)
 {
-    return ws_mem_alloc(g->mem, size, 0, addr) ? WS_ERR_MEMORY_ALLOCATION : WS_OK;
+    if (ws_mem_alloc(g->mem, size, 0, addr)) return WS_ERR_MEMORY_ALLOCATION;
+    host_event(g, WS_HM_ALLOC, *addr, size);
+    return WS_OK;
 }
 
 /* Allocate managed memory (same address on host and device). */
@@ -62,16 +71,30 @@ int ws_malloc_managed(ws_gpu *g, size_t size, void **ptr)
 /* Free an allocation. */
 int ws_free(ws_gpu *g, uint64_t addr)
 {
-    if (ws_mem_free(g->mem, addr) == 0) return WS_OK;
-    void *p = (void *)(uintptr_t)addr;
     const ws_alloc *a = ws_mem_find(g->mem, addr);
+    size_t size = a && a->addr == addr ? a->size : 0;
+    if (ws_mem_free(g->mem, addr) == 0) {
+        host_event(g, WS_HM_FREE, addr, size);
+        return WS_OK;
+    }
+    void *p = (void *)(uintptr_t)addr;
     if (a && a->kind == 2 && a->host == p) {
         ws_mem_remove_host(g->mem, p);
         free(p);
         return WS_OK;
     }
+    host_event(g, WS_HM_BADFREE, addr, 0);
     return WS_ERR_INVALID_VALUE;
 }
+
+/* Tell the observer that the host side wrote or read a device range. */
+void ws_gpu_host_access(ws_gpu *g, uint64_t addr, size_t len, int write)
+{
+    if (g && len) host_event(g, write ? WS_HM_WRITE : WS_HM_READ, addr, len);
+}
+
+/* Residency of the next launch (blocks per SM from the occupancy calculator). */
+void ws_gpu_set_blocks_per_sm(ws_gpu *g, int blocks_per_sm) { g->next_blocks_per_sm = blocks_per_sm; }
 
 /* Make host memory visible to kernels at its own address. */
 void ws_register_host(ws_gpu *g, void *p, size_t size) { ws_mem_add_host(g->mem, p, size, 3); }
@@ -605,7 +628,7 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t
     double t0 = now_sec();
     if (stats) memset(stats, 0, sizeof *stats);
     int rc = check_config(g, k, grid, block, dyn_smem);
-    if (rc) return rc;
+    if (rc) { g->next_blocks_per_sm = 0; return rc; }
     const ws_module *mod = k->mod;
     const ws_func *f = &mod->funcs[k->func];
     ws_run L;
@@ -638,6 +661,8 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t
     uint64_t per_sm = d ? (uint64_t)d->max_blocks_per_sm : 16;
     if (d && d->max_threads_per_sm && per_sm > (uint64_t)d->max_threads_per_sm / threads) per_sm = (uint64_t)d->max_threads_per_sm / threads;
     if (d && d->smem_per_sm && smem && per_sm > d->smem_per_sm / smem) per_sm = d->smem_per_sm / smem;
+    if (g->next_blocks_per_sm > 0) per_sm = (uint64_t)g->next_blocks_per_sm;   /* the occupancy calculator's */
+    g->next_blocks_per_sm = 0;
     if (per_sm < 1) per_sm = 1;
     uint64_t resident = per_sm * (uint64_t)(d && d->sm_count ? d->sm_count : 1);
     if (resident > nblocks) resident = nblocks;

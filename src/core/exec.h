@@ -63,6 +63,7 @@ enum ws_sub {
 #define WS_F_NOINC   0x10000u  /* bar.arrive style: do not wait */
 #define WS_F_SYMOPND 0x20000u  /* address relative to the dynamic shared base (patched at module end) */
 #define WS_F_LOCALSYM 0x40000u /* mov of a frame variable's address: local_base + imm */
+#define WS_F_SYNCMEM 0x80000u  /* ld/st .volatile/.relaxed/.acquire/.release: a memory-model access (racecheck) */
 
 typedef struct ws_warp ws_warp;
 typedef struct ws_insn ws_insn;
@@ -274,6 +275,7 @@ struct ws_gpu {
     const struct ws_observer *obs;   /* instrumentation (checkers, tracers), or NULL */
     void (*engine)(void *ctx, struct ws_run *L);   /* timing engine, or NULL for the functional one */
     void *engine_ctx;
+    int next_blocks_per_sm;          /* residency of the next launch from the occupancy calculator (0: estimate) */
     ws_mem *mem;
     ws_module **mods;
     int nmods;

@@ -34,7 +34,19 @@ typedef struct ws_observer {
     void (*pre_mem)(void *ctx, ws_warp *w, ws_rec *r);
     /* after every executed warp instruction (including barriers, branches, calls) */
     void (*post)(void *ctx, ws_warp *w, const ws_rec *r);
+    /* host-side memory events (WS_HM_*): allocations, frees, copies and fills done by the runtime */
+    void (*host_mem)(void *ctx, int what, uint64_t addr, size_t len);
 } ws_observer;
+
+/* what a host_mem event is */
+enum {
+    WS_HM_ALLOC,     /* cudaMalloc: [addr, addr+len) is a new device allocation (contents undefined) */
+    WS_HM_FREE,      /* the device allocation at addr (len bytes) was freed */
+    WS_HM_BADFREE,   /* a free of addr failed: not the start of a live allocation */
+    WS_HM_WRITE,     /* the host side (cudaMemcpy, cudaMemset) wrote [addr, addr+len) */
+    WS_HM_READ,      /* the host side (cudaMemcpy) read [addr, addr+len) */
+    WS_HM_RESET      /* the GPU is being destroyed (cudaDeviceReset): every allocation goes */
+};
 
 /* Attach an observer to every later launch on g (NULL detaches). The observer must outlive those launches. */
 void ws_gpu_set_observer(ws_gpu *g, const ws_observer *obs);

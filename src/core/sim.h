@@ -64,6 +64,12 @@ void ws_unregister_host(ws_gpu *g, void *p);
 void *ws_host_view(ws_gpu *g, uint64_t addr, size_t len);
 /* Whether addr lies in device memory (an allocation or a module variable); fills base/size of the allocation. */
 int ws_is_device_addr(ws_gpu *g, uint64_t addr, uint64_t *base, size_t *size);
+/* Tell instrumentation (the checkers) that the host side wrote (write=1: cudaMemcpy, cudaMemset) or read
+ * device range [addr, addr+len). */
+void ws_gpu_host_access(ws_gpu *g, uint64_t addr, size_t len, int write);
+/* Blocks per SM the next launch may keep resident (the occupancy calculator's answer; 0 = the core's estimate
+ * from threads and shared memory). Used once, by the next ws_launch. */
+void ws_gpu_set_blocks_per_sm(ws_gpu *g, int blocks_per_sm);
 
 /* ---- modules ---- */
 /* Parse and decode a PTX text. NULL on failure with a message (file, line, opcode) in err. */

@@ -155,6 +155,23 @@ const ws_alloc *ws_mem_find(const ws_mem *m, uint64_t addr)
     return NULL;
 }
 
+/* Device allocation nearest to addr (by distance to its requested bytes), or NULL. */
+const ws_alloc *ws_mem_nearest(const ws_mem *m, uint64_t addr)
+{
+    if (!m->n) return NULL;
+    int lo = 0, hi = m->n - 1;   /* last allocation starting at or below addr */
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (m->a[mid].addr <= addr) lo = mid;
+        else hi = mid - 1;
+    }
+    const ws_alloc *below = m->a[lo].addr <= addr ? &m->a[lo] : NULL;
+    const ws_alloc *above = below ? (lo + 1 < m->n ? &m->a[lo + 1] : NULL) : &m->a[0];
+    if (!below) return above;
+    if (!above || addr < below->addr + below->size) return below;
+    return addr - (below->addr + below->size) < above->addr - addr ? below : above;
+}
+
 /* Host pointer for a range outside the arena. */
 void *ws_mem_view_slow(ws_mem *m, uint64_t addr, size_t len)
 {

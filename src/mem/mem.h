@@ -38,6 +38,9 @@ void ws_mem_add_host(ws_mem *m, void *p, size_t size, int kind);
 int ws_mem_remove_host(ws_mem *m, void *p);
 /* Allocation containing addr (device or host-visible), or NULL. */
 const ws_alloc *ws_mem_find(const ws_mem *m, uint64_t addr);
+/* Device allocation (cudaMalloc or module variable) nearest to addr: the one holding addr in its requested
+ * bytes, else the closest one before or after; NULL when there is none. */
+const ws_alloc *ws_mem_nearest(const ws_mem *m, uint64_t addr);
 /* Host pointer for [addr, addr+len) when it lies inside one allocation, else NULL. */
 void *ws_mem_view(ws_mem *m, uint64_t addr, size_t len);
 /* Backing store base and committed limit (for the executor's inline fast path). */

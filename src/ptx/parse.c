@@ -867,6 +867,9 @@ static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int li
         else if (MATCH("relu")) in->flags |= WS_F_RELU;
         else if (MATCH("v2")) in->vec = 2;
         else if (MATCH("v4")) in->vec = 4;
+        else if ((in->op == WS_OP_LD || in->op == WS_OP_ST) &&
+                 (MATCH("volatile") || MATCH("relaxed") || MATCH("acquire") || MATCH("release")))
+            in->flags |= WS_F_SYNCMEM;   /* memory-model access: the checkers treat it as synchronizing */
         else if (MATCH("sync") || MATCH("aligned") || MATCH("nc") || MATCH("volatile") || MATCH("relaxed") ||
                  MATCH("acquire") || MATCH("release") || MATCH("acq_rel") || MATCH("sc") || MATCH("weak") ||
                  MATCH("cta") || MATCH("gpu") || MATCH("sys") || MATCH("cluster") || MATCH("ca") || MATCH("cg") ||

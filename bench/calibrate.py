@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""calibrate.py - run the 30 truth kernels (../shared/truth) under warpsim's timing model on the h200 preset and
+compare with what Nsight Compute measured on a real H200: cycles (accuracy target) and the deterministic counters
+(exact targets). Writes bench/calibration.md and prints the same table.
+
+usage: bench/calibrate.py [--jobs N] [--only NAME,NAME] [--no-write]"""
+import argparse
+import concurrent.futures as cf
+import csv
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TRUTH = os.path.normpath(os.path.join(ROOT, "..", "shared", "truth"))
+BUILD = os.path.join(ROOT, "build", "calib")
+WARPSIM = os.path.join(ROOT, "build", "warpsim")
+
+EXACT = [
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "sm__maximum_warps_per_active_cycle_pct",
+    "launch__waves_per_multiprocessor",
+]
+
+# pairwise comparisons the seed teaches: (slower, faster) kernels
+PAIRS = [
+    ("copy_col", "copy_row"), ("strided32", "strided1"), ("strided8", "strided2"), ("transpose_pad0", "transpose_pad1"),
+    ("matmul_naive", "matmul_t16"), ("occ200", "occ0"), ("hist_global", "hist_shared"),
+    ("spmv_scalar64", "spmv_vector64"), ("spmv_vector4", "spmv_scalar4"), ("diverge_lane", "diverge_warp"),
+]
+
+
+def num(s):
+    """Parse an ncu number like "10,665"."""
+    return float(str(s).replace(",", ""))
+
+
+def build_truth():
+    """Compile truth.cu for sm_90 with the shared runtime (once)."""
+    os.makedirs(BUILD, exist_ok=True)
+    exe = os.path.join(BUILD, "truth")
+    src = os.path.join(TRUTH, "truth.cu")
+    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+        subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-lineinfo", "-cudart", "shared", "-o", exe, src], check=True)
+    return exe
+
+
+def run_one(exe, name, size):
+    """Run one benchmark under the timing model; return the measured launch's report record."""
+    rep = os.path.join(BUILD, name + ".json")
+    cmd = [WARPSIM, "run", "--timing", "--quiet", "--gpu", "h200", "--cache-control", "all", "--report", rep,
+           exe, name, str(size), "1"]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=1800)
+    if p.returncode != 0:
+        return name, None, (p.stdout + p.stderr)[-400:]
+    launches = json.load(open(rep))["launches"]
+    pick = 1000 if name == "heat_1000" else 1   # ncu measured the second launch (the 1001st for heat_1000)
+    if len(launches) <= pick:
+        pick = len(launches) - 1
+    return name, launches[pick], p.stdout.strip()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--no-write", action="store_true")
+    a = ap.parse_args()
+    ncu = {r["name"]: r for r in csv.DictReader(open(os.path.join(TRUTH, "ncu_summary.csv")))}
+    benches = []
+    for line in open(os.path.join(TRUTH, "benches.txt")):
+        if line.startswith("#") or not line.strip():
+            continue
+        name, small, _ = line.split()
+        if a.only and name not in a.only.split(","):
+            continue
+        benches.append((name, int(small)))
+    exe = build_truth()
+    results = {}
+    with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        for name, rec, out in ex.map(lambda b: run_one(exe, *b), benches):
+            results[name] = rec
+            if rec is None:
+                print(f"{name}: FAILED: {out}", file=sys.stderr)
+    rows, errs, exact_ok, exact_n = [], [], 0, 0
+    mism = []
+    for name, _ in benches:
+        rec, ref = results.get(name), ncu.get(name)
+        if rec is None or ref is None:
+            rows.append(f"| {name} | {num(ref['sm__cycles_elapsed.max']) if ref else '-':.0f} | failed | | |")
+            continue
+        hw, sim = num(ref["sm__cycles_elapsed.max"]), float(rec.get("sm__cycles_elapsed.max", 0))
+        err = (sim - hw) / hw * 100
+        errs.append((name, hw, sim, err))
+        bad = []
+        for k in EXACT:
+            if k not in rec or k not in ref:
+                continue
+            exact_n += 1
+            want, got = num(ref[k]), float(rec[k])
+            same = abs(want - got) <= (0.01 if "pct" in k or "waves" in k else 0)
+            exact_ok += same
+            if not same:
+                bad.append(f"{k.split('__')[1].split('.')[0]}: {got:g} vs {want:g}")
+        mism += [f"{name}: " + "; ".join(bad)] if bad else []
+        rows.append(f"| {name} | {hw:.0f} | {sim:.0f} | {err:+.1f}% | {'yes' if not bad else 'no'} |")
+    mape = sum(abs(e[3]) for e in errs) / len(errs) if errs else float("nan")
+    worst = max((max(e[2] / e[1], e[1] / e[2]) for e in errs if e[2] > 0), default=float("nan"))
+    cyc = {e[0]: e[2] for e in errs}
+    hwc = {e[0]: e[1] for e in errs}
+    pair_lines = []
+    for slow, fast in PAIRS:
+        if slow in cyc and fast in cyc:
+            ok = cyc[slow] > cyc[fast]
+            pair_lines.append(f"| {slow} / {fast} | {hwc[slow] / hwc[fast]:.2f} | {cyc[slow] / cyc[fast]:.2f} | {'right way' if ok else 'WRONG WAY'} |")
+    out = ["# Calibration: warpsim timing model (h200 preset) against a real H200", "",
+           "Generated by `make calibrate` (bench/calibrate.py). Cycles are `sm__cycles_elapsed.max` of the launch",
+           "Nsight Compute measured (second launch, `--cache-control all`). 'exact' says whether requests, sectors,",
+           "shared-memory wavefronts, bank conflicts, theoretical occupancy and waves all equal the H200's.", "",
+           "| kernel | H200 cycles | warpsim cycles | error | exact counters |", "|---|---:|---:|---:|---|"] + rows + [
+           "", f"Mean absolute percentage error: {mape:.1f}% over {len(errs)} kernels; worst ratio {worst:.2f}x.",
+           f"Exact counters: {exact_ok}/{exact_n} equal.", "",
+           "| pair (slower / faster) | H200 ratio | warpsim ratio | direction |", "|---|---:|---:|---|"] + pair_lines
+    if mism:
+        out += ["", "Counter mismatches:", ""] + [f"- {m}" for m in mism]
+    text = "\n".join(out) + "\n"
+    print(text)
+    if not a.no_write and not a.only:
+        open(os.path.join(ROOT, "bench", "calibration.md"), "w").write(text)
+
+
+if __name__ == "__main__":
+    main()
