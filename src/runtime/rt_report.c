@@ -147,8 +147,71 @@ void ws_rt_report_write(void)
     if (fclose(out) != 0) fprintf(stderr, "warpsim: error writing the report %s\n", path);
 }
 
-/* At unload (after the program's atexit handlers): write the report. */
+/* Classify what limits a kernel, from its timing result. */
+static const char *limiter_of(const ws_device *d, const ws_tm_result *t)
+{
+    double secs = t->duration_ns * 1e-9;
+    double dram = secs > 0 ? (double)(t->mem.dram_read_bytes + t->mem.dram_write_bytes) / (d->mem_bandwidth_gbs * 1e9 * secs) : 0;
+    double fp = secs > 0 ? (double)t->flops / (d->fp32_tflops * 1e12 * secs) : 0;
+    if (t->duration_ns < d->launch_overhead_us * 1e3) return "launch (shorter than the launch overhead)";
+    if (dram > 0.6) return "memory bandwidth";
+    if (fp > 0.6 || t->issue_active_pct > 60) return "compute (issue slots)";
+    if (t->achieved_occupancy_pct < 25 || t->waves < 0.5) return "occupancy (too few warps to hide latency)";
+    return "latency (warps stall on dependencies)";
+}
+
+/* Print a short human summary per kernel (timing mode, unless quiet) on stderr. */
+static void summary_print(void)
+{
+    if (!ws_rt_g.tm || ws_rt_quiet() || !ws_rt_g.nlaunches) return;
+    cudaError_t e = cudaSuccess;
+    const ws_device *d = ws_rt_g.dev ? ws_rt_g.dev : ws_rt_device(&e);
+    if (!d) return;
+    fprintf(stderr, "\nwarpsim timing summary (%s, %d SMs at %.0f MHz)\n", d->full_name, d->sm_count, d->sm_clock_mhz);
+    for (size_t i = 0; i < ws_rt_g.nlaunches; i++) {
+        const ws_rt_launch_rec *r = &ws_rt_g.launches[i];
+        int seen = 0;
+        for (size_t j = 0; j < i; j++) if (!strcmp(ws_rt_g.launches[j].kernel, r->kernel)) seen = 1;
+        if (seen || !r->has_tm) continue;
+        int n = 0;
+        double total = 0;
+        const ws_rt_launch_rec *last = r;
+        for (size_t j = i; j < ws_rt_g.nlaunches; j++)
+            if (!strcmp(ws_rt_g.launches[j].kernel, r->kernel) && ws_rt_g.launches[j].has_tm) {
+                n++;
+                total += ws_rt_g.launches[j].tm.duration_ns;
+                last = &ws_rt_g.launches[j];
+            }
+        const ws_tm_result *t = &last->tm;
+        const ws_ms_counts *m = &t->mem;
+        double bytes = (double)(m->dram_read_bytes + m->dram_write_bytes);
+        double ai = bytes > 0 ? (double)t->flops / bytes : 0;
+        double ridge = d->fp32_tflops * 1e12 / (d->mem_bandwidth_gbs * 1e9);
+        double secs = t->duration_ns * 1e-9;
+        fprintf(stderr, "  %s  <<<(%u,%u,%u), (%u,%u,%u)>>>  %d launch%s, %.2f us total\n", last->kernel, last->grid.x,
+                last->grid.y, last->grid.z, last->block.x, last->block.y, last->block.z, n, n == 1 ? "" : "es", total / 1e3);
+        fprintf(stderr, "    last launch: %.2f us, %llu cycles; limiter: %s\n", t->duration_ns / 1e3,
+                (unsigned long long)t->cycles, limiter_of(d, t));
+        fprintf(stderr, "    occupancy: achieved %.1f%% of theoretical %.1f%% (%d blocks/SM, %.2f waves); issue slots busy %.1f%%\n",
+                t->achieved_occupancy_pct, last->has_occ ? 100.0 * last->occ.occupancy : 0.0, t->blocks_per_sm, t->waves,
+                t->issue_active_pct);
+        if (m->gld_requests || m->gst_requests)
+            fprintf(stderr, "    global: %.1f sectors per load request, %.1f per store request (4 is ideal for 4-byte words)\n",
+                    m->gld_requests ? (double)m->gld_sectors / (double)m->gld_requests : 0.0,
+                    m->gst_requests ? (double)m->gst_sectors / (double)m->gst_requests : 0.0);
+        if (m->shld_requests || m->shst_requests)
+            fprintf(stderr, "    shared: %.2f wavefronts per load (1 = no bank conflicts), %llu conflict wavefronts\n",
+                    m->shld_requests ? (double)m->shld_wavefronts / (double)m->shld_requests : 0.0,
+                    (unsigned long long)(m->shld_conflicts + m->shst_conflicts));
+        fprintf(stderr, "    roofline: %.3f FLOP/byte (ridge %.1f), %.1f GFLOP/s, %.1f GB/s of DRAM -> %s-bound side\n", ai, ridge,
+                secs > 0 ? (double)t->flops / secs / 1e9 : 0.0, secs > 0 ? bytes / secs / 1e9 : 0.0,
+                ai < ridge ? "memory" : "compute");
+    }
+}
+
+/* At unload (after the program's atexit handlers): write the report and the timing summary. */
 __attribute__((destructor)) static void ws_rt_fini(void)
 {
     ws_rt_report_write();
+    summary_print();
 }
