@@ -1,6 +1,10 @@
 # warpsim - plain make. Builds build/warpsim, build/lib/libcudart.so.13 and build/libwarpsim.a.
 CC      ?= cc
 OPT     ?= -O2
+ARCH    := $(shell uname -m)
+ifeq ($(ARCH),x86_64)
+OPT     += -mpopcnt
+endif
 CFLAGS  ?= $(OPT) -g
 WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC
 DEVDIR  := $(CURDIR)/devices

@@ -226,13 +226,20 @@ static void rec_fill_mem(ws_warp *w, const ws_insn *in, uint32_t m, ws_rec *r)
     r->is_read = op == WS_OP_LD || op == WS_OP_LDU || op == WS_OP_ATOM;
     unsigned n = op == WS_OP_ST ? (in->ns ? in->ns : 1) : in->vec;
     r->size = (unsigned)ws_type_size(in->type) * n;
-    FOR_LANES(m, {
-        uint64_t a = eaddr(w, in, l);
-        int sp = in->space;
-        if (sp == WS_S_GENERIC) sp = ws_resolve_generic(w, a, &a);
-        r->space[l] = (uint8_t)sp;
-        r->addr[l] = a;
-    });
+    int sp = in->space;
+    const uint64_t imm = (uint64_t)in->imm;
+    if (in->base >= 0) {
+        const uint64_t *B = &w->regs[(size_t)in->base * WS_LANES];
+        FOR_LANES(m, r->addr[l] = B[l] + imm);
+    } else {
+        uint64_t a = (sp == WS_S_LOCAL ? (uint64_t)w->local_base : 0) + imm;
+        FOR_LANES(m, r->addr[l] = a);
+    }
+    if (sp == WS_S_GENERIC) {
+        FOR_LANES(m, r->space[l] = (uint8_t)ws_resolve_generic(w, r->addr[l], &r->addr[l]));
+    } else {
+        memset(r->space, sp, sizeof r->space);
+    }
 }
 
 /* Run one warp for up to budget instructions with an observer attached. */

@@ -506,6 +506,20 @@ static void h_bfi(ws_warp *w, const ws_insn *in, uint32_t mask)
         RG(d, l) = W == 64 ? r : (uint32_t)r;
     });
 }
+/* bmsk.{clamp,wrap}.b32 d, a, b: a mask of b ones starting at bit a */
+static void h_bmsk(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0], a = in->s[0], b = in->s[1];
+    int clamp = (in->flags & WS_F_CLAMP) != 0;
+    FOR_LANES(mask, {
+        uint32_t pos = (uint32_t)RG(a, l), len = (uint32_t)RG(b, l);
+        if (clamp) { pos = pos > 32 ? 32 : pos; len = len > 32 ? 32 : len; }
+        else { pos &= 31; len &= 31; }
+        uint64_t m = ((len >= 32 ? 0xffffffffull : ((1ull << len) - 1)) << pos) & 0xffffffffull;
+        RG(d, l) = (uint32_t)m;
+    });
+}
+
 /* prmt: byte permute */
 static void h_prmt(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
@@ -1016,6 +1030,7 @@ static ws_handler select_rn(const ws_insn *in)
     case WS_OP_BREV: return h_brev;
     case WS_OP_BFE: return h_bfe;
     case WS_OP_BFI: return h_bfi;
+    case WS_OP_BMSK: return h_bmsk;
     case WS_OP_PRMT: return h_prmt;
     case WS_OP_DP4A: case WS_OP_DP2A: return h_dp;
     case WS_OP_SETP: return h_setp;

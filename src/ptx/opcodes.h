@@ -57,6 +57,7 @@
     OP(BREV,    "brev",    WS_CLS_INT)  \
     OP(BFE,     "bfe",     WS_CLS_INT)  \
     OP(BFI,     "bfi",     WS_CLS_INT)  \
+    OP(BMSK,    "bmsk",    WS_CLS_INT)  \
     OP(PRMT,    "prmt",    WS_CLS_INT)  \
     OP(DP4A,    "dp4a",    WS_CLS_INT)  \
     OP(DP2A,    "dp2a",    WS_CLS_INT)  \

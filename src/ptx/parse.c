@@ -395,7 +395,7 @@ static int parse_init(parser *P, int t, uint8_t *buf, size_t cap)
 
 /* Parse a variable declaration after its state-space word: [.align N] [.v2/.v4] .type name[dims] [= init] ;
  * Calls back with the resolved facts. Returns 0 or -1. */
-typedef struct vdecl { char *name; int type; size_t size; int align; int vec; int unsized; int nameline; } vdecl;
+typedef struct vdecl { char *name; int type; size_t size; int align; int vec; int unsized; int nameline; int managed; } vdecl;
 
 /* Parse the attributes, name and dimensions of a declaration. */
 static int parse_vdecl(parser *P, vdecl *d)
@@ -412,6 +412,12 @@ static int parse_vdecl(parser *P, vdecl *d)
         else if (ISW(".v4")) { d->vec = 4; NEXT(); }
         else if (ISW(".v8")) { d->vec = 8; NEXT(); }
         else if (ISW(".ptr") || ISW(".global") || ISW(".const") || ISW(".shared") || ISW(".local")) NEXT();
+        else if (ISW(".attribute")) {   /* .attribute(.managed) and friends */
+            NEXT();
+            if (expect(P, '(')) return -1;
+            while (!IS(')') && TOK->kind != WS_TK_EOF) { if (ISW(".managed")) d->managed = 1; NEXT(); }
+            NEXT();
+        }
         else if (TOK->kind == WS_TK_WORD && TOK->p[0] == '.') {
             int t = type_from(TOK->p + 1, TOK->len - 1);
             if (t == WS_T_NONE) {
@@ -459,12 +465,21 @@ static int module_var(parser *P, int space)
     if (parse_vdecl(P, &d)) return -1;
     uint64_t addr = 0;
     size_t sz = d.size ? d.size : 1;
-    if (ws_mem_alloc(P->mod->gpu->mem, sz, 1, &addr)) {
-        perr(P, d.nameline, "out of device memory for variable '%s'", d.name);
-        free(d.name);
-        return -1;
+    uint8_t *host;
+    if (d.managed) {
+        /* __managed__: one address valid on the host and on the device */
+        void *p = NULL;
+        if (ws_malloc_managed(P->mod->gpu, sz, &p)) { perr(P, d.nameline, "out of memory for variable '%s'", d.name); free(d.name); return -1; }
+        addr = (uint64_t)(uintptr_t)p;
+        host = p;
+    } else {
+        if (ws_mem_alloc(P->mod->gpu->mem, sz, 1, &addr)) {
+            perr(P, d.nameline, "out of device memory for variable '%s'", d.name);
+            free(d.name);
+            return -1;
+        }
+        host = ws_mem_view(P->mod->gpu->mem, addr, sz);
     }
-    uint8_t *host = ws_mem_view(P->mod->gpu->mem, addr, sz);
     memset(host, 0, sz);
     add_symbol(P, d.name, space, addr, d.size, d.align, 0);
     if (IS('=')) {
