@@ -127,6 +127,14 @@ static cudaError_t node_run(ws_rt_node *n, cudaStream_t stream)
     switch (n->kind) {
     case WS_RT_NODE_KERNEL:
         if (ws_rt_g.pending) return cudaSuccess;
+        if (ws_rt_clock_on()) {
+            ws_rt_stream *s = NULL;
+            ws_rt_stream_get(stream, &s);
+            ws_rt_clock_ctx(s, ws_gpu_device(ws_rt_g.gpu)->graph_launch_us * 1e-6, 0);
+            cudaError_t e = ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem);
+            ws_rt_clock_ctx(NULL, 0, 1);
+            return e;
+        }
         return ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem);
     case WS_RT_NODE_MEMCPY:
         if (ws_rt_g.pending) return cudaSuccess;

@@ -98,6 +98,7 @@ typedef struct ws_rt_stream {
     int capture_origin;               /* 1 on the stream that began the capture */
     enum cudaStreamCaptureMode capture_mode;
     unsigned long long capture_id;
+    double sim_ready;                 /* timing mode: simulated completion time of its last operation */
     struct ws_rt_stream *next;
 } ws_rt_stream;
 #define WS_RT_STREAM_MAGIC 0x57525354u
@@ -182,6 +183,10 @@ typedef struct ws_rt_state {
     ws_rt_launch_rec *launches;
     size_t nlaunches, caplaunches;
     ws_tm *tm;                        /* timing model (WARPSIM_TIMING=1), or NULL in functional mode */
+    /* context of the operation being run, for the simulated clock (rt_clock.c) */
+    ws_rt_stream *clk_stream;         /* its stream (NULL: the default stream) */
+    double clk_host_cost;             /* host seconds its launch costs */
+    int clk_blocking;                 /* a synchronous copy */
     unsigned device_flags;
     enum cudaFuncCache cache_config;
     enum cudaSharedMemConfig smem_config;
@@ -255,6 +260,18 @@ ws_rt_node *ws_rt_graph_add(ws_rt_graph *g, int kind);
 cudaError_t ws_rt_node_set_args(ws_rt_node *n, ws_rt_func *f, void **args);
 /* Monotonic host time in seconds. */
 double ws_rt_now(void);
+
+/* ---- rt_clock.c (timing mode only) ---- */
+int ws_rt_clock_on(void);
+void ws_rt_clock_kernel(ws_rt_stream *s, double seconds, double host_cost);
+void ws_rt_clock_copy(ws_rt_stream *s, size_t bytes, int kind, int pinned, int blocking);
+double ws_rt_clock_event(ws_rt_stream *s);
+void ws_rt_clock_wait(ws_rt_stream *s, double t);
+void ws_rt_clock_sync(ws_rt_stream *s, int all);
+void ws_rt_clock_sync_to(double t);
+int ws_rt_clock_pinned(const void *p);
+/* Set the clock context of the next kernel/copy (stream, host launch cost, synchronous copy). */
+void ws_rt_clock_ctx(ws_rt_stream *s, double host_cost, int blocking);
 
 /* ---- rt_report.c ---- */
 /* Append one launch to the report (when a report is requested). */

@@ -66,6 +66,8 @@ cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **
     int r = ws_launch(ws_rt_g.gpu, k, grid, block, smem, args, &st);
     if (r == WS_OK || ws_rt_is_fault((cudaError_t)r))
         ws_rt_report_launch(f, grid, block, smem, r, &st, have_occ ? &occ : NULL, ws_rt_g.tm ? ws_tm_last(ws_rt_g.tm) : NULL);
+    if (ws_rt_g.tm && r == WS_OK)
+        ws_rt_clock_kernel(ws_rt_g.clk_stream, ws_tm_last(ws_rt_g.tm)->duration_ns * 1e-9, ws_rt_g.clk_host_cost);
     if (r == WS_OK) return cudaSuccess;
     if (ws_rt_is_fault((cudaError_t)r)) {
         if (!ws_rt_quiet())
@@ -104,7 +106,10 @@ static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, siz
                 }
             }
         } else if (!ws_rt_g.pending) {
+            const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
+            ws_rt_clock_ctx(s, d->launch_overhead_us * 1e-6, 0);
             e = ws_rt_run_kernel(f, ws_rt_dim(grid), ws_rt_dim(block), args, smem);
+            ws_rt_clock_ctx(NULL, 0, 1);
         }
     }
     ws_rt_unlock();

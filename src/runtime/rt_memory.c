@@ -38,6 +38,17 @@ cudaError_t ws_rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpy
     const void *s = resolve(g, src, count, ws);
     if (!d || !s) return cudaErrorInvalidValue;
     memmove(d, s, count);
+    if (ws_rt_clock_on()) {
+        int k = kind;
+        if (k == cudaMemcpyDefault) {
+            int dd = ws_is_device_addr(g, (uint64_t)(uintptr_t)dst, NULL, NULL) && !ws_rt_clock_pinned(dst);
+            int sd = ws_is_device_addr(g, (uint64_t)(uintptr_t)src, NULL, NULL) && !ws_rt_clock_pinned(src);
+            k = dd && sd ? cudaMemcpyDeviceToDevice : dd ? cudaMemcpyHostToDevice : sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost;
+        }
+        const void *host = k == cudaMemcpyHostToDevice ? src : dst;
+        if (k != cudaMemcpyHostToHost)
+            ws_rt_clock_copy(ws_rt_g.clk_stream, count, k, ws_rt_clock_pinned(host), ws_rt_g.clk_blocking);
+    }
     return cudaSuccess;
 }
 
@@ -380,6 +391,7 @@ WS_RT_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *
 static cudaError_t copy_sync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
     cudaError_t e = enter(1, NULL);
+    ws_rt_clock_ctx(NULL, 0, 1);
     if (!e) e = ws_rt_copy(dst, src, count, kind);
     return leave(e);
 }
@@ -407,7 +419,9 @@ static cudaError_t stream_op(int kind, void *dst, const void *src, int value, si
                 n->copy_kind = ck;
             }
         } else if (!ws_rt_g.pending) {
+            ws_rt_clock_ctx(s, 0, 0);
             e = kind == WS_RT_NODE_MEMCPY ? ws_rt_copy(dst, src, count, ck) : ws_rt_fill(dst, value, count);
+            ws_rt_clock_ctx(NULL, 0, 1);
         }
     }
     return leave(e);

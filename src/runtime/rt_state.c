@@ -9,6 +9,7 @@
 
 ws_rt_state ws_rt_g = {
     .lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP,
+    .clk_blocking = 1,
     .cache_config = cudaFuncCachePreferNone,
     .smem_config = cudaSharedMemBankSizeFourByte,
     .limit_stack = 1024,

@@ -148,6 +148,7 @@ WS_RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream)
         e = cudaErrorStreamCaptureImplicit;
     }
     if (!e) e = ws_rt_check(1);
+    if (!e && ws_rt_clock_on()) ws_rt_clock_sync(s, is_default(stream));
     return leave(e);
 }
 
@@ -301,7 +302,7 @@ static cudaError_t event_record(cudaEvent_t event, cudaStream_t stream, unsigned
         } else {
             ev->recorded = 1;
             ev->capture = NULL;
-            ev->t = ws_rt_now();
+            ev->t = ws_rt_clock_on() ? ws_rt_clock_event(s) : ws_rt_now();
         }
     }
     return leave(e);
@@ -340,6 +341,7 @@ WS_RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event)
     ws_rt_event *ev = NULL;
     cudaError_t e = event_get(event, &ev);
     if (!e) e = ws_rt_check(1);
+    if (!e && ws_rt_clock_on()) ws_rt_clock_sync_to(ev->t);
     return leave(e);
 }
 
@@ -379,6 +381,7 @@ WS_RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t ev
     cudaError_t e = event_get(event, &ev);
     if (!e) e = ws_rt_stream_get(stream, &s);
     if (!e) e = ws_rt_check(0);
+    if (!e && !ev->capture && ws_rt_clock_on()) ws_rt_clock_wait(s, ev->t);
     if (!e && ev->capture && s && !s->capture) {
         s->capture = ev->capture;
         s->capture_origin = 0;
@@ -478,5 +481,6 @@ WS_RT_EXPORT cudaError_t cudaDeviceSynchronize(void)
         e = cudaErrorStreamCaptureUnsupported;
     }
     if (!e) e = ws_rt_check(1);
+    if (!e && ws_rt_clock_on()) ws_rt_clock_sync(NULL, 1);
     return leave(e);
 }

@@ -1,0 +1,199 @@
+/* chk_int.h - internals shared by the checker's files: findings (check.c), memory shadows (chk_mem.c),
+ * barriers, warp-synchronous masks and deadlock detection (chk_sync.c). */
+#ifndef WS_CHK_INT_H
+#define WS_CHK_INT_H
+
+#include "check.h"
+#include "../core/observe.h"
+
+/* kinds of findings */
+enum {
+    CK_OOB, CK_MISALIGNED, CK_FREED, CK_HOSTPTR, CK_TRAP, CK_ASSERT,   /* memcheck, device side */
+    CK_BADFREE, CK_LEAK, CK_API,                                      /* host side */
+    CK_RACE,                                                          /* racecheck */
+    CK_DIVBAR, CK_BARMISMATCH, CK_MASK, CK_EXITED,                    /* synccheck */
+    CK_INIT_GLOBAL, CK_INIT_SHARED, CK_INIT_HOST,                     /* initcheck */
+    CK_DEADLOCK, CK_WATCHDOG                                          /* deadlock */
+};
+
+#define CHK_HOST_LINES 6
+
+/* one group of findings: one kind at one site (or site pair), with a count */
+typedef struct chk_group {
+    unsigned cls;              /* WS_CHK_* */
+    int kind;                  /* CK_* */
+    const void *k1, *k2;       /* grouping keys (instructions) while the launch runs */
+    uint64_t k3;               /* more key: access size and direction, or an address */
+    unsigned long count;       /* occurrences (threads, hazards, calls) */
+    unsigned long errors;      /* what it adds to the ERROR SUMMARY */
+    char title[256];           /* first line */
+    char where[512];           /* "kernel(args) in file.cu:8" */
+    char where2[512];          /* racecheck: the other access */
+    char file[256];            /* for JSON */
+    unsigned line;
+    char kernel[256];
+    int has_thread;            /* thread/block below are meaningful */
+    uint32_t thr[3], blk[3];   /* first occurrence */
+    uint64_t tmin, tmax;       /* block-linear thread ids seen */
+    uint64_t bmin, bmax;       /* grid-linear block ids seen */
+    char *detail;              /* extra lines (without the "=========" prefix), '\n'-separated */
+    int nhost;
+    char host[CHK_HOST_LINES][200];
+    const char *host_what;     /* "kernel launch time", "error", "allocation time" */
+    int printed;
+} chk_group;
+
+/* racecheck shadow of one 4-byte word of shared memory; accesses encoded by acc_enc */
+typedef struct s_ent {
+    uint32_t w, r1, r2;        /* last write, last read, last read by another warp than r1's */
+    uint32_t wbar, r1bar, r2bar; /* barrier epochs of the accessing warps */
+} s_ent;
+
+/* racecheck shadow of one 4-byte word of global memory */
+typedef struct g_ent {
+    uint32_t stamp;            /* launch that wrote it (older: no write this launch) */
+    uint32_t blk;              /* writer's grid-linear block */
+    uint32_t acc;              /* writer access (acc_enc) */
+    uint32_t bar;              /* writer warp's barrier epoch */
+    uint32_t fence;            /* writer block's fence count when it wrote */
+} g_ent;
+
+/* per-warp state */
+typedef struct chk_warp {
+    uint32_t epoch;            /* barriers passed */
+    uint32_t tick;             /* loop-head events (sampling) */
+    int32_t probe_pc;          /* deadlock probe: last sampled loop head, -1 none */
+    uint64_t probe_hash, probe_gen;
+    uint64_t conf_gen;         /* gen+1 when confirmed spinning at generation gen */
+    const ws_insn *loop_in;    /* the backward branch of the spin loop */
+    uint64_t last_load;        /* last global address it loaded (deadlock report) */
+    int has_load;
+} chk_warp;
+
+/* per-block state */
+typedef struct chk_blk {
+    ws_block *b;               /* key */
+    int live;                  /* resident (began, not ended) */
+    chk_warp *warps;
+    int nwarps;
+    s_ent *sh;                 /* racecheck shadow of shared memory */
+    size_t sh_n, sh_lo, sh_hi; /* words, touched range */
+    uint8_t *sh_init;          /* initcheck: bit per shared byte written */
+    size_t init_bytes;
+    size_t smem;
+    const ws_insn *phase_in[16]; /* the barrier instruction the first arrival of each phase used */
+    int exit_noted;            /* threads exited before a barrier */
+    uint64_t exit_tmin, exit_tmax;
+    const ws_insn *exit_bar;
+    const ws_func *exit_fn;
+} chk_blk;
+
+/* a device allocation the checker knows of */
+typedef struct chk_alloc {
+    uint64_t addr;
+    size_t size;
+    int nhost;
+    char (*host)[200];         /* allocation call stack (leak check), or NULL */
+} chk_alloc;
+
+struct ws_chk {
+    unsigned checks;
+    FILE *out;
+    int leak_check;
+    ws_chk_host_fn host_frames;
+    ws_gpu *gpu;
+    ws_observer obs;
+    /* allocations */
+    chk_alloc *live;
+    size_t nlive, caplive;
+    chk_alloc freed[256];      /* recently freed (use after free) */
+    int nfreed, freed_next;
+    char pending_free[400];    /* detail of the last bad free, for the API error that follows */
+    /* initcheck: bit per global-arena byte written (covers [0, ginit_cover)) */
+    uint8_t *ginit;
+    size_t ginit_map, ginit_cover;
+    /* racecheck: global shadow per word of the arena (covers [0, gsh_cover)) */
+    g_ent *gsh;
+    size_t gsh_map, gsh_cover;
+    uint32_t stamp;
+    uint32_t *fence;           /* per block (modulo nfence): fences executed */
+    size_t nfence;
+    /* instruction sites (racecheck shadow stores a site number) */
+    const ws_insn **site_in;
+    const ws_func **site_fn;
+    uint32_t nsites, capsites;
+    uint32_t *site_hash;       /* open addressing: site numbers, 0 empty */
+    uint32_t site_hcap;
+    /* the running launch */
+    ws_run *L;
+    char kname[512];
+    int nhost_launch;
+    char host_launch[CHK_HOST_LINES][200];
+    chk_blk **btab;            /* open addressing by ws_block pointer */
+    size_t btab_cap, btab_n;
+    chk_blk *last;
+    uint64_t admitted, live_blocks;
+    /* allocation lookup cache */
+    uint64_t c_lo, c_hi;
+    int c_kind;
+    /* deadlock */
+    uint64_t since_end;        /* warp instructions since a block last finished */
+    uint64_t gen;              /* memory-change generation while probing */
+    int probing, dl_reported;
+    int probe_nw;              /* lanes with saved old bytes (stores while probing) */
+    uint8_t probe_old[32][16];
+    uint8_t *probe_ptr[32];
+    unsigned probe_size;
+    /* findings */
+    chk_group *g;
+    size_t ng, capg, open_from;
+    unsigned long errors, dropped;
+    unsigned char interesting[WS_OP_COUNT];
+};
+
+/* ---- check.c ---- */
+/* Find or create the group for a finding; NULL when the table is full. *fresh says it was created. */
+chk_group *chk_group_get(ws_chk *c, unsigned cls, int kind, const void *k1, const void *k2, uint64_t k3, int *fresh);
+/* Count one occurrence by lane l of warp w in group grp (first occurrence fills thread/block). */
+void chk_group_hit(ws_chk *c, chk_group *grp, ws_warp *w, int lane);
+/* "func(args) in file:line" for an instruction of fn; file/line also returned. */
+void chk_where(ws_chk *c, const ws_func *fn, const ws_insn *in, char *buf, size_t cap, char *file, size_t fcap,
+               unsigned *line);
+/* Append a formatted line to a group's detail. */
+void chk_detail(chk_group *grp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The per-block state of b (created on first use). */
+chk_blk *chk_blk_of(ws_chk *c, ws_block *b);
+/* Block-linear thread id of lane l of warp w. */
+uint64_t chk_thr(const ws_warp *w, int lane);
+/* Format a thread (block-linear id) as x,y,z of the launch's block shape. */
+void chk_thr_dims(const ws_run *L, uint64_t t, uint32_t d[3]);
+/* Format a block (grid-linear id) as x,y,z. */
+void chk_blk_dims(const ws_run *L, uint64_t b, uint32_t d[3]);
+/* Demangle a C++ name into buf (the name itself when it is not mangled). */
+void chk_demangle(const char *name, char *buf, size_t cap);
+/* Copy the launch's host frames into a group. */
+void chk_group_launch_frames(ws_chk *c, chk_group *grp);
+/* The allocation record holding addr in its requested bytes, else NULL. */
+const chk_alloc *chk_live_find(const ws_chk *c, uint64_t addr);
+
+/* ---- chk_mem.c ---- */
+/* Observer: before a memory instruction. */
+void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r);
+/* Host-side memory events. */
+void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len);
+/* Make the racecheck shadow cover the launch's arena; reset per launch by a new stamp. */
+void chk_mem_launch(ws_chk *c, ws_run *L);
+/* Reset a block's shared-memory shadows for a new block. */
+void chk_mem_block(ws_chk *c, chk_blk *cb, ws_block *b);
+/* Number of an instruction site (1..), 0 when the table is full. */
+uint32_t chk_site(ws_chk *c, const ws_insn *in, const ws_func *fn);
+/* Release the shadows. */
+void chk_mem_free(ws_chk *c);
+
+/* ---- chk_sync.c ---- */
+/* Observer: after every instruction. */
+void chk_post(void *ctx, ws_warp *w, const ws_rec *r);
+/* Launch end: describe a deadlock or watchdog stop the engine detected. */
+void chk_sync_launch_end(ws_chk *c, ws_run *L, int status);
+
+#endif
