@@ -531,8 +531,6 @@ void ws_chk_api_error(ws_chk *c, int code, const char *ename, const char *estr, 
     memcpy(g->host, host, sizeof g->host);
     g->host_what = "error";
     snprintf(g->kernel, sizeof g->kernel, "%s", api ? api : "");
-    if (nh) snprintf(g->where, sizeof g->where, "%s", host[0]);
-    g->where[0] = 0;
     print_group(c, g);
 }
 

@@ -175,6 +175,11 @@ void chk_demangle(const char *name, char *buf, size_t cap);
 void chk_group_launch_frames(ws_chk *c, chk_group *grp);
 /* The allocation record holding addr in its requested bytes, else NULL. */
 const chk_alloc *chk_live_find(const ws_chk *c, uint64_t addr);
+/* Record a new device allocation / forget a freed one. */
+void chk_live_add(ws_chk *c, uint64_t addr, size_t size);
+void chk_live_remove(ws_chk *c, uint64_t addr);
+/* The GPU is being destroyed: leak report, forget its memory. */
+void chk_gpu_reset(ws_chk *c);
 
 /* ---- chk_mem.c ---- */
 /* Observer: before a memory instruction. */

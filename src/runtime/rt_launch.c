@@ -106,8 +106,9 @@ static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, siz
                 }
             }
         } else if (!ws_rt_g.pending) {
-            const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
-            ws_rt_clock_ctx(s, d->launch_overhead_us * 1e-6, 0);
+            cudaError_t de = cudaSuccess;
+            const ws_device *d = ws_rt_device(&de);
+            ws_rt_clock_ctx(s, d ? d->launch_overhead_us * 1e-6 : 0, 0);
             e = ws_rt_run_kernel(f, ws_rt_dim(grid), ws_rt_dim(block), args, smem);
             ws_rt_clock_ctx(NULL, 0, 1);
         }
