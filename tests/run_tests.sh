@@ -108,14 +108,19 @@ if [ ${#progs[@]} -gt 0 ]; then
     echo "warning: simulator $WARPSIM not found or not executable (build it with make, or set WARPSIM / NATIVE=1)" >&2
   fi
 
+  # every program runs in every mode the simulator has: functional, and the timing model
+  if [ "$NATIVE" = 1 ]; then MODES=${MODES:-native}; else MODES=${MODES:-functional timing}; fi
+  for mode in $MODES; do
+  tag=""; [ "$mode" = timing ] && tag=" [timing]"
   for name in "${progs[@]}"; do
+    label="$name$tag"
     src=$PROGDIR/$name.cu
     bin=$BINDIR/$name
-    out=$OUTDIR/$name.stdout
-    err=$OUTDIR/$name.stderr
+    out=$OUTDIR/$name.$mode.stdout
+    err=$OUTDIR/$name.$mode.stderr
     rm -f "$out" "$err"
     if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
-      fail "$name" "compile error"
+      fail "$label" "compile error"
       show_tail "$BINDIR/$name.log"
       continue
     fi
@@ -126,33 +131,34 @@ if [ ${#progs[@]} -gt 0 ]; then
       rc=$?
     else
       if [ ! -x "$WARPSIM" ]; then
-        fail "$name" "no simulator at $WARPSIM"
+        fail "$label" "no simulator at $WARPSIM"
         continue
       fi
       # shellcheck disable=SC2086
-      timeout -k 5 "$TIMEOUT" "$WARPSIM" run "$bin" $args >"$out" 2>"$err" </dev/null
+      timeout -k 5 "$TIMEOUT" "$WARPSIM" run --mode="$mode" "$bin" $args >"$out" 2>"$err" </dev/null
       rc=$?
     fi
     if [ "$rc" -ne 0 ]; then
-      fail "$name" "$(reason_for_rc "$rc")"
+      fail "$label" "$(reason_for_rc "$rc")"
       show_tail "$out" "$err"
       continue
     fi
     exp=$PROGDIR/$name.expected
     if [ -f "$exp" ]; then
       if cmp -s "$exp" "$out"; then
-        pass "$name"
+        pass "$label"
       elif [ "$NATIVE" = 1 ] && [ "$(sort "$exp" | md5sum)" = "$(sort "$out" | md5sum)" ]; then
         # real GPUs do not guarantee the order in which warps' printf output appears
-        pass "$name" "(native: same lines, different warp order)"
+        pass "$label" "(native: same lines, different warp order)"
       else
-        fail "$name" "stdout differs from $exp"
+        fail "$label" "stdout differs from $exp"
         diff "$exp" "$out" | head -n 20 | sed 's/^/    | /'
         show_tail "$err"
       fi
     else
-      pass "$name"
+      pass "$label"
     fi
+  done
   done
 fi
 

@@ -26,9 +26,9 @@ typedef struct chk_group {
     uint64_t k3;               /* more key: access size and direction, or an address */
     unsigned long count;       /* occurrences (threads, hazards, calls) */
     unsigned long errors;      /* what it adds to the ERROR SUMMARY */
-    char title[256];           /* first line */
+    char title[800];           /* first line */
     char where[512];           /* "kernel(args) in file.cu:8" */
-    char where2[512];          /* racecheck: the other access */
+    char where2[600];          /* racecheck: the other access */
     char file[256];            /* for JSON */
     unsigned line;
     char kernel[256];
@@ -66,8 +66,12 @@ typedef struct chk_warp {
     uint64_t probe_hash, probe_gen;
     uint64_t conf_gen;         /* gen+1 when confirmed spinning at generation gen */
     const ws_insn *loop_in;    /* the backward branch of the spin loop */
-    uint64_t last_load;        /* last global address it loaded (deadlock report) */
+    const ws_func *loop_fn;
+    uint64_t last_load;        /* a global address it loaded while probed (deadlock report) */
     int has_load;
+    uint32_t exited_seen;      /* lanes whose exit was recorded */
+    const ws_insn *last_bar;   /* the last barrier it passed */
+    const ws_func *last_bar_fn;
 } chk_warp;
 
 /* per-block state */
@@ -82,10 +86,9 @@ typedef struct chk_blk {
     size_t init_bytes;
     size_t smem;
     const ws_insn *phase_in[16]; /* the barrier instruction the first arrival of each phase used */
-    int exit_noted;            /* threads exited before a barrier */
+    int exit_noted;            /* some threads exited */
     uint64_t exit_tmin, exit_tmax;
-    const ws_insn *exit_bar;
-    const ws_func *exit_fn;
+    uint32_t exit_epoch;       /* lowest barrier epoch at which threads exited */
 } chk_blk;
 
 /* a device allocation the checker knows of */

@@ -95,6 +95,14 @@ static const field FIELDS[] = {
     FD(launch_overhead_us, 0, 0, "2.5"),
     FD(graph_launch_us, 0, 0, "0.8"),
     { "sched_policy", F_STR, offsetof(ws_device, sched_policy), sizeof(((ws_device *)0)->sched_policy), 0, 0, 0, "gto" },
+    /* memory timing (defaults: Hopper-class values; real presets name their sources) */
+    FI(l1_hit_latency, 0, 1, "35"),
+    FI(l2_hit_latency, 0, 1, "277"),
+    FI(dram_latency, 0, 1, "560"),
+    FI(l2_slices, 0, 1, "96"),
+    FD(l2_bytes_per_clk, 0, 0, "0"),
+    FD(dram_efficiency, 0, 0, "1"),
+    FD(l2_atomic_cycles, 0, 0, "3"),
 };
 #define NFIELDS ((int)(sizeof(FIELDS) / sizeof(FIELDS[0])))
 

@@ -68,6 +68,15 @@ typedef struct ws_device {
     double launch_overhead_us;  /* time from launch to first block issue, and host-side launch cost */
     double graph_launch_us;     /* host-side cost per kernel node of a replayed CUDA graph */
     char sched_policy[16];      /* warp scheduler: gto (greedy-then-oldest), lrr (loose round-robin), lowest */
+
+    /* memory timing (src/timing/memsys.c): load-to-use latencies in SM cycles, unloaded */
+    int l1_hit_latency;         /* global/local load that hits in L1 */
+    int l2_hit_latency;         /* L1 miss that hits in L2 */
+    int dram_latency;           /* L2 miss served by DRAM */
+    int l2_slices;              /* L2 slices; addresses interleave over them every 256 bytes (atomic units) */
+    double l2_bytes_per_clk;    /* L1 <-> L2 bandwidth of the whole chip, bytes per SM cycle */
+    double dram_efficiency;     /* fraction of mem_bandwidth_gbs that streaming kernels sustain */
+    double l2_atomic_cycles;    /* cycles an L2 slice spends on one atomic/reduction sector operation */
 } ws_device;
 
 /* The preset used when no --gpu is given. */

@@ -164,6 +164,9 @@ static const char *limiter_of(const ws_device *d, const ws_tm_result *t)
 static void summary_print(void)
 {
     if (!ws_rt_g.tm || ws_rt_quiet() || !ws_rt_g.nlaunches) return;
+    int any = 0;
+    for (size_t i = 0; i < ws_rt_g.nlaunches; i++) any |= ws_rt_g.launches[i].has_tm;
+    if (!any) return;
     cudaError_t e = cudaSuccess;
     const ws_device *d = ws_rt_g.dev ? ws_rt_g.dev : ws_rt_device(&e);
     if (!d) return;

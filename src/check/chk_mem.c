@@ -1,0 +1,739 @@
+/* chk_mem.c - the memory side of the checkers, run before every load, store and atomic:
+ * memcheck (bounds per allocation, alignment, freed memory, host pointers), initcheck (a bit per byte written,
+ * for the global arena and each block's shared memory) and racecheck (a shadow word per 4 bytes: the last
+ * writer, with its block, warp, barrier epoch and its block's fence count; for shared memory the last readers
+ * too). Host-side copies, fills, allocations and frees arrive through chk_host_mem. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "chk_int.h"
+
+#define SITE_MAX 0x1FFFFu
+
+/* An access as stored in a shadow word: site (17 bits), thread in block (10), synchronizing (1), bytes (4). */
+static inline uint32_t acc_enc(uint32_t site, uint64_t thr, int sync, unsigned mask)
+{
+    return (site & SITE_MAX) | (uint32_t)((thr & 0x3FF) << 17) | ((uint32_t)(sync != 0) << 27) | ((mask & 15u) << 28);
+}
+static inline uint32_t acc_site(uint32_t a) { return a & SITE_MAX; }
+static inline uint32_t acc_thr(uint32_t a) { return (a >> 17) & 0x3FF; }
+static inline int acc_sync(uint32_t a) { return (a >> 27) & 1; }
+static inline unsigned acc_mask(uint32_t a) { return a >> 28; }
+
+/* Grow an anonymous mapping to at least need bytes (keep: preserve its contents). 0 on success. */
+static int ensure_map(void **p, size_t *mapped, size_t need, int keep)
+{
+    if (need <= *mapped) return 0;
+    size_t n = *mapped ? *mapped : ((size_t)1 << 20);
+    while (n < need) n *= 2;
+    void *q;
+    if (*p && keep) {
+        q = mremap(*p, *mapped, n, MREMAP_MAYMOVE);
+    } else {
+        if (*p) munmap(*p, *mapped);
+        *p = NULL;
+        *mapped = 0;
+        q = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    }
+    if (q == MAP_FAILED) return -1;
+    *p = q;
+    *mapped = n;
+    return 0;
+}
+
+/* Release the shadows. */
+void chk_mem_free(ws_chk *c)
+{
+    if (c->ginit) munmap(c->ginit, c->ginit_map);
+    if (c->gsh) munmap(c->gsh, c->gsh_map);
+    c->ginit = NULL;
+    c->gsh = NULL;
+    c->ginit_map = c->ginit_cover = c->gsh_map = c->gsh_cover = 0;
+    free(c->fence);
+    c->fence = NULL;
+    c->nfence = 0;
+    free(c->site_in);
+    free(c->site_fn);
+    free(c->site_hash);
+    c->site_in = NULL;
+    c->site_fn = NULL;
+    c->site_hash = NULL;
+    c->nsites = c->capsites = c->site_hcap = 0;
+}
+
+/* Number of an instruction site (1..SITE_MAX), 0 when the table is full. */
+uint32_t chk_site(ws_chk *c, const ws_insn *in, const ws_func *fn)
+{
+    if (2 * (c->nsites + 1) > c->site_hcap) {
+        if (c->nsites >= SITE_MAX - 1) return 0;
+        uint32_t nc = c->site_hcap ? c->site_hcap * 2 : 1024;
+        uint32_t *nh = calloc(nc, sizeof *nh);
+        if (!nh) return 0;
+        for (uint32_t i = 0; i < c->site_hcap; i++) {
+            uint32_t s = c->site_hash[i];
+            if (!s) continue;
+            uintptr_t v = (uintptr_t)c->site_in[s];
+            uint32_t j = (uint32_t)((v >> 3) * 2654435761u) & (nc - 1);
+            while (nh[j]) j = (j + 1) & (nc - 1);
+            nh[j] = s;
+        }
+        free(c->site_hash);
+        c->site_hash = nh;
+        c->site_hcap = nc;
+    }
+    uintptr_t v = (uintptr_t)in;
+    uint32_t j = (uint32_t)((v >> 3) * 2654435761u) & (c->site_hcap - 1);
+    for (; c->site_hash[j]; j = (j + 1) & (c->site_hcap - 1))
+        if (c->site_in[c->site_hash[j]] == in) return c->site_hash[j];
+    if (c->nsites + 2 > c->capsites) {
+        uint32_t nc = c->capsites ? c->capsites * 2 : 256;
+        const ws_insn **ni = realloc(c->site_in, nc * sizeof *ni);
+        if (!ni) return 0;
+        c->site_in = ni;
+        const ws_func **nf = realloc(c->site_fn, nc * sizeof *nf);
+        if (!nf) return 0;
+        c->site_fn = nf;
+        c->capsites = nc;
+    }
+    uint32_t s = ++c->nsites;
+    c->site_in[s] = in;
+    c->site_fn[s] = fn;
+    c->site_hash[j] = s;
+    return s;
+}
+
+/* Set bits [off, off+n) of a bitmap. */
+static void bits_set(uint8_t *bm, uint64_t off, uint64_t n)
+{
+    while (n && (off & 7)) { bm[off >> 3] |= (uint8_t)(1u << (off & 7)); off++; n--; }
+    if (n >= 8) { memset(bm + (off >> 3), 0xff, n >> 3); off += n & ~(uint64_t)7; n &= 7; }
+    while (n) { bm[off >> 3] |= (uint8_t)(1u << (off & 7)); off++; n--; }
+}
+
+/* Clear bits [off, off+n) of a bitmap. */
+static void bits_clear(uint8_t *bm, uint64_t off, uint64_t n)
+{
+    while (n && (off & 7)) { bm[off >> 3] &= (uint8_t)~(1u << (off & 7)); off++; n--; }
+    if (n >= 8) { memset(bm + (off >> 3), 0, n >> 3); off += n & ~(uint64_t)7; n &= 7; }
+    while (n) { bm[off >> 3] &= (uint8_t)~(1u << (off & 7)); off++; n--; }
+}
+
+/* Offset of the first clear bit in [off, off+n), or -1 when all are set. */
+static int64_t bits_first_clear(const uint8_t *bm, uint64_t off, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t k = off + i;
+        if ((k & 7) == 0 && i + 8 <= n && bm[k >> 3] == 0xff) { i += 7; continue; }
+        if (!(bm[k >> 3] >> (k & 7) & 1)) return (int64_t)k;
+    }
+    return -1;
+}
+
+/* Whether bits [off, off+n) are all set (n <= 16: the per-access fast path). */
+static inline int bits_all(const uint8_t *bm, uint64_t off, unsigned n)
+{
+    if ((off & 7) + n <= 8) {
+        unsigned want = ((1u << n) - 1) << (off & 7);
+        return (bm[off >> 3] & want) == want;
+    }
+    return bits_first_clear(bm, off, n) < 0;
+}
+
+/* ---------- host side ---------- */
+
+/* Make the init bitmap cover arena offsets below end. */
+static int ginit_cover(ws_chk *c, uint64_t end)
+{
+    if (end <= c->ginit_cover) return 0;
+    void *p = c->ginit;
+    if (ensure_map(&p, &c->ginit_map, (size_t)(end / 8 + 1), 1)) return -1;
+    c->ginit = p;
+    c->ginit_cover = c->ginit_map * 8;
+    return 0;
+}
+
+/* Host-side memory events from the runtime (allocations, frees, copies, fills, reset). */
+void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len)
+{
+    ws_chk *c = ctx;
+    uint64_t off = addr - WS_GLOBAL_BASE;
+    int in_arena = addr >= WS_GLOBAL_BASE && off < WS_GLOBAL_SPAN;
+    c->c_lo = c->c_hi = 0;
+    switch (what) {
+    case WS_HM_ALLOC:
+        chk_live_add(c, addr, len);
+        if ((c->checks & WS_CHK_INITCHECK) && in_arena && ginit_cover(c, off + len) == 0) bits_clear(c->ginit, off, len);
+        break;
+    case WS_HM_FREE:
+        chk_live_remove(c, addr);
+        break;
+    case WS_HM_BADFREE: {
+        const chk_alloc *a = chk_live_find(c, addr);
+        c->pending_free[0] = 0;
+        for (int i = 0; i < c->nfreed && !a; i++)
+            if (c->freed[i].addr == addr) {
+                snprintf(c->pending_free, sizeof c->pending_free,
+                         "0x%llx was already freed: double free of an allocation of %zu bytes",
+                         (unsigned long long)addr, c->freed[i].size);
+                return;
+            }
+        if (a)
+            snprintf(c->pending_free, sizeof c->pending_free,
+                     "0x%llx is not the start of an allocation: it lies %llu bytes into the allocation at 0x%llx of "
+                     "size %zu bytes", (unsigned long long)addr, (unsigned long long)(addr - a->addr),
+                     (unsigned long long)a->addr, a->size);
+        else
+            snprintf(c->pending_free, sizeof c->pending_free, "0x%llx was not returned by cudaMalloc (invalid free)",
+                     (unsigned long long)addr);
+        break;
+    }
+    case WS_HM_WRITE:
+        if ((c->checks & WS_CHK_INITCHECK) && in_arena && ginit_cover(c, off + len) == 0) bits_set(c->ginit, off, len);
+        break;
+    case WS_HM_READ: {
+        if (!(c->checks & WS_CHK_INITCHECK) || !in_arena || off + len > c->ginit_cover) break;
+        const chk_alloc *a = chk_live_find(c, addr);
+        if (!a) break;   /* module variables are initialized */
+        int64_t bad = bits_first_clear(c->ginit, off, len);
+        if (bad < 0) break;
+        uint64_t nbad = 0;
+        for (uint64_t i = 0; i < len; i++) nbad += !(c->ginit[(off + i) >> 3] >> ((off + i) & 7) & 1);
+        size_t save = c->open_from;
+        c->open_from = 0;
+        int fresh;
+        chk_group *g = chk_group_get(c, WS_CHK_INITCHECK, CK_INIT_HOST, NULL, NULL, a->addr, &fresh);
+        c->open_from = save;
+        if (!g) break;
+        chk_group_hit(c, g, NULL, 0);
+        if (!fresh) break;
+        snprintf(g->title, sizeof g->title, "Uninitialized __global__ memory read of size %zu bytes by a host copy "
+                 "(cudaMemcpy device to host)", len);
+        chk_detail(g, "%llu of the %zu bytes at 0x%llx were never written by a kernel, cudaMemcpy or cudaMemset; "
+                   "the first is 0x%llx, %llu bytes into the allocation at 0x%llx of size %zu bytes",
+                   (unsigned long long)nbad, len, (unsigned long long)addr,
+                   (unsigned long long)(WS_GLOBAL_BASE + (uint64_t)bad),
+                   (unsigned long long)(WS_GLOBAL_BASE + (uint64_t)bad - a->addr), (unsigned long long)a->addr, a->size);
+        if (c->host_frames) g->nhost = c->host_frames(g->host, CHK_HOST_LINES);
+        g->host_what = "the copy";
+        fprintf(c->out, "========= %s\n", g->title);
+        fprintf(c->out, "=========     %s", g->detail);
+        for (int i = 0; i < g->nhost; i++) fprintf(c->out, "=========         Host Frame: %s\n", g->host[i]);
+        fprintf(c->out, "=========\n");
+        g->printed = 1;
+        break;
+    }
+    case WS_HM_RESET:
+        chk_gpu_reset(c);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---------- launches and blocks ---------- */
+
+/* New launch: a fresh racecheck stamp, shadow covering the arena, fence counters per block. */
+void chk_mem_launch(ws_chk *c, ws_run *L)
+{
+    if (!(c->checks & WS_CHK_RACECHECK)) return;
+    if (++c->stamp == 0) {   /* wrapped: start the shadow afresh */
+        if (c->gsh) munmap(c->gsh, c->gsh_map);
+        c->gsh = NULL;
+        c->gsh_map = c->gsh_cover = 0;
+        c->stamp = 1;
+    }
+    if (L->glimit > c->gsh_cover) {
+        void *p = c->gsh;
+        size_t need = (size_t)(L->glimit / 4 + 1) * sizeof(g_ent);
+        if (ensure_map(&p, &c->gsh_map, need, 0) == 0) {
+            c->gsh = p;
+            c->gsh_cover = c->gsh_map / sizeof(g_ent) * 4;
+        } else {
+            c->gsh = NULL;
+            c->gsh_cover = 0;
+        }
+    }
+    size_t nf = L->nblocks < ((uint64_t)1 << 22) ? (size_t)L->nblocks : ((size_t)1 << 22);
+    if (nf < 1) nf = 1;
+    free(c->fence);
+    c->fence = calloc(nf, sizeof *c->fence);
+    c->nfence = c->fence ? nf : 0;
+}
+
+/* New block in cb: clear the shared-memory shadows it will use. */
+void chk_mem_block(ws_chk *c, chk_blk *cb, ws_block *b)
+{
+    size_t words = (b->smem_size + 3) / 4;
+    if ((c->checks & WS_CHK_RACECHECK) && words) {
+        if (cb->sh_n < words) {
+            free(cb->sh);
+            cb->sh = calloc(words, sizeof *cb->sh);
+            cb->sh_n = cb->sh ? words : 0;
+        } else if (cb->sh_hi > cb->sh_lo) {
+            memset(cb->sh + cb->sh_lo, 0, (cb->sh_hi - cb->sh_lo) * sizeof *cb->sh);
+        }
+    }
+    if ((c->checks & (WS_CHK_INITCHECK | WS_CHK_SYNCCHECK)) && b->smem_size) {
+        size_t bytes = b->smem_size / 8 + 2;
+        if (cb->init_bytes < bytes) {
+            free(cb->sh_init);
+            cb->sh_init = calloc(bytes, 1);
+            cb->init_bytes = cb->sh_init ? bytes : 0;
+        } else if (cb->sh_hi > cb->sh_lo) {
+            size_t lo = cb->sh_lo * 4 / 8, hi = (cb->sh_hi * 4 + 7) / 8 + 1;
+            if (hi > cb->init_bytes) hi = cb->init_bytes;
+            memset(cb->sh_init + lo, 0, hi - lo);
+        }
+    }
+    cb->smem = b->smem_size;
+    cb->sh_lo = SIZE_MAX;
+    cb->sh_hi = 0;
+}
+
+/* ---------- memcheck ---------- */
+
+/* Name of a state space in findings. */
+static const char *space_name(int sp)
+{
+    switch (sp) {
+    case WS_S_SHARED: return "__shared__";
+    case WS_S_LOCAL: return "__local__";
+    case WS_S_CONST: return "__constant__";
+    default: return "__global__";
+    }
+}
+
+/* Whether [a, a+size) lies inside one allocation's requested bytes (cached); its kind in *kind. */
+static int global_ok(ws_chk *c, uint64_t a, unsigned size, int *kind)
+{
+    if (a >= c->c_lo && a + size <= c->c_hi && a + size > a) {
+        *kind = c->c_kind;
+        return 1;
+    }
+    const ws_alloc *al = ws_mem_find(c->gpu->mem, a);
+    if (!al || a < al->addr || a + size > al->addr + al->size || a + size < a) return 0;
+    c->c_lo = al->addr;
+    c->c_hi = al->addr + al->size;
+    c->c_kind = al->kind;
+    *kind = al->kind;
+    return 1;
+}
+
+/* Whether host address a is mapped in this process. */
+static int host_mapped(uint64_t a)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg <= 0) pg = 4096;
+    void *p = (void *)(uintptr_t)(a & ~(uint64_t)(pg - 1));
+    return msync(p, 1, MS_ASYNC) == 0 || errno != ENOMEM;
+}
+
+/* Describe where a bad global address is; returns the finding kind (CK_OOB, CK_FREED, CK_HOSTPTR). */
+static int describe_global(ws_chk *c, ws_warp *w, uint64_t a, unsigned size, char *l1, char *l2, size_t cap)
+{
+    snprintf(l1, cap, "Address 0x%llx is out of bounds", (unsigned long long)a);
+    l2[0] = 0;
+    if (a < 4096) {
+        snprintf(l2, cap, "and is a null pointer (plus %llu bytes)", (unsigned long long)a);
+        return CK_OOB;
+    }
+    if (a - WS_GLOBAL_BASE >= WS_GLOBAL_SPAN) {
+        if (!host_mapped(a)) {
+            snprintf(l2, cap, "and is neither device memory nor mapped host memory");
+            return CK_OOB;
+        }
+        /* a host pointer: name the kernel parameter it came from, when one holds it */
+        const ws_func *f = w->L->entry;
+        int pi = -1;
+        uint64_t pv = 0;
+        for (int i = 0; i < f->nparams && pi < 0; i++) {
+            if (f->param_size[i] != 8) continue;
+            uint64_t v;
+            memcpy(&v, w->L->params + f->param_off[i], 8);
+            if (v && a >= v && a - v < ((uint64_t)1 << 24)) { pi = i; pv = v; }
+        }
+        if (pi >= 0)
+            snprintf(l2, cap, "and is host memory: kernel parameter %d holds the host pointer 0x%llx, which device "
+                     "code cannot dereference (allocate with cudaMalloc and copy, or use cudaMallocManaged)", pi,
+                     (unsigned long long)pv);
+        else
+            snprintf(l2, cap, "and is host memory, which device code cannot dereference (a host pointer was passed "
+                     "to the kernel?)");
+        return CK_HOSTPTR;
+    }
+    for (int i = 0; i < c->nfreed; i++) {
+        const chk_alloc *f = &c->freed[i];
+        if (a >= f->addr && a < f->addr + f->size && !chk_live_find(c, a)) {
+            snprintf(l2, cap, "and lies in the allocation at 0x%llx of size %zu bytes, which cudaFree released "
+                     "(use after free)", (unsigned long long)f->addr, f->size);
+            return CK_FREED;
+        }
+    }
+    const ws_alloc *n = ws_mem_nearest(c->gpu->mem, a);
+    if (!n) {
+        snprintf(l2, cap, "and no allocation exists");
+        return CK_OOB;
+    }
+    uint64_t end = n->addr + n->size;
+    if (a >= end)
+        snprintf(l2, cap, "and is %llu bytes after the nearest allocation at 0x%llx of size %zu bytes",
+                 (unsigned long long)(a - end + 1), (unsigned long long)n->addr, n->size);
+    else if (a < n->addr)
+        snprintf(l2, cap, "and is %llu bytes before the nearest allocation at 0x%llx of size %zu bytes",
+                 (unsigned long long)(n->addr - a), (unsigned long long)n->addr, n->size);
+    else
+        snprintf(l2, cap, "and its last %llu of %u bytes are past the end of the allocation at 0x%llx of size %zu bytes",
+                 (unsigned long long)(a + size - end), size, (unsigned long long)n->addr, n->size);
+    return CK_OOB;
+}
+
+/* memcheck for one memory instruction; returns 1 when it stopped the kernel. */
+static int memcheck(ws_chk *c, ws_warp *w, ws_rec *r, unsigned size, int atom)
+{
+    ws_run *L = w->L;
+    const ws_insn *in = r->in;
+    uint32_t bad = 0;
+    int fault = WS_ERR_ILLEGAL_ADDRESS;
+    unsigned align = size & (size - 1) ? 1 : size;
+    uint32_t m = r->exec;
+    while (m) {
+        int l = __builtin_ctz(m);
+        m &= m - 1;
+        int sp = r->space[l], kind = -1, k;
+        uint64_t a = r->addr[l];
+        switch (sp) {
+        case WS_S_GLOBAL: case WS_S_CONST:
+            if (!global_ok(c, a, size, &k)) kind = CK_OOB;
+            else if (a & (align - 1)) kind = CK_MISALIGNED;
+            break;
+        case WS_S_SHARED:
+            if (a + size > w->blk->smem_size || a + size < a) kind = CK_OOB;
+            else if (a & (align - 1)) kind = CK_MISALIGNED;
+            break;
+        case WS_S_LOCAL:
+            if (a + size > L->local_stride || a + size < a) kind = CK_OOB;
+            else if (a & (align - 1)) kind = CK_MISALIGNED;
+            break;
+        default:
+            break;
+        }
+        if (kind < 0) continue;
+        bad |= 1u << l;
+        char l1[300], l2[400];
+        l2[0] = 0;
+        if (kind == CK_MISALIGNED) {
+            snprintf(l1, sizeof l1, "Address 0x%llx is misaligned", (unsigned long long)a);
+            fault = WS_ERR_MISALIGNED_ADDRESS;
+        } else if (sp == WS_S_GLOBAL || sp == WS_S_CONST) {
+            kind = describe_global(c, w, a, size, l1, l2, sizeof l1);
+        } else if (sp == WS_S_SHARED) {
+            snprintf(l1, sizeof l1, "Address 0x%llx is out of bounds", (unsigned long long)a);
+            snprintf(l2, sizeof l2, "and the block has %zu bytes of shared memory", w->blk->smem_size);
+        } else {
+            snprintf(l1, sizeof l1, "Address 0x%llx is out of bounds", (unsigned long long)a);
+            snprintf(l2, sizeof l2, "and each thread has %zu bytes of local memory (stack)", L->local_stride);
+        }
+        uint64_t key = (uint64_t)size | (uint64_t)r->is_write << 8 | (uint64_t)atom << 9 | (uint64_t)sp << 12;
+        int fresh;
+        chk_group *g = chk_group_get(c, WS_CHK_MEMCHECK, kind, in, NULL, key, &fresh);
+        if (!g) continue;
+        if (fresh) {
+            snprintf(g->title, sizeof g->title, "Invalid %s %s of size %u bytes", space_name(sp),
+                     atom ? "atomic" : r->is_write ? "write" : "read", size);
+            chk_where(c, r->fn, in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);
+            chk_detail(g, "%s", l1);
+            if (l2[0]) chk_detail(g, "%s", l2);
+        }
+        chk_group_hit(c, g, w, l);
+    }
+    if (!bad) return 0;
+    int l = __builtin_ctz(bad);
+    uint32_t t[3];
+    chk_thr_dims(L, chk_thr(w, l), t);
+    r->exec = 0;
+    ws_fault(w, in, fault, "memcheck: invalid %s %s of size %u at 0x%llx by thread (%u,%u,%u) in block (%u,%u,%u)",
+             space_name(r->space[l]), atom ? "atomic" : r->is_write ? "write" : "read", size,
+             (unsigned long long)r->addr[l], t[0], t[1], t[2], w->blk->id.x, w->blk->id.y, w->blk->id.z);
+    return 1;
+}
+
+/* ---------- racecheck ---------- */
+
+/* Report a hazard between an earlier access (site s0 by thread t0 of block b0, write or read) and the current one. */
+static void race(ws_chk *c, ws_warp *w, int lane, const ws_rec *r, uint32_t prev, uint64_t b0, int prev_write,
+                 int now_write, int space, uint64_t addr)
+{
+    const ws_insn *pin = c->site_in && acc_site(prev) <= c->nsites ? c->site_in[acc_site(prev)] : NULL;
+    const ws_func *pfn = pin ? c->site_fn[acc_site(prev)] : NULL;
+    uint64_t key = (uint64_t)prev_write | (uint64_t)now_write << 1 | (uint64_t)space << 4;
+    int fresh;
+    chk_group *g = chk_group_get(c, WS_CHK_RACECHECK, CK_RACE, pin, r->in, key, &fresh);
+    if (!g) return;
+    if (fresh) {
+        char wp[512], wn[512];
+        chk_where(c, pfn, pin, wp, sizeof wp, NULL, 0, NULL);
+        chk_where(c, r->fn, r->in, wn, sizeof wn, g->file, sizeof g->file, &g->line);
+        snprintf(g->title, sizeof g->title, "Error: Race reported between %s access at %s",
+                 prev_write ? "Write" : "Read", wp);
+        memcpy(g->where, wp, sizeof g->where);
+        snprintf(g->where2, sizeof g->where2, "%s access at %.512s", now_write ? "Write" : "Read", wn);
+        uint32_t t0[3], t1[3], bb0[3];
+        chk_thr_dims(w->L, acc_thr(prev), t0);
+        chk_thr_dims(w->L, chk_thr(w, lane), t1);
+        chk_blk_dims(w->L, b0, bb0);
+        const ws_block *b = w->blk;
+        chk_detail(g, "%s memory at 0x%llx: thread (%u,%u,%u) in block (%u,%u,%u) %s it, then thread (%u,%u,%u) in "
+                   "block (%u,%u,%u) %s it", space_name(space), (unsigned long long)addr, t0[0], t0[1], t0[2], bb0[0],
+                   bb0[1], bb0[2], prev_write ? "wrote" : "read", t1[0], t1[1], t1[2], b->id.x, b->id.y, b->id.z,
+                   now_write ? "wrote" : "read");
+        if (b0 != b->linear)
+            chk_detail(g, "the two threads are in different blocks of one launch, and no __threadfence() after the "
+                       "first access nor an atomic orders them (%s)", prev_write && now_write ? "write-after-write" :
+                       prev_write ? "read-after-write: e.g. a plain read-modify-write of one counter by many blocks" :
+                       "write-after-read");
+        else
+            chk_detail(g, "the two threads are in different warps of the block with no __syncthreads() between the "
+                       "accesses (%s)", prev_write && now_write ? "write-after-write" : prev_write ? "read-after-write"
+                       : "write-after-read");
+        g->errors = 1;
+        c->errors++;
+    }
+    chk_group_hit(c, g, w, lane);
+}
+
+/* The bytes of word (addr/4) that an access [a, a+size) covers, as a 4-bit mask. */
+static inline unsigned word_mask(uint64_t word, uint64_t a, unsigned size)
+{
+    uint64_t lo = word * 4 > a ? word * 4 : a, hi = word * 4 + 4 < a + size ? word * 4 + 4 : a + size;
+    return ((1u << (hi - lo)) - 1) << (lo - word * 4);
+}
+
+/* Whether a plain store of lane l writes the value already in memory at p (a benign write-after-write). */
+static int same_value(ws_warp *w, const ws_insn *in, int l, const uint8_t *p, unsigned size)
+{
+    if (in->op != WS_OP_ST || in->ns != 1 || size > 8 || !p) return 0;
+    uint64_t v = w->regs[(size_t)in->s[0] * WS_LANES + (size_t)l];
+    return memcmp(&v, p, size) == 0;
+}
+
+/* Racecheck of one lane's global access. */
+static void race_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size, int sync,
+                        uint32_t site, uint32_t epoch)
+{
+    uint64_t off = a - WS_GLOBAL_BASE;
+    if (off + size > c->gsh_cover || off >= WS_GLOBAL_SPAN || !c->nfence) return;
+    ws_run *L = w->L;
+    uint32_t blk = (uint32_t)w->blk->linear, myfence = c->fence[w->blk->linear % c->nfence];
+    uint64_t thr = chk_thr(w, l);
+    int ws = L->warp_size;
+    for (uint64_t wd = off / 4; wd <= (off + size - 1) / 4; wd++) {
+        g_ent *e = &c->gsh[wd];
+        unsigned mask = word_mask(wd, off, size);
+        if (e->stamp == c->stamp && (acc_mask(e->acc) & mask) && !(acc_sync(e->acc) && sync)) {
+            int other_blk = e->blk != blk;
+            int unordered = other_blk || ((int)(acc_thr(e->acc) / (unsigned)ws) != w->warp_in_block && e->bar == epoch);
+            if (unordered && c->fence[e->blk % c->nfence] == e->fence) {
+                int benign = r->is_write && !r->is_read &&
+                             same_value(w, r->in, l, off + size <= L->glimit ? L->gstore + off : NULL, size);
+                if (!benign)
+                    race(c, w, l, r, e->acc, e->blk, 1, r->is_write && !r->is_read ? 1 : 0, WS_S_GLOBAL, a);
+            }
+        }
+        if (r->is_write) {
+            e->stamp = c->stamp;
+            e->blk = blk;
+            e->acc = acc_enc(site, thr, sync, mask);
+            e->bar = epoch;
+            e->fence = myfence;
+        }
+    }
+}
+
+/* Racecheck of one lane's shared access. */
+static void race_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size,
+                        int atom, uint32_t site, uint32_t epoch)
+{
+    if (a + size > (uint64_t)cb->sh_n * 4) return;
+    int ws = w->L->warp_size, me = w->warp_in_block;
+    uint64_t thr = chk_thr(w, l);
+    uint64_t blk = w->blk->linear;
+    for (uint64_t wd = a / 4; wd <= (a + size - 1) / 4; wd++) {
+        s_ent *e = &cb->sh[wd];
+        unsigned mask = word_mask(wd, a, size);
+        if (wd < cb->sh_lo) cb->sh_lo = wd;
+        if (wd + 1 > cb->sh_hi) cb->sh_hi = wd + 1;
+        uint32_t now = acc_enc(site, thr, atom, mask);
+        int read = r->is_read && !atom, write = r->is_write;
+        /* read-after-write (atomics count as writes, and atomics never race with atomics) */
+        if (read && e->w && (acc_mask(e->w) & mask) && (int)(acc_thr(e->w) / (unsigned)ws) != me &&
+            e->wbar == epoch)
+            race(c, w, l, r, e->w, blk, 1, 0, WS_S_SHARED, a);
+        if (write) {
+            /* write-after-read */
+            uint32_t rs[2] = { e->r1, e->r2 }, rb[2] = { e->r1bar, e->r2bar };
+            for (int k = 0; k < 2; k++)
+                if (rs[k] && (acc_mask(rs[k]) & mask) && (int)(acc_thr(rs[k]) / (unsigned)ws) != me && rb[k] == epoch) {
+                    race(c, w, l, r, rs[k], blk, 0, 1, WS_S_SHARED, a);
+                    break;
+                }
+            /* write-after-write (the same value written again is benign) */
+            if (e->w && (acc_mask(e->w) & mask) && (int)(acc_thr(e->w) / (unsigned)ws) != me && e->wbar == epoch &&
+                !(acc_sync(e->w) && atom) && !same_value(w, r->in, l, w->blk->smem + a, size))
+                race(c, w, l, r, e->w, blk, 1, 1, WS_S_SHARED, a);
+            e->w = now;
+            e->wbar = epoch;
+        } else {
+            if (e->r1 && (int)(acc_thr(e->r1) / (unsigned)ws) != me) {
+                e->r2 = e->r1;
+                e->r2bar = e->r1bar;
+            }
+            e->r1 = now;
+            e->r1bar = epoch;
+        }
+    }
+}
+
+/* ---------- initcheck ---------- */
+
+/* A read of unwritten global memory by lane l. */
+static void uninit_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size)
+{
+    int fresh;
+    chk_group *g = chk_group_get(c, WS_CHK_INITCHECK, CK_INIT_GLOBAL, r->in, NULL, size, &fresh);
+    if (!g) return;
+    if (fresh) {
+        snprintf(g->title, sizeof g->title, "Uninitialized __global__ memory read of size %u bytes", size);
+        chk_where(c, r->fn, r->in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);
+        const chk_alloc *al = chk_live_find(c, a);
+        if (al)
+            chk_detail(g, "Address 0x%llx, %llu bytes into the allocation at 0x%llx of size %zu bytes, was never "
+                       "written by a kernel, cudaMemcpy or cudaMemset (cudaMalloc does not clear memory)",
+                       (unsigned long long)a, (unsigned long long)(a - al->addr), (unsigned long long)al->addr,
+                       al->size);
+        else
+            chk_detail(g, "Address 0x%llx was never written by a kernel, cudaMemcpy or cudaMemset",
+                       (unsigned long long)a);
+    }
+    chk_group_hit(c, g, w, l);
+}
+
+/* A read of unwritten shared memory by lane l: synccheck when threads exited before a barrier the reader passed,
+ * else initcheck. */
+static void uninit_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size)
+{
+    const chk_warp *cw = &cb->warps[w->warp_in_block];
+    int exited = cb->exit_noted && cw->epoch > cb->exit_epoch && cw->last_bar && (c->checks & WS_CHK_SYNCCHECK);
+    if (!exited && !(c->checks & WS_CHK_INITCHECK)) return;
+    int fresh;
+    chk_group *g = chk_group_get(c, exited ? WS_CHK_SYNCCHECK : WS_CHK_INITCHECK, exited ? CK_EXITED : CK_INIT_SHARED,
+                                 r->in, exited ? cw->last_bar : NULL, size, &fresh);
+    if (!g) return;
+    if (fresh) {
+        chk_where(c, r->fn, r->in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);
+        const ws_block *b = w->blk;
+        if (exited) {
+            char bw[512];
+            uint32_t t0[3], t1[3];
+            chk_where(c, cw->last_bar_fn, cw->last_bar, bw, sizeof bw, NULL, 0, NULL);
+            chk_thr_dims(w->L, cb->exit_tmin, t0);
+            chk_thr_dims(w->L, cb->exit_tmax, t1);
+            snprintf(g->title, sizeof g->title, "Barrier error detected. Read of __shared__ memory (size %u bytes) "
+                     "that threads which exited before the barrier never wrote", size);
+            chk_detail(g, "Address 0x%llx of block (%u,%u,%u)'s shared memory was never written", (unsigned long long)a,
+                       b->id.x, b->id.y, b->id.z);
+            chk_detail(g, "threads (%u,%u,%u)..(%u,%u,%u) of the block exited before the barrier at %s: since Volta "
+                       "exited threads no longer take part in __syncthreads(), so the barrier completed without them, "
+                       "but the shared entries they were to write stay unwritten", t0[0], t0[1], t0[2], t1[0], t1[1],
+                       t1[2], bw);
+        } else {
+            snprintf(g->title, sizeof g->title, "Uninitialized __shared__ memory read of size %u bytes", size);
+            chk_detail(g, "Address 0x%llx of block (%u,%u,%u)'s shared memory was never written by a thread of the "
+                       "block", (unsigned long long)a, b->id.x, b->id.y, b->id.z);
+        }
+    }
+    chk_group_hit(c, g, w, l);
+}
+
+/* ---------- the pre-access callback ---------- */
+
+/* Host pointer of lane l's access (deadlock probe: to see whether a store changes memory). */
+static uint8_t *lane_host(ws_warp *w, int sp, uint64_t a, unsigned size, int l)
+{
+    ws_run *L = w->L;
+    switch (sp) {
+    case WS_S_SHARED: return a + size <= w->blk->smem_size ? w->blk->smem + a : NULL;
+    case WS_S_LOCAL: return a + size <= L->local_stride ? w->local + (size_t)l * L->local_stride + a : NULL;
+    case WS_S_GLOBAL: case WS_S_CONST: {
+        uint64_t off = a - WS_GLOBAL_BASE;
+        if (off < L->glimit && off + size <= L->glimit) return L->gstore + off;
+        return ws_host_view(L->gpu, a, size);
+    }
+    default: return NULL;
+    }
+}
+
+/* Observer: before a memory instruction touches memory. */
+void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
+{
+    ws_chk *c = ctx;
+    if (!r->exec || !c->L) return;
+    const ws_insn *in = r->in;
+    unsigned size = r->size ? r->size : 1;
+    int atom = in->op == WS_OP_ATOM || in->op == WS_OP_RED;
+    int sync = atom || (in->flags & WS_F_SYNCMEM);
+    if ((c->checks & WS_CHK_MEMCHECK) && memcheck(c, w, r, size, atom)) return;
+    chk_blk *cb = chk_blk_of(c, w->blk);
+    chk_warp *cw = &cb->warps[w->warp_in_block];
+    uint32_t site = 0;
+    int race_on = (c->checks & WS_CHK_RACECHECK) != 0;
+    int init_on = (c->checks & WS_CHK_INITCHECK) != 0;
+    int sh_init_on = (c->checks & (WS_CHK_INITCHECK | WS_CHK_SYNCCHECK)) && cb->sh_init;
+    if (race_on) site = chk_site(c, in, r->fn);
+    c->probe_nw = 0;
+    uint32_t m = r->exec;
+    while (m) {
+        int l = __builtin_ctz(m);
+        m &= m - 1;
+        uint64_t a = r->addr[l];
+        int sp = r->space[l];
+        if (c->probing) {
+            uint8_t *p = lane_host(w, sp, a, size, l);
+            if (r->is_write && p) {
+                unsigned n = size < 16 ? size : 16;
+                memcpy(c->probe_old[l], p, n);
+                c->probe_ptr[l] = p;
+                c->probe_size = n;
+                c->probe_nw = 1;
+            } else {
+                c->probe_ptr[l] = NULL;
+            }
+            if (r->is_read && sp == WS_S_GLOBAL && !cw->has_load) {
+                cw->last_load = a;
+                cw->has_load = 1;
+            }
+        }
+        if (sp == WS_S_GLOBAL) {
+            uint64_t off = a - WS_GLOBAL_BASE;
+            if (init_on && off + size <= c->ginit_cover && off < WS_GLOBAL_SPAN) {
+                int kind = 0;
+                if ((r->is_read || atom) && !bits_all(c->ginit, off, size) && global_ok(c, a, size, &kind) && kind == 0)
+                    uninit_global(c, w, r, l, a, size);
+                if (r->is_write) bits_set(c->ginit, off, size);
+            }
+            if (race_on) race_global(c, w, r, l, a, size, sync, site, cw->epoch);
+        } else if (sp == WS_S_SHARED && a + size <= cb->smem) {
+            if (sh_init_on) {
+                if ((r->is_read || atom) && !bits_all(cb->sh_init, a, size)) uninit_shared(c, cb, w, r, l, a, size);
+                if (r->is_write) {
+                    bits_set(cb->sh_init, a, size);
+                    uint64_t wd = a / 4;
+                    if (wd < cb->sh_lo) cb->sh_lo = wd;
+                    if ((a + size + 3) / 4 > cb->sh_hi) cb->sh_hi = (a + size + 3) / 4;
+                }
+            }
+            if (race_on && cb->sh) race_shared(c, cb, w, r, l, a, size, atom, site, cw->epoch);
+        }
+    }
+}

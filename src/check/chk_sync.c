@@ -1,0 +1,418 @@
+/* chk_sync.c - the control side of the checkers, run after every warp instruction: synccheck (divergent
+ * __syncthreads, warps of a block at different barriers, member masks of __syncwarp and the *_sync built-ins,
+ * threads exiting before a barrier), fences and barrier epochs for racecheck, device-side trap/assert, and
+ * deadlock detection.
+ *
+ * Deadlock: a barrier deadlock (every resident warp waits) is detected by the engine; spin deadlocks are found
+ * by probing. Once no block has finished for PROBE_AFTER warp instructions and no further block can become
+ * resident, every warp's state (stack, registers) is hashed at sampled backward branches. A warp whose state at a
+ * loop head repeats while no store anywhere changed memory (the memory generation `gen` is unchanged) is in a
+ * cycle it can never leave: its next iterations compute exactly the same. When every resident warp is in such a
+ * cycle, waits at a barrier or has finished, no warp can make progress: the launch is stopped and described. */
+#include <stdlib.h>
+#include <string.h>
+#include "chk_int.h"
+
+#define PROBE_AFTER ((uint64_t)1 << 21)   /* warp instructions without a block finishing before probing */
+
+/* Threads of warp w in lanes (block-linear ids of the lowest and highest). */
+static void lane_range(const ws_warp *w, uint32_t lanes, uint64_t *lo, uint64_t *hi)
+{
+    *lo = chk_thr(w, __builtin_ctz(lanes));
+    *hi = chk_thr(w, 31 - __builtin_clz(lanes));
+}
+
+/* "threads (a,b,c)..(d,e,f)" for a lane set of warp w. */
+static void lanes_text(const ws_warp *w, uint32_t lanes, char *buf, size_t cap)
+{
+    uint64_t lo, hi;
+    uint32_t a[3], b[3];
+    lane_range(w, lanes, &lo, &hi);
+    chk_thr_dims(w->L, lo, a);
+    chk_thr_dims(w->L, hi, b);
+    if (lo == hi) snprintf(buf, cap, "thread (%u,%u,%u)", a[0], a[1], a[2]);
+    else snprintf(buf, cap, "threads (%u,%u,%u)..(%u,%u,%u)", a[0], a[1], a[2], b[0], b[1], b[2]);
+}
+
+/* ---------- synccheck ---------- */
+
+/* A warp arrived at bar.sync / barrier.sync (or bar.red). */
+static void barrier_arrive(ws_chk *c, ws_warp *w, const ws_rec *r)
+{
+    const ws_insn *in = r->in;
+    uint32_t ex = r->exec;
+    if (!ex) return;
+    chk_blk *cb = chk_blk_of(c, w->blk);
+    chk_warp *cw = &cb->warps[w->warp_in_block];
+    int l0 = __builtin_ctz(ex);
+    int id = (int)(w->regs[(size_t)in->s[0] * WS_LANES + (size_t)l0] & 15);
+    int has_count = in->ns > (in->sub == WS_SUB_RED ? 2 : 1);
+    if (c->checks & WS_CHK_SYNCCHECK) {
+        uint32_t alive = w->full & ~w->exited, absent = alive & ~ex;
+        if (!has_count && absent) {
+            int fresh;
+            chk_group *g = chk_group_get(c, WS_CHK_SYNCCHECK, CK_DIVBAR, in, NULL, 0, &fresh);
+            if (g && fresh) {
+                char t[160];
+                snprintf(g->title, sizeof g->title, "Barrier error detected. Divergent thread(s) in warp");
+                chk_where(c, r->fn, in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);
+                lanes_text(w, absent, t, sizeof t);
+                chk_detail(g, "%s of warp %d %s alive but do not take part in this __syncthreads(): only some of the "
+                           "block's live threads reach it (a barrier inside a branch such as if (tid < stride))", t,
+                           w->warp_in_block, __builtin_popcount(absent) == 1 ? "is" : "are");
+            }
+            if (g) chk_group_hit(c, g, w, l0);
+        }
+        int arrived = w->blk->bar_count[id];
+        if (arrived <= 1 || !cb->phase_in[id]) {
+            cb->phase_in[id] = in;
+        } else if (cb->phase_in[id] != in && !has_count) {
+            int fresh;
+            chk_group *g = chk_group_get(c, WS_CHK_SYNCCHECK, CK_BARMISMATCH, in, cb->phase_in[id], 0, &fresh);
+            if (g && fresh) {
+                char other[512];
+                snprintf(g->title, sizeof g->title, "Barrier error detected. Divergent thread(s) in block");
+                chk_where(c, r->fn, in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);
+                chk_where(c, r->fn, cb->phase_in[id], other, sizeof other, NULL, 0, NULL);
+                chk_detail(g, "warp %d waits at this __syncthreads() while other warps of the block wait at the one at "
+                           "%s: the threads of a block must all reach the same barrier", w->warp_in_block, other);
+            }
+            if (g) chk_group_hit(c, g, w, l0);
+        }
+    }
+    cw->epoch++;
+    cw->last_bar = in;
+    cw->last_bar_fn = r->fn;
+}
+
+/* Record lanes of w that exited (for the shared entries they leave unwritten). */
+static void note_exits(ws_chk *c, ws_warp *w)
+{
+    chk_blk *cb = chk_blk_of(c, w->blk);
+    chk_warp *cw = &cb->warps[w->warp_in_block];
+    uint32_t now = w->exited & w->full & ~cw->exited_seen;
+    if (!now) return;
+    cw->exited_seen |= now;
+    if (w->state == WS_W_DONE && !(w->exited & w->full)) return;
+    uint64_t lo, hi;
+    lane_range(w, now, &lo, &hi);
+    if (!cb->exit_noted || cw->epoch < cb->exit_epoch) cb->exit_epoch = cw->epoch;
+    if (!cb->exit_noted || lo < cb->exit_tmin) cb->exit_tmin = lo;
+    if (!cb->exit_noted || hi > cb->exit_tmax) cb->exit_tmax = hi;
+    cb->exit_noted = 1;
+}
+
+/* Name of a warp-synchronous built-in for messages. */
+static const char *sync_name(const ws_insn *in)
+{
+    switch (in->op) {
+    case WS_OP_SHFL: return "__shfl_*_sync()";
+    case WS_OP_VOTE: return "__ballot_sync()/__any_sync()/__all_sync()";
+    case WS_OP_MATCH: return "__match_*_sync()";
+    case WS_OP_REDUX: return "__reduce_*_sync()";
+    default: return "__syncwarp()";
+    }
+}
+
+/* Check the member mask of a warp-synchronous instruction against the lanes that execute it. */
+static void mask_check(ws_chk *c, ws_warp *w, const ws_rec *r)
+{
+    const ws_insn *in = r->in;
+    int need = in->op == WS_OP_SHFL ? 4 : in->op == WS_OP_BAR ? 1 : 2;
+    uint32_t ex = r->exec;
+    if (in->ns < need || !ex || !(c->checks & WS_CHK_SYNCCHECK)) return;
+    int l0 = __builtin_ctz(ex);
+    uint32_t mask = (uint32_t)w->regs[(size_t)in->s[in->ns - 1] * WS_LANES + (size_t)l0];
+    uint32_t alive = w->full & ~w->exited;
+    uint32_t missing = mask & alive & ~ex, outside = ex & ~mask;
+    if (!missing && !outside) return;
+    int fresh;
+    chk_group *g = chk_group_get(c, WS_CHK_SYNCCHECK, CK_MASK, in, NULL, 0, &fresh);
+    if (!g) return;
+    if (fresh) {
+        char t[160];
+        snprintf(g->title, sizeof g->title, "Barrier error detected. Invalid member mask in %s", sync_name(in));
+        chk_where(c, r->fn, in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);
+        if (missing) {
+            lanes_text(w, missing, t, sizeof t);
+            chk_detail(g, "the member mask 0x%08x names %s of warp %d, which %s alive but do not execute it (they are on "
+                       "another path of a branch)", mask, t, w->warp_in_block,
+                       __builtin_popcount(missing) == 1 ? "is" : "are");
+        }
+        if (outside) {
+            lanes_text(w, outside, t, sizeof t);
+            chk_detail(g, "%s of warp %d execute%s it but %s not in the member mask 0x%08x", t, w->warp_in_block,
+                       __builtin_popcount(outside) == 1 ? "s" : "", __builtin_popcount(outside) == 1 ? "is" : "are",
+                       mask);
+        }
+    }
+    chk_group_hit(c, g, w, l0);
+}
+
+/* trap / __assertfail: the kernel stops. */
+static void device_stop(ws_chk *c, ws_warp *w, const ws_rec *r, int kind)
+{
+    if (!r->exec || !(c->checks & WS_CHK_MEMCHECK)) return;
+    int fresh;
+    chk_group *g = chk_group_get(c, WS_CHK_MEMCHECK, kind, r->in, NULL, 0, &fresh);
+    if (!g) return;
+    if (fresh) {
+        snprintf(g->title, sizeof g->title, "%s", kind == CK_TRAP ? "Device-side trap: a trap instruction (__trap()) "
+                 "stopped the kernel" : "Device-side assertion failed: assert() stopped the kernel");
+        chk_where(c, r->fn, r->in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);
+        chk_detail(g, "the launch fails with %s at the next synchronizing call",
+                   kind == CK_TRAP ? "cudaErrorLaunchFailure" : "cudaErrorAssert");
+    }
+    chk_group_hit(c, g, w, __builtin_ctz(r->exec));
+}
+
+/* ---------- deadlock ---------- */
+
+/* Hash of a warp's whole execution state: stack, frames and register window. */
+static uint64_t state_hash(const ws_warp *w)
+{
+    uint64_t h = 1469598103934665603ull;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+    MIX(w->sp);
+    for (int i = 0; i < w->sp; i++) {
+        MIX(w->stk[i].pc);
+        MIX(w->stk[i].rpc);
+        MIX(w->stk[i].mask);
+    }
+    MIX(w->nframes);
+    MIX(w->local_base);
+    MIX(w->regs - w->reg_stack);
+    MIX(w->exited);
+    size_t n = (size_t)w->fn->nregs * WS_LANES;
+    for (size_t i = 0; i < n; i++) MIX(w->regs[i]);
+#undef MIX
+    return h;
+}
+
+/* Describe where the warps of block cb are; appends lines to g. */
+static void describe_block(ws_chk *c, chk_group *g, chk_blk *cb)
+{
+    ws_block *b = cb->b;
+    char line[1400];
+    int n = snprintf(line, sizeof line, "block (%u,%u,%u):", b->id.x, b->id.y, b->id.z);
+    int i = 0;
+    while (i < b->nwarps) {
+        char what[700];
+        int j = i;
+        /* what warp i does */
+        for (; j < b->nwarps; j++) {
+            ws_warp *x = &b->warps[j];
+            chk_warp *cw = &cb->warps[j];
+            char wbuf[700], where[512];
+            if (x->state == WS_W_DONE) snprintf(wbuf, sizeof wbuf, "finished");
+            else if (x->state == WS_W_BAR && x->sp > 0) {
+                chk_where(c, x->fn, &x->code[x->stk[x->sp - 1].pc - 1], where, sizeof where, NULL, 0, NULL);
+                snprintf(wbuf, sizeof wbuf, "wait at the barrier at %s", where);
+            } else if (cw->conf_gen == c->gen + 1 && cw->loop_in) {
+                chk_where(c, cw->loop_fn, cw->loop_in, where, sizeof where, NULL, 0, NULL);
+                if (cw->has_load) {
+                    const chk_alloc *a = chk_live_find(c, cw->last_load);
+                    char al[160] = "";
+                    if (a) snprintf(al, sizeof al, " (%llu bytes into the allocation at 0x%llx of size %zu bytes)",
+                                    (unsigned long long)(cw->last_load - a->addr), (unsigned long long)a->addr, a->size);
+                    snprintf(wbuf, sizeof wbuf, "spin in the loop at %s, re-reading 0x%llx%s, which no running thread "
+                             "changes", where, (unsigned long long)cw->last_load, al);
+                } else {
+                    snprintf(wbuf, sizeof wbuf, "spin in the loop at %s without changing anything", where);
+                }
+            } else if (x->sp > 0) {
+                int pc = x->stk[x->sp - 1].pc;
+                chk_where(c, x->fn, &x->code[pc > 0 ? pc - 1 : 0], where, sizeof where, NULL, 0, NULL);
+                snprintf(wbuf, sizeof wbuf, "run at %s", where);
+            } else {
+                snprintf(wbuf, sizeof wbuf, "stopped");
+            }
+            if (j == i) snprintf(what, sizeof what, "%s", wbuf);
+            else if (strcmp(what, wbuf)) break;
+        }
+        if (j - i == 1) n += snprintf(line + n, sizeof line - (size_t)n, "%s warp %d %s", i ? ";" : "", i, what);
+        else n += snprintf(line + n, sizeof line - (size_t)n, "%s warps %d-%d %s", i ? ";" : "", i, j - 1, what);
+        if (n >= (int)sizeof line - 1) break;
+        i = j;
+    }
+    chk_detail(g, "%s", line);
+}
+
+/* Describe every resident block of the launch and why the rest cannot run. */
+static void describe_launch(ws_chk *c, chk_group *g, ws_run *L, int spin)
+{
+    uint64_t shown = 0, live = 0;
+    for (size_t i = 0; i < c->btab_cap; i++)
+        if (c->btab[i] && c->btab[i]->live) live++;
+    const ws_device *d = L->gpu->dev;
+    int sms = d && d->sm_count ? d->sm_count : 1;
+    chk_detail(g, "%llu of the grid's %llu blocks are resident (this kernel can keep at most %llu resident at once: "
+               "%llu per SM x %d SMs)", (unsigned long long)live, (unsigned long long)L->nblocks,
+               (unsigned long long)L->resident, (unsigned long long)((L->resident + (uint64_t)sms - 1) / (uint64_t)sms),
+               sms);
+    for (size_t i = 0; i < c->btab_cap; i++) {
+        chk_blk *cb = c->btab[i];
+        if (!cb || !cb->live) continue;
+        if (shown++ < 8) describe_block(c, g, cb);
+    }
+    if (shown > 8) chk_detail(g, "... and %llu more resident blocks", (unsigned long long)(shown - 8));
+    if (c->admitted < L->nblocks && spin) {
+        uint32_t b0[3], b1[3];
+        chk_blk_dims(L, c->admitted, b0);
+        chk_blk_dims(L, L->nblocks - 1, b1);
+        chk_detail(g, "blocks (%u,%u,%u)..(%u,%u,%u) (%llu blocks) never started: a block becomes resident only when "
+                   "a resident one finishes, and every resident block waits, so a block that waits for one of them "
+                   "waits forever (a block must not wait for another block that may not be running: split the "
+                   "phases into two kernel launches, or use a cooperative launch with a grid that fits)",
+                   b0[0], b0[1], b0[2], b1[0], b1[1], b1[2], (unsigned long long)(L->nblocks - c->admitted));
+    } else if (spin) {
+        chk_detail(g, "every block of the grid is resident: the values the spinning warps wait for are never written "
+                   "by any thread that can still run");
+    }
+}
+
+/* Record a deadlock / watchdog finding with a description of the launch. */
+static chk_group *stuck_finding(ws_chk *c, ws_run *L, int kind, const char *title, int spin)
+{
+    int fresh;
+    chk_group *g = chk_group_get(c, WS_CHK_DEADLOCK, kind, NULL, NULL, 0, &fresh);
+    if (!g) return NULL;
+    snprintf(g->title, sizeof g->title, "%s", title);
+    /* "at": the first waiting warp's location */
+    for (size_t i = 0; i < c->btab_cap && !g->where[0]; i++) {
+        chk_blk *cb = c->btab[i];
+        if (!cb || !cb->live) continue;
+        for (int k = 0; k < cb->b->nwarps && !g->where[0]; k++) {
+            ws_warp *x = &cb->b->warps[k];
+            chk_warp *cw = &cb->warps[k];
+            if (cw->conf_gen == c->gen + 1 && cw->loop_in)
+                chk_where(c, cw->loop_fn, cw->loop_in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);
+            else if ((x->state == WS_W_BAR || x->state == WS_W_RUN) && x->sp > 0 && x->stk[x->sp - 1].pc > 0)
+                chk_where(c, x->fn, &x->code[x->stk[x->sp - 1].pc - 1], g->where, sizeof g->where, g->file,
+                          sizeof g->file, &g->line);
+        }
+    }
+    describe_launch(c, g, L, spin);
+    chk_group_hit(c, g, NULL, 0);
+    c->dl_reported = 1;
+    return g;
+}
+
+/* A warp was confirmed spinning: stop the launch when no warp can make progress. */
+static void check_stuck(ws_chk *c, ws_warp *w, const ws_rec *r)
+{
+    ws_run *L = c->L;
+    if (L->gpu->engine || c->dl_reported) return;
+    if (c->admitted < L->nblocks && c->live_blocks < L->resident) return;   /* another block can still start */
+    for (size_t i = 0; i < c->btab_cap; i++) {
+        chk_blk *cb = c->btab[i];
+        if (!cb || !cb->live) continue;
+        for (int k = 0; k < cb->b->nwarps; k++) {
+            int st = cb->b->warps[k].state;
+            if (st == WS_W_DONE || st == WS_W_BAR || st == WS_W_FAULT) continue;
+            if (cb->warps[k].conf_gen != c->gen + 1) return;
+        }
+    }
+    char title[700];
+    snprintf(title, sizeof title, "Deadlock: no warp of %s can make progress (resident blocks spin forever waiting "
+             "for each other or for blocks that cannot become resident)", c->kname);
+    stuck_finding(c, L, CK_DEADLOCK, title, 1);
+    ws_fault(w, r->in, WS_ERR_LAUNCH_FAILURE, "deadlock: every resident block of %s spins or waits forever "
+             "(warpsim --check found no warp that can make progress)", L->entry->name);
+}
+
+/* Deadlock probe at a backward branch. */
+static void probe(ws_chk *c, ws_warp *w, const ws_rec *r)
+{
+    if (w->state != WS_W_RUN || w->sp <= 0) return;
+    int32_t pc = w->stk[w->sp - 1].pc, bpc = (int32_t)(r->in - w->code);
+    if (pc > bpc || bpc < 0 || bpc >= w->fn->ncode) return;
+    chk_blk *cb = chk_blk_of(c, w->blk);
+    chk_warp *cw = &cb->warps[w->warp_in_block];
+    if (++cw->tick & 7) return;
+    uint64_t h = state_hash(w);
+    if (cw->probe_pc == pc && cw->probe_hash == h && cw->probe_gen == c->gen) {
+        if (cw->conf_gen != c->gen + 1) {
+            cw->conf_gen = c->gen + 1;
+            cw->loop_in = r->in;
+            cw->loop_fn = r->fn;
+            check_stuck(c, w, r);
+        }
+    } else {
+        cw->probe_pc = pc;
+        cw->probe_hash = h;
+        cw->probe_gen = c->gen;
+        cw->has_load = 0;
+    }
+}
+
+/* Observer: after every executed warp instruction. */
+void chk_post(void *ctx, ws_warp *w, const ws_rec *r)
+{
+    ws_chk *c = ctx;
+    ws_run *L = c->L;
+    if (!L) return;
+    if (c->probing && c->probe_nw && r->is_mem) {
+        uint32_t m = r->exec;
+        while (m) {
+            int l = __builtin_ctz(m);
+            m &= m - 1;
+            if (c->probe_ptr[l] && memcmp(c->probe_ptr[l], c->probe_old[l], c->probe_size)) {
+                c->gen++;
+                break;
+            }
+        }
+        c->probe_nw = 0;
+    }
+    if ((c->checks & WS_CHK_DEADLOCK) && ++c->since_end > PROBE_AFTER && !c->probing && !L->gpu->engine &&
+        (c->admitted >= L->nblocks || c->live_blocks >= L->resident)) {
+        c->probing = 1;
+        c->gen++;
+    }
+    int op = r->in->op;
+    if (!c->interesting[op]) return;
+    switch (op) {
+    case WS_OP_BAR: case WS_OP_BARRIER:
+        if (r->in->sub == WS_SUB_SYNC) mask_check(c, w, r);
+        else if (r->in->sub != WS_SUB_ARRIVE) barrier_arrive(c, w, r);
+        break;
+    case WS_OP_MEMBAR: case WS_OP_FENCE:
+        if (r->exec && c->nfence) c->fence[w->blk->linear % c->nfence]++;
+        break;
+    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX:
+        mask_check(c, w, r);
+        break;
+    case WS_OP_BRA:
+        if (c->probing) probe(c, w, r);
+        break;
+    case WS_OP_EXIT: case WS_OP_RET:
+        note_exits(c, w);
+        break;
+    case WS_OP_TRAP:
+        device_stop(c, w, r, CK_TRAP);
+        break;
+    case WS_OP_CALL:
+        if (r->in->call && r->in->call->builtin == WS_BI_ASSERTFAIL) device_stop(c, w, r, CK_ASSERT);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Launch end: describe a barrier deadlock or a watchdog stop that the engine found. */
+void chk_sync_launch_end(ws_chk *c, ws_run *L, int status)
+{
+    if (!(c->checks & WS_CHK_DEADLOCK) || c->dl_reported) return;
+    char title[700];
+    if (status == WS_ERR_LAUNCH_FAILURE && !strncmp(L->fault_msg, "deadlock", 8)) {
+        snprintf(title, sizeof title, "Deadlock: no warp of %s can make progress (every resident warp waits at a "
+                 "barrier that cannot complete)", c->kname);
+        chk_group *g = stuck_finding(c, L, CK_DEADLOCK, title, 0);
+        if (g) chk_detail(g, "a barrier completes when every live warp of the block arrives at it (or its thread count "
+                          "is reached); here the warps wait at barriers that the others never reach");
+    } else if (status == WS_ERR_LAUNCH_TIMEOUT && !strncmp(L->fault_msg, "watchdog", 8)) {
+        snprintf(title, sizeof title, "Watchdog: %s was stopped after %llu warp instructions (--max-instructions / "
+                 "--max-cycles): an endless loop?", c->kname, (unsigned long long)L->max_inst);
+        stuck_finding(c, L, CK_WATCHDOG, title, 0);
+    }
+}
