@@ -83,6 +83,7 @@ void ws_chk_destroy(ws_chk *c)
     if (!c) return;
     blocks_clear(c);
     chk_mem_free(c);
+    chk_sync_free(c);
     for (size_t i = 0; i < c->nlive; i++) free(c->live[i].host);
     free(c->live);
     for (size_t i = 0; i < c->ng; i++) free(c->g[i].detail);
@@ -139,6 +140,9 @@ void chk_demangle(const char *name, char *buf, size_t cap)
     snprintf(buf, cap, "%s", name ? name : "?");
 }
 
+/* Public form of chk_demangle. */
+void ws_chk_demangle(const char *name, char *buf, size_t cap) { chk_demangle(name, buf, cap); }
+
 /* "func(args) in file:line" for instruction in of function fn. */
 void chk_where(ws_chk *c, const ws_func *fn, const ws_insn *in, char *buf, size_t cap, char *file, size_t fcap,
                unsigned *line)
@@ -161,6 +165,15 @@ void chk_where(ws_chk *c, const ws_func *fn, const ws_insn *in, char *buf, size_
 }
 
 /* ---------- findings ---------- */
+
+/* Grouping key of an instruction's source line: the instruction itself when the PTX has no line for it. */
+const void *chk_line_key(const ws_insn *in, const ws_func *fn)
+{
+    if (!in || !in->line) return in;
+    uint64_t k = (uint64_t)(uintptr_t)fn * 0x9E3779B97F4A7C15ull ^ ((uint64_t)in->file << 40) ^ in->line;
+    return (const void *)(uintptr_t)(k | 1);
+}
+
 
 /* Find or create the group of a finding. */
 chk_group *chk_group_get(ws_chk *c, unsigned cls, int kind, const void *k1, const void *k2, uint64_t k3, int *fresh)
@@ -498,6 +511,7 @@ void chk_gpu_reset(ws_chk *c)
     c->nlive = 0;
     c->nfreed = c->freed_next = 0;
     chk_mem_free(c);
+    chk_sync_free(c);   /* functions die with the GPU's modules */
     c->gpu = NULL;
 }
 
@@ -511,7 +525,8 @@ void ws_chk_api_error(ws_chk *c, int code, const char *ename, const char *estr, 
     /* group by error, API and first host frame */
     uint64_t key = (uint64_t)code;
     for (const char *p = api; p && *p; p++) key = key * 131 + (unsigned char)*p;
-    for (const char *p = nh ? host[0] : ""; *p; p++) key = key * 131 + (unsigned char)*p;
+    for (int i = 0; i < nh; i++)
+        for (const char *p = host[i]; *p; p++) key = key * 131 + (unsigned char)*p;
     size_t save = c->open_from;
     c->open_from = 0;   /* host-side groups match across launches */
     int fresh;

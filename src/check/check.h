@@ -47,6 +47,8 @@ void ws_chk_destroy(ws_chk *c);
 void ws_chk_api_error(ws_chk *c, int code, const char *ename, const char *estr, const char *api);
 /* End of the program: leak check (if on) for the current GPU, then the ERROR SUMMARY line. */
 void ws_chk_finish(ws_chk *c);
+/* Demangle a C++ name with the program's libstdc++ demangler, when loaded (else copy it). */
+void ws_chk_demangle(const char *name, char *buf, size_t cap);
 /* Errors found so far. */
 unsigned long ws_chk_errors(const ws_chk *c);
 /* Write `"checks": {...}` (without a leading comma) describing every finding as JSON. */

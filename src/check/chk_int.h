@@ -152,7 +152,13 @@ struct ws_chk {
     size_t ng, capg, open_from;
     unsigned long errors, dropped;
     unsigned char interesting[WS_OP_COUNT];
+    /* per function: whether each instruction can still reach a barrier or warp-synchronous op before exiting */
+    struct chk_fninfo *fninfo;
+    size_t nfninfo, capfninfo;
 };
+
+/* a grouping key for an instruction's source line (instructions of one line group together) */
+const void *chk_line_key(const ws_insn *in, const ws_func *fn);
 
 /* ---- check.c ---- */
 /* Find or create the group for a finding; NULL when the table is full. *fresh says it was created. */
@@ -203,5 +209,7 @@ void chk_mem_free(ws_chk *c);
 void chk_post(void *ctx, ws_warp *w, const ws_rec *r);
 /* Launch end: describe a deadlock or watchdog stop the engine detected. */
 void chk_sync_launch_end(ws_chk *c, ws_run *L, int status);
+/* Free the per-function analyses. */
+void chk_sync_free(ws_chk *c);
 
 #endif

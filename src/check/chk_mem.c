@@ -192,38 +192,8 @@ void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len)
     case WS_HM_WRITE:
         if ((c->checks & WS_CHK_INITCHECK) && in_arena && ginit_cover(c, off + len) == 0) bits_set(c->ginit, off, len);
         break;
-    case WS_HM_READ: {
-        if (!(c->checks & WS_CHK_INITCHECK) || !in_arena || off + len > c->ginit_cover) break;
-        const chk_alloc *a = chk_live_find(c, addr);
-        if (!a) break;   /* module variables are initialized */
-        int64_t bad = bits_first_clear(c->ginit, off, len);
-        if (bad < 0) break;
-        uint64_t nbad = 0;
-        for (uint64_t i = 0; i < len; i++) nbad += !(c->ginit[(off + i) >> 3] >> ((off + i) & 7) & 1);
-        size_t save = c->open_from;
-        c->open_from = 0;
-        int fresh;
-        chk_group *g = chk_group_get(c, WS_CHK_INITCHECK, CK_INIT_HOST, NULL, NULL, a->addr, &fresh);
-        c->open_from = save;
-        if (!g) break;
-        chk_group_hit(c, g, NULL, 0);
-        if (!fresh) break;
-        snprintf(g->title, sizeof g->title, "Uninitialized __global__ memory read of size %zu bytes by a host copy "
-                 "(cudaMemcpy device to host)", len);
-        chk_detail(g, "%llu of the %zu bytes at 0x%llx were never written by a kernel, cudaMemcpy or cudaMemset; "
-                   "the first is 0x%llx, %llu bytes into the allocation at 0x%llx of size %zu bytes",
-                   (unsigned long long)nbad, len, (unsigned long long)addr,
-                   (unsigned long long)(WS_GLOBAL_BASE + (uint64_t)bad),
-                   (unsigned long long)(WS_GLOBAL_BASE + (uint64_t)bad - a->addr), (unsigned long long)a->addr, a->size);
-        if (c->host_frames) g->nhost = c->host_frames(g->host, CHK_HOST_LINES);
-        g->host_what = "the copy";
-        fprintf(c->out, "========= %s\n", g->title);
-        fprintf(c->out, "=========     %s", g->detail);
-        for (int i = 0; i < g->nhost; i++) fprintf(c->out, "=========         Host Frame: %s\n", g->host[i]);
-        fprintf(c->out, "=========\n");
-        g->printed = 1;
+    case WS_HM_READ:   /* host reads of unwritten bytes are not errors until the program uses them */
         break;
-    }
     case WS_HM_RESET:
         chk_gpu_reset(c);
         break;
@@ -437,7 +407,7 @@ static int memcheck(ws_chk *c, ws_warp *w, ws_rec *r, unsigned size, int atom)
         }
         uint64_t key = (uint64_t)size | (uint64_t)r->is_write << 8 | (uint64_t)atom << 9 | (uint64_t)sp << 12;
         int fresh;
-        chk_group *g = chk_group_get(c, WS_CHK_MEMCHECK, kind, in, NULL, key, &fresh);
+        chk_group *g = chk_group_get(c, WS_CHK_MEMCHECK, kind, chk_line_key(in, r->fn), NULL, key, &fresh);
         if (!g) continue;
         if (fresh) {
             snprintf(g->title, sizeof g->title, "Invalid %s %s of size %u bytes", space_name(sp),
@@ -469,7 +439,7 @@ static void race(ws_chk *c, ws_warp *w, int lane, const ws_rec *r, uint32_t prev
     const ws_func *pfn = pin ? c->site_fn[acc_site(prev)] : NULL;
     uint64_t key = (uint64_t)prev_write | (uint64_t)now_write << 1 | (uint64_t)space << 4;
     int fresh;
-    chk_group *g = chk_group_get(c, WS_CHK_RACECHECK, CK_RACE, pin, r->in, key, &fresh);
+    chk_group *g = chk_group_get(c, WS_CHK_RACECHECK, CK_RACE, chk_line_key(pin, pfn), chk_line_key(r->in, r->fn), key, &fresh);
     if (!g) return;
     if (fresh) {
         char wp[512], wn[512];
@@ -531,7 +501,9 @@ static void race_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_t 
     for (uint64_t wd = off / 4; wd <= (off + size - 1) / 4; wd++) {
         g_ent *e = &c->gsh[wd];
         unsigned mask = word_mask(wd, off, size);
-        if (e->stamp == c->stamp && (acc_mask(e->acc) & mask) && !(acc_sync(e->acc) && sync)) {
+        /* atomics never race with atomics; a plain read of an atomically written word is the CAS-loop idiom */
+        if (e->stamp == c->stamp && (acc_mask(e->acc) & mask) && !(acc_sync(e->acc) && sync) &&
+            !(acc_sync(e->acc) && !r->is_write)) {
             int other_blk = e->blk != blk;
             int unordered = other_blk || ((int)(acc_thr(e->acc) / (unsigned)ws) != w->warp_in_block && e->bar == epoch);
             if (unordered && c->fence[e->blk % c->nfence] == e->fence) {
@@ -567,7 +539,7 @@ static void race_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int
         uint32_t now = acc_enc(site, thr, atom, mask);
         int read = r->is_read && !atom, write = r->is_write;
         /* read-after-write (atomics count as writes, and atomics never race with atomics) */
-        if (read && e->w && (acc_mask(e->w) & mask) && (int)(acc_thr(e->w) / (unsigned)ws) != me &&
+        if (read && e->w && !acc_sync(e->w) && (acc_mask(e->w) & mask) && (int)(acc_thr(e->w) / (unsigned)ws) != me &&
             e->wbar == epoch)
             race(c, w, l, r, e->w, blk, 1, 0, WS_S_SHARED, a);
         if (write) {
@@ -601,7 +573,7 @@ static void race_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int
 static void uninit_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size)
 {
     int fresh;
-    chk_group *g = chk_group_get(c, WS_CHK_INITCHECK, CK_INIT_GLOBAL, r->in, NULL, size, &fresh);
+    chk_group *g = chk_group_get(c, WS_CHK_INITCHECK, CK_INIT_GLOBAL, chk_line_key(r->in, r->fn), NULL, size, &fresh);
     if (!g) return;
     if (fresh) {
         snprintf(g->title, sizeof g->title, "Uninitialized __global__ memory read of size %u bytes", size);
@@ -628,7 +600,7 @@ static void uninit_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, i
     if (!exited && !(c->checks & WS_CHK_INITCHECK)) return;
     int fresh;
     chk_group *g = chk_group_get(c, exited ? WS_CHK_SYNCCHECK : WS_CHK_INITCHECK, exited ? CK_EXITED : CK_INIT_SHARED,
-                                 r->in, exited ? cw->last_bar : NULL, size, &fresh);
+                                 chk_line_key(r->in, r->fn), exited ? cw->last_bar : NULL, size, &fresh);
     if (!g) return;
     if (fresh) {
         chk_where(c, r->fn, r->in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);

@@ -34,6 +34,116 @@ static void lanes_text(const ws_warp *w, uint32_t lanes, char *buf, size_t cap)
     else snprintf(buf, cap, "threads (%u,%u,%u)..(%u,%u,%u)", a[0], a[1], a[2], b[0], b[1], b[2]);
 }
 
+/* ---------- which lanes still reach a synchronizing instruction ---------- */
+
+/* per function: can[pc] = 1 when a barrier or warp-synchronous op is reachable from pc before the thread exits */
+struct chk_fninfo {
+    const ws_func *fn;
+    uint8_t *can;
+    int busy;                  /* being computed (recursion) */
+};
+
+/* Whether an instruction synchronizes threads (bar.sync/red/warp.sync, barrier.sync, *.sync warp built-ins). */
+static int is_sync_op(const ws_insn *in)
+{
+    switch (in->op) {
+    case WS_OP_BAR: case WS_OP_BARRIER: return in->sub != WS_SUB_ARRIVE;
+    case WS_OP_SHFL: return in->ns >= 4;
+    case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: return in->ns >= 2;
+    default: return 0;
+    }
+}
+
+static const uint8_t *can_sync_of(ws_chk *c, const ws_func *fn);
+
+/* Whether a call instruction may synchronize (its callee can). */
+static int call_syncs(ws_chk *c, const ws_insn *in, const ws_func *fn)
+{
+    const ws_call *cl = in->call;
+    if (!cl || cl->builtin) return 0;
+    if (cl->func < 0 || !c->L) return 1;   /* through a pointer: assume it may */
+    if (cl->func >= c->L->mod->nfuncs) return 1;
+    const ws_func *callee = &c->L->mod->funcs[cl->func];
+    (void)fn;
+    if (!callee->decoded || !callee->ncode) return 0;
+    const uint8_t *cs = can_sync_of(c, callee);
+    return cs ? cs[0] : 1;
+}
+
+/* The reachability table of fn (computed once per function). */
+static const uint8_t *can_sync_of(ws_chk *c, const ws_func *fn)
+{
+    for (size_t i = 0; i < c->nfninfo; i++)
+        if (c->fninfo[i].fn == fn) return c->fninfo[i].busy ? NULL : c->fninfo[i].can;
+    if (c->nfninfo == c->capfninfo) {
+        size_t nc = c->capfninfo ? c->capfninfo * 2 : 16;
+        struct chk_fninfo *n = realloc(c->fninfo, nc * sizeof *n);
+        if (!n) return NULL;
+        c->fninfo = n;
+        c->capfninfo = nc;
+    }
+    size_t me = c->nfninfo++;
+    int n = fn->ncode;
+    uint8_t *can = calloc((size_t)n + 1, 1);
+    c->fninfo[me].fn = fn;
+    c->fninfo[me].can = can;
+    c->fninfo[me].busy = 1;
+    if (!can) return NULL;
+    uint8_t *self = calloc((size_t)n + 1, 1);   /* what each instruction contributes by itself */
+    for (int pc = 0; pc < n && self; pc++) {
+        const ws_insn *in = &fn->code[pc];
+        self[pc] = is_sync_op(in) || (in->op == WS_OP_CALL && call_syncs(c, in, fn)) ||
+                   (in->op == WS_OP_RET && !fn->is_entry);   /* the caller may synchronize after the return */
+    }
+    for (int changed = 1; changed && self;) {
+        changed = 0;
+        for (int pc = n - 1; pc >= 0; pc--) {
+            if (can[pc]) continue;
+            const ws_insn *in = &fn->code[pc];
+            int v = self[pc];
+            int op = in->op, uncond = in->guard < 0;
+            if (!v && op == WS_OP_BRA) v = (in->target >= 0 && in->target < n && can[in->target]) ||
+                                          (!uncond && pc + 1 < n && can[pc + 1]);
+            else if (!v && op == WS_OP_BRX)
+                for (int k = 0; k < in->ntargets && !v; k++) v = in->targets[k] >= 0 && in->targets[k] < n && can[in->targets[k]];
+            else if (!v && ((op != WS_OP_RET && op != WS_OP_EXIT && op != WS_OP_TRAP) || !uncond))
+                v = pc + 1 < n && can[pc + 1];
+            if (v) { can[pc] = 1; changed = 1; }
+        }
+    }
+    free(self);
+    c->fninfo[me].busy = 0;
+    return can;
+}
+
+/* Free the per-function analyses. */
+void chk_sync_free(ws_chk *c)
+{
+    for (size_t i = 0; i < c->nfninfo; i++) free(c->fninfo[i].can);
+    free(c->fninfo);
+    c->fninfo = NULL;
+    c->nfninfo = c->capfninfo = 0;
+}
+
+/* Of the lanes in `lanes` (not executing the current instruction), those that can still reach a synchronizing
+ * instruction; the others are on their way out of the kernel and count as exited. */
+static uint32_t lanes_still_syncing(ws_chk *c, const ws_warp *w, uint32_t lanes)
+{
+    uint32_t out = 0;
+    int f = 0;   /* frame whose callee owns stack entry i */
+    for (int i = 0; i < w->sp && lanes; i++) {
+        while (f < w->nframes && i >= w->frames[f].stk_base) f++;
+        uint32_t m = w->stk[i].mask & lanes;
+        if (!m) continue;
+        const ws_func *fn = f == 0 ? (w->nframes ? w->frames[0].fn : w->fn) : (f < w->nframes ? w->frames[f].fn : w->fn);
+        const uint8_t *can = can_sync_of(c, fn);
+        int pc = w->stk[i].pc;
+        if (!can || pc < 0 || pc >= fn->ncode || can[pc]) out |= m;
+        lanes &= ~m;
+    }
+    return out | lanes;   /* lanes found nowhere: assume they still synchronize */
+}
+
 /* ---------- synccheck ---------- */
 
 /* A warp arrived at bar.sync / barrier.sync (or bar.red). */
@@ -48,10 +158,19 @@ static void barrier_arrive(ws_chk *c, ws_warp *w, const ws_rec *r)
     int id = (int)(w->regs[(size_t)in->s[0] * WS_LANES + (size_t)l0] & 15);
     int has_count = in->ns > (in->sub == WS_SUB_RED ? 2 : 1);
     if (c->checks & WS_CHK_SYNCCHECK) {
-        uint32_t alive = w->full & ~w->exited, absent = alive & ~ex;
+        uint32_t alive = w->full & ~w->exited, away = alive & ~ex;
+        uint32_t absent = away ? lanes_still_syncing(c, w, away) : 0, leaving = away & ~absent;
+        if (leaving) {   /* lanes on their way out (e.g. `if (i >= n) return;`): exited as far as barriers go */
+            uint64_t lo, hi;
+            lane_range(w, leaving, &lo, &hi);
+            if (!cb->exit_noted || cw->epoch < cb->exit_epoch) cb->exit_epoch = cw->epoch;
+            if (!cb->exit_noted || lo < cb->exit_tmin) cb->exit_tmin = lo;
+            if (!cb->exit_noted || hi > cb->exit_tmax) cb->exit_tmax = hi;
+            cb->exit_noted = 1;
+        }
         if (!has_count && absent) {
             int fresh;
-            chk_group *g = chk_group_get(c, WS_CHK_SYNCCHECK, CK_DIVBAR, in, NULL, 0, &fresh);
+            chk_group *g = chk_group_get(c, WS_CHK_SYNCCHECK, CK_DIVBAR, chk_line_key(in, r->fn), NULL, 0, &fresh);
             if (g && fresh) {
                 char t[160];
                 snprintf(g->title, sizeof g->title, "Barrier error detected. Divergent thread(s) in warp");
@@ -125,9 +244,10 @@ static void mask_check(ws_chk *c, ws_warp *w, const ws_rec *r)
     uint32_t mask = (uint32_t)w->regs[(size_t)in->s[in->ns - 1] * WS_LANES + (size_t)l0];
     uint32_t alive = w->full & ~w->exited;
     uint32_t missing = mask & alive & ~ex, outside = ex & ~mask;
+    if (missing) missing = lanes_still_syncing(c, w, missing);
     if (!missing && !outside) return;
     int fresh;
-    chk_group *g = chk_group_get(c, WS_CHK_SYNCCHECK, CK_MASK, in, NULL, 0, &fresh);
+    chk_group *g = chk_group_get(c, WS_CHK_SYNCCHECK, CK_MASK, chk_line_key(in, r->fn), NULL, 0, &fresh);
     if (!g) return;
     if (fresh) {
         char t[160];
@@ -154,7 +274,7 @@ static void device_stop(ws_chk *c, ws_warp *w, const ws_rec *r, int kind)
 {
     if (!r->exec || !(c->checks & WS_CHK_MEMCHECK)) return;
     int fresh;
-    chk_group *g = chk_group_get(c, WS_CHK_MEMCHECK, kind, r->in, NULL, 0, &fresh);
+    chk_group *g = chk_group_get(c, WS_CHK_MEMCHECK, kind, chk_line_key(r->in, r->fn), NULL, 0, &fresh);
     if (!g) return;
     if (fresh) {
         snprintf(g->title, sizeof g->title, "%s", kind == CK_TRAP ? "Device-side trap: a trap instruction (__trap()) "
@@ -189,73 +309,87 @@ static uint64_t state_hash(const ws_warp *w)
     return h;
 }
 
-/* Describe where the warps of block cb are; appends lines to g. */
+/* What warp j of block cb is doing, for deadlock and watchdog reports. */
+static void warp_doing(ws_chk *c, chk_blk *cb, int j, char *buf, size_t cap)
+{
+    ws_warp *x = &cb->b->warps[j];
+    chk_warp *cw = &cb->warps[j];
+    char where[512];
+    if (x->state == WS_W_DONE) {
+        snprintf(buf, cap, "finished");
+    } else if (x->state == WS_W_BAR && x->sp > 0) {
+        chk_where(c, x->fn, &x->code[x->stk[x->sp - 1].pc - 1], where, sizeof where, NULL, 0, NULL);
+        snprintf(buf, cap, "waiting at the barrier at %s", where);
+    } else if (cw->conf_gen == c->gen + 1 && cw->loop_in) {
+        chk_where(c, cw->loop_fn, cw->loop_in, where, sizeof where, NULL, 0, NULL);
+        if (cw->has_load) {
+            const chk_alloc *a = chk_live_find(c, cw->last_load);
+            char al[200] = "";
+            if (a && a->addr == cw->last_load)
+                snprintf(al, sizeof al, " (the allocation at 0x%llx of size %zu bytes)", (unsigned long long)a->addr,
+                         a->size);
+            else if (a)
+                snprintf(al, sizeof al, " (%llu bytes into the allocation at 0x%llx of size %zu bytes)",
+                         (unsigned long long)(cw->last_load - a->addr), (unsigned long long)a->addr, a->size);
+            snprintf(buf, cap, "spinning in the loop at %s, re-reading 0x%llx%s, which no thread that can run changes",
+                     where, (unsigned long long)cw->last_load, al);
+        } else {
+            snprintf(buf, cap, "spinning in the loop at %s, changing nothing", where);
+        }
+    } else if (x->sp > 0) {
+        int pc = x->stk[x->sp - 1].pc;
+        chk_where(c, x->fn, &x->code[pc > 0 ? pc - 1 : 0], where, sizeof where, NULL, 0, NULL);
+        snprintf(buf, cap, "running at %s", where);
+    } else {
+        snprintf(buf, cap, "stopped");
+    }
+}
+
+/* Describe where the warps of block cb are (runs of warps doing the same); appends a line to g. */
 static void describe_block(ws_chk *c, chk_group *g, chk_blk *cb)
 {
     ws_block *b = cb->b;
-    char line[1400];
+    char line[2048];
     int n = snprintf(line, sizeof line, "block (%u,%u,%u):", b->id.x, b->id.y, b->id.z);
-    int i = 0;
-    while (i < b->nwarps) {
-        char what[700];
-        int j = i;
-        /* what warp i does */
+    for (int i = 0; i < b->nwarps && n < (int)sizeof line - 1;) {
+        char what[900], next[900];
+        warp_doing(c, cb, i, what, sizeof what);
+        int j = i + 1;
         for (; j < b->nwarps; j++) {
-            ws_warp *x = &b->warps[j];
-            chk_warp *cw = &cb->warps[j];
-            char wbuf[700], where[512];
-            if (x->state == WS_W_DONE) snprintf(wbuf, sizeof wbuf, "finished");
-            else if (x->state == WS_W_BAR && x->sp > 0) {
-                chk_where(c, x->fn, &x->code[x->stk[x->sp - 1].pc - 1], where, sizeof where, NULL, 0, NULL);
-                snprintf(wbuf, sizeof wbuf, "wait at the barrier at %s", where);
-            } else if (cw->conf_gen == c->gen + 1 && cw->loop_in) {
-                chk_where(c, cw->loop_fn, cw->loop_in, where, sizeof where, NULL, 0, NULL);
-                if (cw->has_load) {
-                    const chk_alloc *a = chk_live_find(c, cw->last_load);
-                    char al[160] = "";
-                    if (a) snprintf(al, sizeof al, " (%llu bytes into the allocation at 0x%llx of size %zu bytes)",
-                                    (unsigned long long)(cw->last_load - a->addr), (unsigned long long)a->addr, a->size);
-                    snprintf(wbuf, sizeof wbuf, "spin in the loop at %s, re-reading 0x%llx%s, which no running thread "
-                             "changes", where, (unsigned long long)cw->last_load, al);
-                } else {
-                    snprintf(wbuf, sizeof wbuf, "spin in the loop at %s without changing anything", where);
-                }
-            } else if (x->sp > 0) {
-                int pc = x->stk[x->sp - 1].pc;
-                chk_where(c, x->fn, &x->code[pc > 0 ? pc - 1 : 0], where, sizeof where, NULL, 0, NULL);
-                snprintf(wbuf, sizeof wbuf, "run at %s", where);
-            } else {
-                snprintf(wbuf, sizeof wbuf, "stopped");
-            }
-            if (j == i) snprintf(what, sizeof what, "%s", wbuf);
-            else if (strcmp(what, wbuf)) break;
+            warp_doing(c, cb, j, next, sizeof next);
+            if (strcmp(what, next)) break;
         }
         if (j - i == 1) n += snprintf(line + n, sizeof line - (size_t)n, "%s warp %d %s", i ? ";" : "", i, what);
         else n += snprintf(line + n, sizeof line - (size_t)n, "%s warps %d-%d %s", i ? ";" : "", i, j - 1, what);
-        if (n >= (int)sizeof line - 1) break;
         i = j;
     }
     chk_detail(g, "%s", line);
 }
 
+/* Order of blocks by grid position. */
+static int blk_cmp(const void *a, const void *b)
+{
+    const chk_blk *x = *(chk_blk *const *)a, *y = *(chk_blk *const *)b;
+    return x->b->linear < y->b->linear ? -1 : x->b->linear > y->b->linear;
+}
+
 /* Describe every resident block of the launch and why the rest cannot run. */
 static void describe_launch(ws_chk *c, chk_group *g, ws_run *L, int spin)
 {
-    uint64_t shown = 0, live = 0;
+    size_t live = 0;
+    chk_blk **v = calloc(c->btab_cap + 1, sizeof *v);
+    if (!v) return;
     for (size_t i = 0; i < c->btab_cap; i++)
-        if (c->btab[i] && c->btab[i]->live) live++;
+        if (c->btab[i] && c->btab[i]->live) v[live++] = c->btab[i];
+    qsort(v, live, sizeof *v, blk_cmp);
     const ws_device *d = L->gpu->dev;
     int sms = d && d->sm_count ? d->sm_count : 1;
-    chk_detail(g, "%llu of the grid's %llu blocks are resident (this kernel can keep at most %llu resident at once: "
-               "%llu per SM x %d SMs)", (unsigned long long)live, (unsigned long long)L->nblocks,
-               (unsigned long long)L->resident, (unsigned long long)((L->resident + (uint64_t)sms - 1) / (uint64_t)sms),
-               sms);
-    for (size_t i = 0; i < c->btab_cap; i++) {
-        chk_blk *cb = c->btab[i];
-        if (!cb || !cb->live) continue;
-        if (shown++ < 8) describe_block(c, g, cb);
-    }
-    if (shown > 8) chk_detail(g, "... and %llu more resident blocks", (unsigned long long)(shown - 8));
+    chk_detail(g, "%zu of the grid's %llu blocks are resident (this kernel can keep at most %llu resident at once: "
+               "%llu per SM x %d SMs)", live, (unsigned long long)L->nblocks, (unsigned long long)L->resident,
+               (unsigned long long)((L->resident + (uint64_t)sms - 1) / (uint64_t)sms), sms);
+    for (size_t i = 0; i < live && i < 8; i++) describe_block(c, g, v[i]);
+    if (live > 8) chk_detail(g, "... and %zu more resident blocks", live - 8);
+    free(v);
     if (c->admitted < L->nblocks && spin) {
         uint32_t b0[3], b1[3];
         chk_blk_dims(L, c->admitted, b0);

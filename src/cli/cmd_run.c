@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "run_check.h"
 #include "../device/device.h"
 
 #define MAX_PRESETS 256
@@ -30,7 +31,9 @@ static void run_usage(FILE *f)
         "  --quiet                 no warpsim messages (fault descriptions, compile notes, timing summary)\n"
         "  --timing, --mode=timing run the cycle-approximate timing model (adds Nsight Compute metrics to --report\n"
         "                          and prints a summary per kernel at exit); --mode=functional is the default\n"
-        "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n"
+        "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n");
+    cli_check_usage(f);
+    fprintf(f,
         "PROGRAM must be linked with the shared CUDA runtime: nvcc -cudart shared ...\n"
         "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into build/run-cache/.\n");
 }
@@ -292,10 +295,15 @@ int cli_run(int argc, char **argv)
 {
     const char *gpu = NULL, *report = NULL, *block_order = NULL, *cache_control = NULL, *mode = NULL;
     int quiet = 0, timing = 0, i = 1;
+    cli_check_opts chk;
+    cli_check_init(&chk);
     for (; i < argc; i++) {
         const char *a = argv[i];
         const char *v;
         int missing = 0;
+        int co = cli_check_option(argc, argv, &i, &chk);   /* --check, --max-cycles, ... */
+        if (co < 0) return 2;
+        if (co) continue;
         if (!strcmp(a, "--")) {
             i++;
             break;
@@ -412,6 +420,7 @@ int cli_run(int argc, char **argv)
         return 2;
     }
     if (report) unlink(report); /* a stale report must not pass for this run's */
+    if (cli_check_env(&chk)) return 2;
 
     fflush(NULL);
     pid_t pid = fork();
@@ -438,11 +447,11 @@ int cli_run(int argc, char **argv)
             return 2;
         }
     }
-    if (WIFEXITED(st)) return WEXITSTATUS(st);
+    if (WIFEXITED(st)) return cli_check_exit(&chk, WEXITSTATUS(st));
     if (WIFSIGNALED(st)) {
         int sig = WTERMSIG(st);
         if (!quiet) fprintf(stderr, "warpsim: %s was killed by signal %d (%s)\n", given, sig, strsignal(sig));
-        return 128 + sig;
+        return cli_check_exit(&chk, 128 + sig);
     }
     return 2;
 }

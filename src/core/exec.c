@@ -540,8 +540,9 @@ static void functional_engine(ws_run *L)
     uint64_t live = 0;
     int yielded = 0;
     while (!L->fault) {
-        /* admit a block when none is resident, or when the resident ones all yielded without finishing */
-        if (L->next < L->nblocks && live < L->resident && (live == 0 || yielded)) {
+        /* admit a block when none is resident; when the resident ones all yielded without finishing (they wait on
+         * each other), fill every free slot at once, as the device would hold them all */
+        while (L->next < L->nblocks && live < L->resident && (live == 0 || yielded)) {
             int64_t lin = ws_run_next_block(L);
             ws_block *b = ws_run_block_start(L, (uint64_t)lin);
             for (uint64_t i = 0; i < L->resident; i++) if (!res[i]) { res[i] = b; break; }

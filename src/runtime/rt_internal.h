@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -272,6 +273,17 @@ void ws_rt_clock_sync_to(double t);
 int ws_rt_clock_pinned(const void *p);
 /* Set the clock context of the next kernel/copy (stream, host launch cost, synchronous copy). */
 void ws_rt_clock_ctx(ws_rt_stream *s, double host_cost, int blocking);
+
+/* ---- rt_check.c (warpsim run --check) ---- */
+extern int ws_rt_checking;               /* 1 when the checkers run */
+/* Attach the checkers to a new simulated GPU (when WARPSIM_CHECK asks for them). */
+void ws_rt_chk_install(ws_gpu *g);
+/* A runtime call returns error e: report it with the host call site. */
+void ws_rt_chk_api(cudaError_t e);
+/* Program exit: leak check and ERROR SUMMARY. */
+void ws_rt_chk_exit(void);
+/* Append the findings to the report JSON (", \"checks\": {...}"). */
+void ws_rt_chk_json(FILE *out);
 
 /* ---- rt_report.c ---- */
 /* Append one launch to the report (when a report is requested). */

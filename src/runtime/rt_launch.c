@@ -50,7 +50,7 @@ cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **
     /* theoretical occupancy: for the report, and the residency the timing model schedules with */
     ws_occ_result occ;
     int have_occ = 0;
-    if (ws_rt_report_enabled() || ws_rt_g.tm) {
+    if (ws_rt_report_enabled() || ws_rt_g.tm || ws_rt_checking) {
         const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
         ws_kernel_info info;
         ws_kernel_get_info(k, &info);
@@ -62,6 +62,7 @@ cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **
         have_occ = ws_occ_compute_ex(d, (int)(block.x * block.y * block.z), kernel_regs(d, f, &info),
                                      info.static_smem + smem, nb, &opts, &occ) == 0 && occ.ok;
         if (ws_rt_g.tm) ws_tm_set_blocks_per_sm(ws_rt_g.tm, have_occ ? occ.blocks_per_sm : 0);
+        if (have_occ) ws_gpu_set_blocks_per_sm(ws_rt_g.gpu, occ.blocks_per_sm);   /* real residency */
     }
     int r = ws_launch(ws_rt_g.gpu, k, grid, block, smem, args, &st);
     if (r == WS_OK || ws_rt_is_fault((cudaError_t)r))

@@ -37,7 +37,9 @@ cudaError_t ws_rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpy
     void *d = resolve(g, dst, count, wd);
     const void *s = resolve(g, src, count, ws);
     if (!d || !s) return cudaErrorInvalidValue;
+    ws_gpu_host_access(g, (uint64_t)(uintptr_t)src, count, 0);   /* --check: initcheck sees host-side copies */
     memmove(d, s, count);
+    ws_gpu_host_access(g, (uint64_t)(uintptr_t)dst, count, 1);
     if (ws_rt_clock_on()) {
         int k = kind;
         if (k == cudaMemcpyDefault) {
@@ -62,6 +64,7 @@ cudaError_t ws_rt_fill(void *dst, int value, size_t count)
     void *d = ws_host_view(g, (uint64_t)(uintptr_t)dst, count);
     if (!d) return cudaErrorInvalidValue;
     memset(d, value, count);
+    ws_gpu_host_access(g, (uint64_t)(uintptr_t)dst, count, 1);   /* --check: initcheck sees fills */
     return cudaSuccess;
 }
 

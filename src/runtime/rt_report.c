@@ -86,6 +86,7 @@ static void json_launch(FILE *out, const ws_rt_launch_rec *r)
         fprintf(out, ", \"gpu__time_duration.sum\": %.0f", t->duration_ns);
         fprintf(out, ", \"sm__cycles_elapsed.max\": %llu", (unsigned long long)t->cycles);
         fprintf(out, ", \"sm__cycles_active.avg\": %.1f", t->sm_active_cycles_avg);
+        fprintf(out, ", \"warpsim__max_resident_blocks_per_sm\": %d", t->max_resident_blocks);
         fprintf(out, ", \"smsp__thread_inst_executed_per_inst_executed.ratio\": %.2f",
                 r->stats.warp_insts ? (double)r->stats.thread_insts / (double)r->stats.warp_insts : 0.0);
         fprintf(out, ", \"sm__warps_active.avg.pct_of_peak_sustained_active\": %.2f", t->achieved_occupancy_pct);
@@ -142,7 +143,9 @@ void ws_rt_report_write(void)
         fputs(i ? ",\n  " : "\n  ", out);
         json_launch(out, &ws_rt_g.launches[i]);
     }
-    fputs(ws_rt_g.nlaunches ? "\n]}\n" : "]}\n", out);
+    fputs(ws_rt_g.nlaunches ? "\n]" : "]", out);
+    ws_rt_chk_json(out);   /* --check: the findings */
+    fputs("}\n", out);
     if (locked) ws_rt_unlock();
     if (fclose(out) != 0) fprintf(stderr, "warpsim: error writing the report %s\n", path);
 }
@@ -215,6 +218,7 @@ static void summary_print(void)
 /* At unload (after the program's atexit handlers): write the report and the timing summary. */
 __attribute__((destructor)) static void ws_rt_fini(void)
 {
+    ws_rt_chk_exit();   /* --check: leaks and the ERROR SUMMARY, before the report takes the findings */
     ws_rt_report_write();
     summary_print();
 }

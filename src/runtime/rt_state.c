@@ -35,6 +35,7 @@ void ws_rt_unlock(void)
 cudaError_t ws_rt_set_error(cudaError_t e)
 {
     if (e != cudaSuccess) last_error = e;
+    if (e != cudaSuccess && ws_rt_checking) ws_rt_chk_api(e);   /* --check: report with the call site */
     return e;
 }
 
@@ -130,6 +131,10 @@ ws_gpu *ws_rt_gpu(cudaError_t *e)
     opt.trace = tr && *tr && strcmp(tr, "0") != 0;
     const char *mi = getenv("WARPSIM_MAX_INSTRUCTIONS");
     if (mi && *mi) opt.max_instructions = strtoull(mi, NULL, 0);
+    /* --max-cycles: an SM issues at most 4 warp instructions a cycle, so stop past cycles x 4 x SMs of them */
+    const char *mc = getenv("WARPSIM_MAX_CYCLES");
+    uint64_t mcv = mc && *mc ? strtoull(mc, NULL, 0) * 4 * (uint64_t)(dev->sm_count > 0 ? dev->sm_count : 1) : 0;
+    if (mcv && (!opt.max_instructions || mcv < opt.max_instructions)) opt.max_instructions = mcv;
     ws_rt_g.gpu = ws_gpu_create(dev, &opt);
     if (!ws_rt_g.gpu) {
         ws_rt_g.gpu_failed = 1;
@@ -138,6 +143,7 @@ ws_gpu *ws_rt_gpu(cudaError_t *e)
         return NULL;
     }
     ws_rt_reregister_host(ws_rt_g.gpu);
+    ws_rt_chk_install(ws_rt_g.gpu);   /* --check: the checkers observe this GPU */
     const char *tmv = getenv("WARPSIM_TIMING");
     if (tmv && *tmv && strcmp(tmv, "0") != 0) {
         ws_rt_g.tm = ws_tm_create(dev);

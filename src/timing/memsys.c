@@ -1,11 +1,990 @@
-#include <stdlib.h>
-/* memsys.c - TEMPORARY stand-in (fixed latencies, no counters) until the real memory system lands. */
+/* memsys.c - the memory side of the timing model (memsys.h): coalescer, shared-memory banks, sectored L1 per SM,
+ * sectored write-back L2, DRAM with latency and bandwidth.
+ *
+ * Counting rules, checked against Nsight Compute on the H200 of ../shared/truth (tests/cli/truth_counters.sh) and
+ * against 370 single-instruction shared-memory probes run under ncu on that GPU (tests/unit/test_memsys.c):
+ *  - global ld/st/atom: one request per warp instruction with at least one active lane; sectors = distinct 32-byte
+ *    sectors the active lanes touch (an access straddling a sector boundary touches both). 128-bit accesses
+ *    (ld.v4) are one request too.
+ *  - shared memory, W = bytes per lane, S = banks x bank bytes (128): W <= bank bytes: the whole warp is one pass,
+ *    wavefronts = max over banks of the distinct words the lanes touch (the same word broadcasts). Wider accesses
+ *    split the warp into groups of S / W lanes (half-warps for 64-bit, quarter-warps for 128-bit): stores cost
+ *    the sum of the groups' passes; loads go by pairs of groups, and a pair whose distinct data fit in 32 bytes
+ *    and in one pass costs 1 wavefront, otherwise the sum of its groups' passes. Ideal wavefronts: 1 per pass of
+ *    a 32-bit access, 1 per merged pair, ceil(distinct words / banks) per group otherwise; conflicts = wavefronts
+ *    - ideal. (All 370 probes' wavefronts and 368 of their conflict counts follow this.)
+ *  - ptxas fuses 32-bit ld.shared from one base register at offsets k..k+12 (k 16-byte aligned, base provably
+ *    16-byte aligned) into one LDS.128 (matmul_tiled's sA[ty][k] loop); ws_ms_fusion finds those groups in the
+ *    PTX so that wavefronts count as on the hardware: the first member carries the 128-bit access, the others none.
+ *  - L1: 128-byte lines of four 32-byte sectors, LRU; global loads allocate (a sector still being filled counts as
+ *    a hit, as in ncu); stores write through to L2 and allocate the sector in L1; atomics go to L2 and count as L1
+ *    misses. l1tex__t_sector_hit_rate = hits over global ld + st + atom + local sectors.
+ *  - L2: sectored, write-back; a read miss fetches the missing sectors of its 64-byte pair from DRAM (ncu's
+ *    dram__bytes_read of strided32 is twice its sectors); writes and atomics to absent sectors allocate them
+ *    without a fetch and count as hits (ncu: lts__t_sector_op_write_hit_rate ~100%). Dirty sectors reach DRAM only
+ *    when evicted: ncu's dram__bytes_write is 0 for vec_add although it wrote 4 MiB.
+ *  - timing: each SM's L1/LSU data path takes one 128-byte line (global) or one wavefront (shared) per cycle; the
+ *    L1<->L2 path and DRAM have bandwidth ledgers (bytes per cycle, in windows of cycles, so that requests may
+ *    arrive out of time order from different SMs); atomics queue at their L2 slice. */
 #include "memsys.h"
-struct ws_memsys { ws_ms_counts c; };
-ws_memsys *ws_ms_create(const ws_device *dev) { (void)dev; return calloc(1, sizeof(ws_memsys)); }
-void ws_ms_destroy(ws_memsys *ms) { free(ms); }
-void ws_ms_flush(ws_memsys *ms) { (void)ms; }
-void ws_ms_reset_counts(ws_memsys *ms) { ms->c = (ws_ms_counts){0}; }
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WS_MS_LINE 128u            /* cache line bytes */
+#define WS_MS_SECTOR 32u           /* sector bytes */
+#define WS_MS_L1_WAYS 16u          /* L1 associativity (sets = capacity / ways / line) */
+#define WS_MS_L2_WAYS 16u
+#define WS_MS_BIG_ALIGN (1u << 20) /* "aligned to anything" in the ptxas fusion analysis */
+#define WS_MS_SLICE_SHIFT 8u       /* L2 slices interleave every 256 bytes */
+#define WS_MS_LOCAL_TAG 0x7000000000000000ull /* local memory lives in its own address range */
+#define WS_MS_MAXLINES 128         /* distinct lines one warp instruction can touch (32 lanes x 2 x 2) */
+
+/* ---------- caches ---------- */
+typedef struct ws_ms_line {
+    uint64_t tag;        /* line number + 1; 0 = empty */
+    uint64_t lru;        /* last use stamp */
+    uint64_t ready[4];   /* cycle each sector's data is there (fills in flight count as present) */
+    uint8_t valid, dirty;
+    uint8_t pf;          /* L2: sectors fetched only as the other half of a 64-byte DRAM pair, not yet asked for */
+    uint8_t spend;       /* L1: sectors allocated by a store whose write-through is not yet acknowledged */
+} ws_ms_line;
+
+typedef struct ws_ms_cache {
+    ws_ms_line *lines;
+    uint32_t sets, ways;
+    size_t cap_lines;    /* lines allocated (the largest configuration) */
+    uint64_t stamp;
+} ws_ms_cache;
+
+/* ---------- bandwidth ledgers ---------- */
+typedef struct ws_ms_bw {
+    double rate;         /* units per cycle; <= 0: unlimited */
+    unsigned shift;      /* a window is 1 << shift cycles */
+    uint32_t nwin;       /* windows kept (power of two) */
+    uint64_t *tag;       /* window number + 1 */
+    double *used;        /* units taken in the window */
+    uint64_t hint;       /* window where the last overflow landed */
+    uint64_t last;       /* latest completion handed out */
+} ws_ms_bw;
+
+/* ---------- ptxas fusion tables ---------- */
+typedef struct ws_ms_fuse {
+    uint8_t role;        /* WS_MS_FUSE_* */
+    uint8_t width;       /* bytes per lane of the fused access (leader) */
+    int16_t delta;       /* leader's offset minus the fused access's start */
+} ws_ms_fuse;
+
+typedef struct ws_ms_fnfuse {
+    const ws_func *fn;
+    ws_ms_fuse *tab;     /* fn->ncode entries */
+} ws_ms_fnfuse;
+
+struct ws_memsys {
+    const ws_device *dev;
+    ws_ms_counts c;
+    int nsm, warp;
+    unsigned banks, bank_bytes;
+    unsigned lat_l1, lat_l2, lat_dram, lat_smem, lat_const;
+    int have_l2;
+    size_t l1_bytes;     /* current L1 capacity per SM */
+    ws_ms_cache *l1;     /* nsm caches */
+    ws_ms_cache l2;
+    uint64_t *pipe;      /* per SM: cycle the L1/LSU data path is free */
+    ws_ms_bw l2bw, dram;
+    ws_ms_bw *slice;     /* per L2 slice: atomic unit */
+    int nslices;
+    double atom_cycles;
+    int fuse_on;
+    ws_ms_fnfuse *fns;
+    int nfns, fns_cap;
+};
+
+/* Multiplicative hash of a line number into [0, n). */
+static uint32_t ws_ms_hash(uint64_t line, uint32_t n)
+{
+    uint64_t h = (line ^ (line >> 29)) * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)((h >> 32) % n);
+}
+
+/* Allocate a cache able to hold cap_bytes, configured for bytes (<= cap_bytes); 0 on success. */
+static int ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint32_t ways)
+{
+    memset(c, 0, sizeof *c);
+    c->cap_lines = cap_bytes / WS_MS_LINE;
+    if (c->cap_lines) {
+        c->lines = calloc(c->cap_lines, sizeof *c->lines);
+        if (!c->lines) return -1;
+    }
+    size_t n = bytes / WS_MS_LINE;
+    if (n > c->cap_lines) n = c->cap_lines;
+    c->ways = ways;
+    c->sets = (uint32_t)(n / ways);
+    if (n && !c->sets) { c->sets = 1; c->ways = (uint32_t)n; }
+    return 0;
+}
+
+/* Drop every line of a cache. */
+static void ws_ms_cache_clear(ws_ms_cache *c)
+{
+    if (c->lines) memset(c->lines, 0, c->cap_lines * sizeof *c->lines);
+    c->stamp = 0;
+}
+
+/* The line holding line number ln, or NULL (a cache of no capacity holds nothing). */
+static ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln)
+{
+    if (!c->sets) return NULL;
+    ws_ms_line *set = c->lines + (size_t)ws_ms_hash(ln, c->sets) * c->ways;
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (set[w].tag == ln + 1) return &set[w];
+    return NULL;
+}
+
+/* Make room for line number ln (evicting the least recently used line; its tag and dirty sectors are returned
+ * through ev_tag / ev_dirty) and return the emptied line, or NULL for a cache of no capacity. */
+static ws_ms_line *ws_ms_alloc(ws_ms_cache *c, uint64_t ln, uint64_t *ev_tag, uint8_t *ev_dirty)
+{
+    *ev_tag = 0;
+    *ev_dirty = 0;
+    if (!c->sets) return NULL;
+    ws_ms_line *set = c->lines + (size_t)ws_ms_hash(ln, c->sets) * c->ways;
+    ws_ms_line *v = &set[0];
+    for (uint32_t w = 0; w < c->ways; w++) {
+        if (!set[w].tag) { v = &set[w]; break; }
+        if (set[w].lru < v->lru) v = &set[w];
+    }
+    if (v->tag) { *ev_tag = v->tag - 1; *ev_dirty = v->dirty; }
+    memset(v, 0, sizeof *v);
+    v->tag = ln + 1;
+    v->lru = ++c->stamp;
+    return v;
+}
+
+/* Mark a line used now (LRU). */
+static void ws_ms_touch(ws_ms_cache *c, ws_ms_line *l) { l->lru = ++c->stamp; }
+
+/* ---------- bandwidth ledgers ---------- */
+/* Set up a ledger of rate units per cycle in windows of 1 << shift cycles; 0 on success. */
+static int ws_ms_bw_init(ws_ms_bw *b, double rate, unsigned shift, uint32_t nwin)
+{
+    memset(b, 0, sizeof *b);
+    b->rate = rate;
+    b->shift = shift;
+    b->nwin = nwin;
+    if (rate <= 0) return 0;
+    b->tag = calloc(nwin, sizeof *b->tag);
+    b->used = calloc(nwin, sizeof *b->used);
+    return b->tag && b->used ? 0 : -1;
+}
+
+/* Forget all reservations (time restarts at 0). */
+static void ws_ms_bw_clear(ws_ms_bw *b)
+{
+    if (b->tag) memset(b->tag, 0, b->nwin * sizeof *b->tag);
+    if (b->used) memset(b->used, 0, b->nwin * sizeof *b->used);
+    b->hint = 0;
+    b->last = 0;
+}
+
+/* Free a ledger. */
+static void ws_ms_bw_free(ws_ms_bw *b)
+{
+    free(b->tag);
+    free(b->used);
+}
+
+/* Reserve amount units at cycle t or later; returns the cycle the last unit is through. A window holds
+ * rate << shift units; a full window passes the rest to the next one (queueing). */
+static uint64_t ws_ms_bw_take(ws_ms_bw *b, uint64_t t, double amount)
+{
+    if (b->rate <= 0 || amount <= 0) return t;
+    double cap = b->rate * (double)(1ull << b->shift);
+    uint64_t w = t >> b->shift, first = w;
+    double left = amount;
+    for (uint32_t guard = 0;; guard++) {
+        uint32_t i = (uint32_t)(w & (b->nwin - 1));
+        if (b->tag[i] != w + 1) { b->tag[i] = w + 1; b->used[i] = 0; }
+        double room = cap - b->used[i];
+        if (room > 0) {
+            double take = left < room ? left : room;
+            b->used[i] += take;
+            left -= take;
+            if (left <= 0) {
+                uint64_t fin = (w << b->shift) + (uint64_t)(b->used[i] / b->rate);
+                uint64_t least = t + (uint64_t)(amount / b->rate);
+                if (fin < least) fin = least;
+                if (w != first) b->hint = w;
+                if (fin > b->last) b->last = fin;
+                return fin;
+            }
+        }
+        /* a full window: jump over the run of full windows the last overflow found */
+        w = (b->hint > w) ? b->hint : w + 1;
+        if (guard > b->nwin) {
+            uint64_t fin = (w << b->shift) + (uint64_t)(left / b->rate);
+            if (fin > b->last) b->last = fin;
+            return fin;
+        }
+    }
+}
+
+/* ---------- shared-memory banks ---------- */
+/* Sort n words ascending (insertion sort: n <= 128, mostly ordered). */
+static void ws_ms_sort(uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
+        v[j + 1] = x;
+    }
+}
+
+/* One pass of the bank array over the lanes in mask (each accessing width bytes at addr[lane]): returns the
+ * largest number of distinct words in one bank (the wavefronts of the pass, 0 for no lanes); *nwords receives
+ * the distinct words. */
+static unsigned ws_ms_bank_pass(const ws_memsys *ms, const uint64_t *addr, uint32_t mask, unsigned width,
+                                unsigned *nwords)
+{
+    uint64_t w[128];
+    int n = 0;
+    unsigned bb = ms->bank_bytes, per = width > bb ? width / bb : 1;
+    if (per > 4) per = 4;
+    while (mask) {
+        int l = __builtin_ctz(mask);
+        mask &= mask - 1;
+        uint64_t first = addr[l] / bb;
+        for (unsigned k = 0; k < per && n < 128; k++) w[n++] = first + k;
+    }
+    *nwords = 0;
+    if (!n) return 0;
+    ws_ms_sort(w, n);
+    uint8_t cnt[64];
+    unsigned nb = ms->banks < 64 ? ms->banks : 64, best = 0, uniq = 0;
+    memset(cnt, 0, sizeof cnt);
+    for (int i = 0; i < n; i++) {
+        if (i && w[i] == w[i - 1]) continue;
+        uniq++;
+        unsigned b = (unsigned)(w[i] % nb);
+        if (++cnt[b] > best) best = cnt[b];
+    }
+    *nwords = uniq;
+    return best;
+}
+
+/* Lanes [first, first + n) of a warp as a mask. */
+static uint32_t ws_ms_lanes(unsigned first, unsigned n)
+{
+    if (first >= 32) return 0;
+    uint64_t m = ((n >= 64 ? ~0ull : ((1ull << n) - 1)) << first);
+    return (uint32_t)m;
+}
+
+/* Wavefronts and bank conflicts of one shared-memory warp access (rules in the file comment). */
+void ws_ms_shared_wavefronts(const ws_memsys *ms, const uint64_t *addr, uint32_t mask, unsigned width, int is_store,
+                             unsigned *wavefronts, unsigned *conflicts)
+{
+    unsigned wf = 0, ideal = 0, nw, bb = ms->bank_bytes, banks = ms->banks;
+    unsigned pass_bytes = banks * bb;
+    if (!mask) { *wavefronts = *conflicts = 0; return; }
+    if (width <= bb) {
+        wf = ws_ms_bank_pass(ms, addr, mask, width, &nw);
+        ideal = (nw + banks - 1) / banks;
+    } else {
+        unsigned sub = pass_bytes / width;
+        if (sub < 1) sub = 1;
+        if (is_store) {
+            for (unsigned s = 0; s < 32; s += sub) {
+                unsigned a = ws_ms_bank_pass(ms, addr, mask & ws_ms_lanes(s, sub), width, &nw);
+                wf += a;
+                ideal += (nw + banks - 1) / banks;
+            }
+        } else {
+            unsigned unit = 2 * sub;
+            for (unsigned u = 0; u < 32; u += unit) {
+                uint32_t um = mask & ws_ms_lanes(u, unit);
+                if (!um) continue;
+                unsigned a = ws_ms_bank_pass(ms, addr, um, width, &nw);
+                int merge = nw * bb <= WS_MS_SECTOR;
+                if (merge && a == 1) { wf += 1; ideal += 1; continue; }
+                if (merge) ideal += 1;
+                for (unsigned s = u; s < u + unit; s += sub) {
+                    unsigned b = ws_ms_bank_pass(ms, addr, mask & ws_ms_lanes(s, sub), width, &nw);
+                    wf += b;
+                    if (!merge) ideal += (nw + banks - 1) / banks;
+                }
+            }
+        }
+    }
+    *wavefronts = wf;
+    *conflicts = wf > ideal ? wf - ideal : 0;
+}
+
+/* ---------- ptxas load fusion (LDS.64 / LDS.128 from scalar ld.shared) ---------- */
+/* Known power-of-two alignment of a value (its lowest set bit; 0 aligns to anything). */
+static uint32_t ws_ms_lowbit(uint64_t v)
+{
+    if (!v) return WS_MS_BIG_ALIGN;
+    uint64_t b = v & (~v + 1);
+    return b > WS_MS_BIG_ALIGN ? WS_MS_BIG_ALIGN : (uint32_t)b;
+}
+
+/* Alignment of register r under the current estimate al[] (constants by value). */
+static uint32_t ws_ms_ralign(const ws_func *fn, const uint32_t *al, int r)
+{
+    if (r < 0 || r >= fn->nregs) return 1;
+    if (r >= fn->first_const && r < fn->first_const + fn->nconst) return ws_ms_lowbit(fn->const_val[r - fn->first_const]);
+    return al[r];
+}
+
+/* Product of two alignments, capped. */
+static uint32_t ws_ms_amul(uint32_t a, uint32_t b)
+{
+    uint64_t p = (uint64_t)a * b;
+    return p > WS_MS_BIG_ALIGN ? WS_MS_BIG_ALIGN : (uint32_t)p;
+}
+
+/* Alignment of what instruction in writes to its first destination, given register alignments al[]. */
+static uint32_t ws_ms_def_align(const ws_func *fn, const ws_insn *in, const uint32_t *al)
+{
+    uint32_t a0 = in->ns > 0 ? ws_ms_ralign(fn, al, in->s[0]) : 1;
+    uint32_t a1 = in->ns > 1 ? ws_ms_ralign(fn, al, in->s[1]) : 1;
+    uint32_t a2 = in->ns > 2 ? ws_ms_ralign(fn, al, in->s[2]) : 1;
+    switch (in->op) {
+    case WS_OP_MOV: case WS_OP_CVT: case WS_OP_CVTA:
+        return in->flags & WS_F_LOCALSYM ? 1 : a0;
+    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_OR: case WS_OP_XOR:
+        if (in->flags & (WS_F_CC | WS_F_HI)) return 1;
+        return a0 < a1 ? a0 : a1;
+    case WS_OP_AND:
+        return a0 > a1 ? a0 : a1;
+    case WS_OP_SHL: {
+        int r = in->s[1];
+        if (r < fn->first_const || r >= fn->first_const + fn->nconst) return 1;
+        uint64_t k = fn->const_val[r - fn->first_const];
+        return k >= 20 ? WS_MS_BIG_ALIGN : ws_ms_amul(a0, 1u << k);
+    }
+    case WS_OP_MUL: case WS_OP_MUL24:
+        return in->flags & WS_F_HI ? 1 : ws_ms_amul(a0, a1);
+    case WS_OP_MAD: case WS_OP_MAD24: {
+        if (in->flags & (WS_F_HI | WS_F_CC)) return 1;
+        uint32_t p = ws_ms_amul(a0, a1);
+        return p < a2 ? p : a2;
+    }
+    default:
+        return 1;
+    }
+}
+
+/* Whether instruction in ends a fusion window (control flow, barriers, shared-memory writes). */
+static int ws_ms_fuse_break(const ws_insn *in)
+{
+    switch (in->op) {
+    case WS_OP_BRA: case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT:
+    case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_MEMBAR: case WS_OP_FENCE:
+        return 1;
+    case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
+        return in->space == WS_S_SHARED || in->space == WS_S_GENERIC;
+    default:
+        return 0;
+    }
+}
+
+/* Whether instruction in is a scalar 32-bit shared load that ptxas may fuse. */
+static int ws_ms_fuse_cand(const ws_insn *in)
+{
+    return in->op == WS_OP_LD && in->space == WS_S_SHARED && in->vec <= 1 && in->nd == 1 &&
+           (in->type == WS_T_B32 || in->type == WS_T_U32 || in->type == WS_T_S32 || in->type == WS_T_F32);
+}
+
+/* Fuse the candidates idx[0..n) (same base register and guard, one window) into 128- and 64-bit accesses. */
+static void ws_ms_fuse_group(const ws_func *fn, const uint32_t *al, ws_ms_fuse *tab, const int *idx, int n)
+{
+    if (n < 2) return;
+    const ws_insn *c = fn->code;
+    int base = c[idx[0]].base;
+    uint32_t a = base < 0 ? WS_MS_BIG_ALIGN : ws_ms_ralign(fn, al, base);
+    static const unsigned widths[2] = { 16, 8 };
+    for (int wi = 0; wi < 2; wi++) {
+        unsigned wd = widths[wi], parts = wd / 4;
+        if (a < wd) continue;
+        for (int i = 0; i < n; i++) {
+            int64_t k = c[idx[i]].imm;
+            if (tab[idx[i]].role || k % (int64_t)wd) continue;
+            int mem[4] = { idx[i], -1, -1, -1 };
+            unsigned got = 1;
+            for (unsigned p = 1; p < parts; p++)
+                for (int j = 0; j < n; j++)
+                    if (!tab[idx[j]].role && c[idx[j]].imm == k + 4 * (int64_t)p && c[idx[j]].d[0] != c[idx[i]].d[0]) {
+                        int dup = 0;
+                        for (unsigned q = 0; q < p; q++) if (mem[q] == idx[j]) dup = 1;
+                        if (!dup) { mem[p] = idx[j]; got++; break; }
+                    }
+            if (got != parts) continue;
+            int lead = mem[0];
+            for (unsigned p = 1; p < parts; p++) if (mem[p] < lead) lead = mem[p];
+            for (unsigned p = 0; p < parts; p++) tab[mem[p]].role = WS_MS_FUSE_FOLLOWER;
+            tab[lead].role = WS_MS_FUSE_LEADER;
+            tab[lead].width = (uint8_t)wd;
+            tab[lead].delta = (int16_t)(c[lead].imm - k);
+        }
+    }
+}
+
+/* Build the fusion table of a function: which scalar shared loads ptxas would merge. */
+static ws_ms_fuse *ws_ms_fuse_build(const ws_func *fn)
+{
+    int n = fn->ncode;
+    ws_ms_fuse *tab = calloc((size_t)(n > 0 ? n : 1), sizeof *tab);
+    uint32_t *al = malloc(sizeof *al * (size_t)(fn->nregs > 0 ? fn->nregs : 1));
+    char *lead = calloc((size_t)(n > 0 ? n : 1) + 1, 1);
+    int *cand = malloc(sizeof *cand * (size_t)(n > 0 ? n : 1));
+    if (!tab || !al || !lead || !cand) { free(al); free(lead); free(cand); return tab; }
+    /* 1. alignment of every register: the weakest over all its definitions (flow-insensitive fixed point) */
+    for (int r = 0; r < fn->nregs; r++) al[r] = r < WS_SR_COUNT ? 1 : WS_MS_BIG_ALIGN;
+    for (int iter = 0, changed = 1; changed && iter < 32; iter++) {
+        changed = 0;
+        for (int i = 0; i < n; i++) {
+            const ws_insn *in = &fn->code[i];
+            if (in->nd < 1) continue;
+            uint32_t a = in->op == WS_OP_LD && in->space == WS_S_PARAM_K ? 1 : ws_ms_def_align(fn, in, al);
+            for (int d = 0; d < in->nd && d < 4; d++) {
+                int r = in->d[d];
+                if (r < WS_SR_COUNT || r >= fn->nregs) continue;
+                uint32_t v = d == 0 ? a : 1;
+                if (v < al[r]) { al[r] = v; changed = 1; }
+            }
+        }
+    }
+    /* 2. windows: straight-line code between branch targets, branches, barriers and shared writes */
+    lead[0] = 1;
+    for (int i = 0; i < n; i++) {
+        const ws_insn *in = &fn->code[i];
+        if ((in->op == WS_OP_BRA) && in->target >= 0 && in->target < n) lead[in->target] = 1;
+        if (in->op == WS_OP_BRX) for (int t = 0; t < in->ntargets; t++)
+            if (in->targets[t] >= 0 && in->targets[t] < n) lead[in->targets[t]] = 1;
+        if (ws_ms_fuse_break(in)) lead[i + 1] = 1;
+    }
+    /* 3. in each window, group candidates by (base, guard); a redefinition of the base closes its group */
+    int ncand = 0;
+    for (int i = 0; i <= n; i++) {
+        int close_all = i == n || lead[i];
+        const ws_insn *in = i < n ? &fn->code[i] : NULL;
+        if (close_all || (in && in->nd > 0)) {
+            /* finalize the groups whose base this instruction redefines (all groups at a window end) */
+            int keep = 0;
+            for (int a = 0; a < ncand; a++) {
+                const ws_insn *ca = &fn->code[cand[a]];
+                int hit = close_all;
+                for (int d = 0; !hit && d < in->nd && d < 4; d++) hit = ca->base >= 0 && in->d[d] == ca->base;
+                if (!hit) { cand[keep++] = cand[a]; continue; }
+                if (cand[a] < 0) continue;
+                /* gather the whole group of this base/guard */
+                int grp[64], g = 0;
+                for (int b = a; b < ncand && g < 64; b++) {
+                    if (cand[b] < 0) continue;
+                    const ws_insn *cb = &fn->code[cand[b]];
+                    if (cb->base == ca->base && cb->guard == ca->guard && cb->pneg == ca->pneg) {
+                        grp[g++] = cand[b];
+                        if (b != a) cand[b] = -1;
+                    }
+                }
+                ws_ms_fuse_group(fn, al, tab, grp, g);
+            }
+            ncand = keep;
+            int k2 = 0;
+            for (int a = 0; a < ncand; a++) if (cand[a] >= 0) cand[k2++] = cand[a];
+            ncand = k2;
+        }
+        if (in && ws_ms_fuse_cand(in) && !(in->guard >= 0 && in->guard == in->base)) {
+            int clobbers = in->base >= 0 && in->d[0] == in->base;
+            if (!clobbers) cand[ncand++] = i;
+        }
+    }
+    free(al);
+    free(lead);
+    free(cand);
+    return tab;
+}
+
+/* Fusion role of instruction in of function fn (WS_MS_FUSE_*); *width and *delta describe a leader's access. */
+int ws_ms_fusion(ws_memsys *ms, const ws_func *fn, const ws_insn *in, unsigned *width, int *delta)
+{
+    if (!ms->fuse_on || !fn || !in || in < fn->code || in >= fn->code + fn->ncode) return WS_MS_FUSE_NONE;
+    ws_ms_fnfuse *e = NULL;
+    for (int i = 0; i < ms->nfns; i++) if (ms->fns[i].fn == fn) { e = &ms->fns[i]; break; }
+    if (!e) {
+        if (ms->nfns == ms->fns_cap) {
+            int cap = ms->fns_cap ? 2 * ms->fns_cap : 16;
+            ws_ms_fnfuse *p = realloc(ms->fns, sizeof *p * (size_t)cap);
+            if (!p) return WS_MS_FUSE_NONE;
+            ms->fns = p;
+            ms->fns_cap = cap;
+        }
+        e = &ms->fns[ms->nfns++];
+        e->fn = fn;
+        e->tab = ws_ms_fuse_build(fn);
+    }
+    if (!e->tab) return WS_MS_FUSE_NONE;
+    const ws_ms_fuse *f = &e->tab[in - fn->code];
+    if (width) *width = f->width;
+    if (delta) *delta = f->delta;
+    return f->role;
+}
+
+/* Turn the ptxas load fusion on or off (default on). */
+void ws_ms_set_fusion(ws_memsys *ms, int on) { ms->fuse_on = on; }
+
+/* ---------- create / configure ---------- */
+/* L1 capacity left beside smem_bytes of shared memory per SM: the SRAM minus the smallest carve-out holding it. */
+size_t ws_ms_l1_capacity(const ws_device *dev, size_t smem_bytes)
+{
+    size_t carve = smem_bytes;
+    if (dev->n_carveouts > 0) {
+        carve = (size_t)dev->carveouts_kb[dev->n_carveouts - 1] * 1024;
+        for (int i = 0; i < dev->n_carveouts; i++)
+            if ((size_t)dev->carveouts_kb[i] * 1024 >= smem_bytes) { carve = (size_t)dev->carveouts_kb[i] * 1024; break; }
+    }
+    return dev->l1_smem_per_sm > carve ? dev->l1_smem_per_sm - carve : 0;
+}
+
+/* Create the memory system of device dev (caches empty). */
+ws_memsys *ws_ms_create(const ws_device *dev)
+{
+    if (!dev) return NULL;
+    ws_memsys *ms = calloc(1, sizeof *ms);
+    if (!ms) return NULL;
+    ms->dev = dev;
+    ms->nsm = dev->sm_count > 0 ? dev->sm_count : 1;
+    ms->warp = dev->warp_size > 0 && dev->warp_size <= 32 ? dev->warp_size : 32;
+    ms->banks = dev->smem_banks > 0 ? (unsigned)dev->smem_banks : 32;
+    ms->bank_bytes = dev->smem_bank_bytes > 0 ? (unsigned)dev->smem_bank_bytes : 4;
+    ms->lat_l1 = dev->l1_hit_latency > 0 ? (unsigned)dev->l1_hit_latency : 35;
+    ms->lat_l2 = dev->l2_hit_latency > 0 ? (unsigned)dev->l2_hit_latency : 277;
+    ms->lat_dram = dev->dram_latency > 0 ? (unsigned)dev->dram_latency : 560;
+    ms->lat_smem = dev->lat_smem > 0 ? (unsigned)dev->lat_smem : 29;
+    ms->lat_const = dev->lat_int > 0 ? (unsigned)dev->lat_int : 4;
+    ms->have_l2 = dev->l2_size >= WS_MS_LINE * WS_MS_L2_WAYS;
+    ms->fuse_on = 1;
+    ms->l1_bytes = ws_ms_l1_capacity(dev, 0);
+    ms->l1 = calloc((size_t)ms->nsm, sizeof *ms->l1);
+    ms->pipe = calloc((size_t)ms->nsm, sizeof *ms->pipe);
+    int bad = !ms->l1 || !ms->pipe;
+    for (int s = 0; s < ms->nsm && !bad; s++)
+        bad = ws_ms_cache_init(&ms->l1[s], dev->l1_smem_per_sm, ms->l1_bytes, WS_MS_L1_WAYS);
+    if (!bad && ms->have_l2) bad = ws_ms_cache_init(&ms->l2, dev->l2_size, dev->l2_size, WS_MS_L2_WAYS);
+    double clk = dev->sm_clock_mhz > 0 ? dev->sm_clock_mhz * 1e6 : 1e9;
+    double eff = dev->dram_efficiency > 0 ? dev->dram_efficiency : 1.0;
+    double dram_bpc = dev->mem_bandwidth_gbs > 0 ? dev->mem_bandwidth_gbs * 1e9 * eff / clk : 0;
+    if (!bad) bad = ws_ms_bw_init(&ms->dram, dram_bpc, 6, 1u << 14);
+    if (!bad) bad = ws_ms_bw_init(&ms->l2bw, ms->have_l2 ? dev->l2_bytes_per_clk : 0, 6, 1u << 14);
+    ms->nslices = dev->l2_slices > 0 ? dev->l2_slices : 1;
+    ms->atom_cycles = dev->l2_atomic_cycles > 0 ? dev->l2_atomic_cycles : 0;
+    if (!bad && ms->atom_cycles > 0) {
+        ms->slice = calloc((size_t)ms->nslices, sizeof *ms->slice);
+        bad = !ms->slice;
+        for (int i = 0; i < ms->nslices && !bad; i++) bad = ws_ms_bw_init(&ms->slice[i], 1.0 / ms->atom_cycles, 8, 1u << 10);
+    }
+    if (bad) { ws_ms_destroy(ms); return NULL; }
+    return ms;
+}
+
+/* Destroy it. */
+void ws_ms_destroy(ws_memsys *ms)
+{
+    if (!ms) return;
+    if (ms->l1) for (int s = 0; s < ms->nsm; s++) free(ms->l1[s].lines);
+    free(ms->l1);
+    free(ms->l2.lines);
+    free(ms->pipe);
+    ws_ms_bw_free(&ms->dram);
+    ws_ms_bw_free(&ms->l2bw);
+    if (ms->slice) for (int i = 0; i < ms->nslices; i++) ws_ms_bw_free(&ms->slice[i]);
+    free(ms->slice);
+    for (int i = 0; i < ms->nfns; i++) free(ms->fns[i].tab);
+    free(ms->fns);
+    free(ms);
+}
+
+/* Size the L1 of every SM for a launch using smem_bytes of shared memory per SM (the carve-out); a change of
+ * capacity empties the L1s. */
+void ws_ms_set_smem_per_sm(ws_memsys *ms, size_t smem_bytes)
+{
+    size_t b = ws_ms_l1_capacity(ms->dev, smem_bytes);
+    if (b == ms->l1_bytes) return;
+    ms->l1_bytes = b;
+    for (int s = 0; s < ms->nsm; s++) {
+        ws_ms_cache *c = &ms->l1[s];
+        size_t n = b / WS_MS_LINE;
+        if (n > c->cap_lines) n = c->cap_lines;
+        c->ways = WS_MS_L1_WAYS;
+        c->sets = (uint32_t)(n / WS_MS_L1_WAYS);
+        if (n && !c->sets) { c->sets = 1; c->ways = (uint32_t)n; }
+        ws_ms_cache_clear(c);
+    }
+}
+
+/* Current L1 capacity per SM in bytes. */
+size_t ws_ms_l1_bytes(const ws_memsys *ms) { return ms->l1_bytes; }
+
+/* Invalidate L1s and L2 (Nsight Compute's --cache-control all) and reset bandwidth queues to time 0. */
+void ws_ms_flush(ws_memsys *ms)
+{
+    for (int s = 0; s < ms->nsm; s++) ws_ms_cache_clear(&ms->l1[s]);
+    ws_ms_cache_clear(&ms->l2);
+    memset(ms->pipe, 0, sizeof *ms->pipe * (size_t)ms->nsm);
+    ws_ms_bw_clear(&ms->dram);
+    ws_ms_bw_clear(&ms->l2bw);
+    if (ms->slice) for (int i = 0; i < ms->nslices; i++) ws_ms_bw_clear(&ms->slice[i]);
+}
+
+/* Zero the counters (start of a launch). */
+void ws_ms_reset_counts(ws_memsys *ms) { memset(&ms->c, 0, sizeof ms->c); }
+
+/* Counters since the last reset. */
 const ws_ms_counts *ws_ms_counts_get(const ws_memsys *ms) { return &ms->c; }
-uint64_t ws_ms_access(ws_memsys *ms, int sm, const ws_rec *r, uint64_t now) { (void)ms; (void)sm; return now + (r->space[__builtin_ctz(r->exec)] == WS_S_SHARED ? 30 : 500); }
+
+/* End of a launch: dirty lines stay in L2 (written back when evicted or flushed, not counted here). */
 void ws_ms_end_launch(ws_memsys *ms) { (void)ms; }
+
+/* Latest cycle at which a queued L2, DRAM or atomic transfer completes. */
+uint64_t ws_ms_drain_cycle(const ws_memsys *ms)
+{
+    uint64_t t = ms->dram.last > ms->l2bw.last ? ms->dram.last : ms->l2bw.last;
+    if (ms->slice) for (int i = 0; i < ms->nslices; i++) if (ms->slice[i].last > t) t = ms->slice[i].last;
+    return t;
+}
+
+/* ---------- the global path ---------- */
+/* Fetch the missing sectors of the 64-byte pairs that the sectors in need belong to, from DRAM into line l of
+ * L2 at cycle t; returns the cycle the data is in L2. */
+static uint64_t ws_ms_dram_fill(ws_memsys *ms, ws_ms_line *l, unsigned need, uint64_t t)
+{
+    unsigned fetch = 0;
+    for (unsigned p = 0; p < 4; p += 2) {
+        unsigned pm = 3u << p;
+        if (need & pm) fetch |= pm & ~(unsigned)l->valid;
+    }
+    unsigned n = (unsigned)__builtin_popcount(fetch);
+    if (!n) return t;
+    uint64_t done = ws_ms_bw_take(&ms->dram, t, (double)n * WS_MS_SECTOR) + ms->lat_dram - ms->lat_l2;
+    ms->c.dram_read_bytes += (uint64_t)n * WS_MS_SECTOR;
+    for (unsigned s = 0; s < 4; s++)
+        if (fetch & (1u << s)) l->ready[s] = done;
+    l->valid |= (uint8_t)fetch;
+    l->pf |= (uint8_t)(fetch & ~need);
+    return done;
+}
+
+/* L2 line for line number ln, allocated (writing back a dirty victim) when absent; NULL without an L2. */
+static ws_ms_line *ws_ms_l2_line(ws_memsys *ms, uint64_t ln, uint64_t t)
+{
+    ws_ms_line *l = ws_ms_lookup(&ms->l2, ln);
+    if (l) { ws_ms_touch(&ms->l2, l); return l; }
+    uint64_t evt;
+    uint8_t evd;
+    l = ws_ms_alloc(&ms->l2, ln, &evt, &evd);
+    if (evd) {
+        unsigned n = (unsigned)__builtin_popcount(evd);
+        ms->c.dram_write_bytes += (uint64_t)n * WS_MS_SECTOR;
+        ws_ms_bw_take(&ms->dram, t, (double)n * WS_MS_SECTOR);
+    }
+    return l;
+}
+
+/* Read the sectors in mask of line ln from L2 (the L1 missed them) at cycle t: counts lookups, hits and DRAM
+ * fills; returns the cycle the data is back at the SM. */
+static uint64_t ws_ms_l2_read(ws_memsys *ms, uint64_t ln, unsigned mask, uint64_t t)
+{
+    unsigned n = (unsigned)__builtin_popcount(mask);
+    ms->c.l2_sectors += n;
+    ms->c.l2_read_sectors_from_l1 += n;
+    uint64_t t2 = ws_ms_bw_take(&ms->l2bw, t, (double)n * WS_MS_SECTOR);
+    if (!ms->have_l2) {
+        ms->c.dram_read_bytes += (uint64_t)n * WS_MS_SECTOR;
+        return ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR) + ms->lat_dram;
+    }
+    ws_ms_line *l = ws_ms_l2_line(ms, ln, t2);
+    unsigned hit = mask & l->valid, miss = mask & ~hit, counted = hit;
+    /* a sector that came only as the other half of a DRAM pair and is still on its way counts as a miss
+     * (ncu: hist's neighbouring warps' sectors miss, copy_col's later blocks' sectors hit) */
+    for (unsigned s = 0; s < 4; s++)
+        if ((hit & l->pf & (1u << s)) && l->ready[s] > t2) counted &= ~(1u << s);
+    l->pf &= (uint8_t)~mask;
+    ms->c.l2_hit_sectors += (unsigned)__builtin_popcount(counted);
+    uint64_t done = t2 + ms->lat_l2;
+    for (unsigned s = 0; s < 4; s++)
+        if ((hit & (1u << s)) && l->ready[s] + ms->lat_l2 > done) done = l->ready[s] + ms->lat_l2;
+    if (miss) {
+        uint64_t f = ws_ms_dram_fill(ms, l, miss, t2) + ms->lat_l2;
+        if (f > done) done = f;
+    }
+    return done;
+}
+
+/* Write the sectors in mask of line ln into L2 at cycle t (write-back, allocate without fetch: a hit). */
+static void ws_ms_l2_write(ws_memsys *ms, uint64_t ln, unsigned mask, uint64_t t)
+{
+    unsigned n = (unsigned)__builtin_popcount(mask);
+    ms->c.l2_sectors += n;
+    ms->c.l2_hit_sectors += n;
+    uint64_t t2 = ws_ms_bw_take(&ms->l2bw, t, (double)n * WS_MS_SECTOR);
+    if (!ms->have_l2) {
+        ms->c.dram_write_bytes += (uint64_t)n * WS_MS_SECTOR;
+        ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR);
+        return;
+    }
+    ws_ms_line *l = ws_ms_l2_line(ms, ln, t2);
+    for (unsigned s = 0; s < 4; s++)
+        if ((mask & (1u << s)) && !(l->valid & (1u << s))) l->ready[s] = t2;
+    l->valid |= (uint8_t)mask;
+    l->dirty |= (uint8_t)mask;
+}
+
+/* An atomic or reduction on the sectors in mask of line ln at cycle t; ops[s] = sector s's operations at the
+ * slice. Absent sectors are fetched (an atomic reads the old value). Returns when the results are back. */
+static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, uint64_t t)
+{
+    unsigned n = (unsigned)__builtin_popcount(mask);
+    ms->c.l2_sectors += n;
+    uint64_t t2 = ws_ms_bw_take(&ms->l2bw, t, (double)n * WS_MS_SECTOR);
+    uint64_t ready = t2;
+    if (ms->have_l2) {
+        ws_ms_line *l = ws_ms_l2_line(ms, ln, t2);
+        unsigned hit = mask & l->valid;
+        ms->c.l2_hit_sectors += (unsigned)__builtin_popcount(hit);
+        for (unsigned s = 0; s < 4; s++)
+            if ((hit & (1u << s)) && l->ready[s] > ready) ready = l->ready[s];   /* data still arriving */
+        if (mask & ~hit) {
+            uint64_t f = ws_ms_dram_fill(ms, l, mask & ~hit, t2);
+            if (f > ready) ready = f;
+        }
+        l->dirty |= (uint8_t)mask;
+    } else {
+        ms->c.dram_read_bytes += (uint64_t)n * WS_MS_SECTOR;
+        ready = ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR) + ms->lat_dram - ms->lat_l2;
+    }
+    uint64_t done = ready;
+    if (ms->slice) {
+        for (unsigned s = 0; s < 4; s++) {
+            if (!(mask & (1u << s))) continue;
+            uint64_t addr = ln * WS_MS_LINE + s * WS_MS_SECTOR;
+            int sl = (int)((addr >> WS_MS_SLICE_SHIFT) % (uint64_t)ms->nslices);
+            uint64_t f = ws_ms_bw_take(&ms->slice[sl], ready, 1.0);
+            if (f > done) done = f;
+        }
+    }
+    return done + ms->lat_l2;
+}
+
+/* Collect the (line, sector mask) pairs that the lanes in mask touch, in first-touch order; returns the count. */
+static int ws_ms_gather(const uint64_t *addr, uint32_t mask, unsigned size, uint64_t *ln, uint8_t *sm, int maxn)
+{
+    int n = 0;
+    if (!size) size = 1;
+    while (mask) {
+        int l = __builtin_ctz(mask);
+        mask &= mask - 1;
+        uint64_t s0 = addr[l] / WS_MS_SECTOR, s1 = (addr[l] + size - 1) / WS_MS_SECTOR;
+        for (uint64_t s = s0; s <= s1; s++) {
+            uint64_t line = s >> 2;
+            uint8_t bit = (uint8_t)(1u << (s & 3));
+            int k = n - 1;
+            if (k < 0 || ln[k] != line)
+                for (k = 0; k < n; k++) if (ln[k] == line) break;
+            if (k == n) {
+                if (n == maxn) continue;
+                ln[n] = line;
+                sm[n] = 0;
+                n++;
+            }
+            sm[k] |= bit;
+        }
+    }
+    return n;
+}
+
+/* Loads, stores or atomics to global (or interleaved local) addresses of the lanes in mask: counters, caches,
+ * queues; returns the completion cycle. kind: 0 load, 1 store, 2 atomic/reduction; local: local memory. */
+static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned size, int kind,
+                             int local, uint64_t now)
+{
+    uint64_t ln[WS_MS_MAXLINES];
+    uint8_t smk[WS_MS_MAXLINES];
+    int n = ws_ms_gather(addr, mask, size, ln, smk, WS_MS_MAXLINES);
+    unsigned sectors = 0;
+    for (int i = 0; i < n; i++) sectors += (unsigned)__builtin_popcount(smk[i]);
+    ws_ms_counts *c = &ms->c;
+    if (local) {
+        if (kind == 0) { c->lld_requests++; c->lld_sectors += sectors; }
+        else { c->lst_requests++; c->lst_sectors += sectors; }
+    } else if (kind == 0) { c->gld_requests++; c->gld_sectors += sectors; }
+    else if (kind == 1) { c->gst_requests++; c->gst_sectors += sectors; }
+    else { c->gatom_requests++; c->gatom_sectors += sectors; }
+    c->l1_sectors += sectors;
+    /* the SM's L1 data path: one line per cycle */
+    uint64_t t = now > ms->pipe[sm] ? now : ms->pipe[sm];
+    ms->pipe[sm] = t + (uint64_t)(n ? n : 1);
+    ws_ms_cache *l1 = &ms->l1[sm];
+    uint64_t done = t + (kind == 1 ? (uint64_t)n : ms->lat_l1);
+    for (int i = 0; i < n; i++) {
+        unsigned m = smk[i];
+        uint64_t ti = t + (uint64_t)i;
+        ws_ms_line *l = ws_ms_lookup(l1, ln[i]);
+        if (kind == 2) {
+            /* atomics are performed at L2; drop stale L1 copies */
+            if (l) { l->valid &= (uint8_t)~m; l->spend &= (uint8_t)~m; }
+            uint64_t f = ws_ms_l2_atomic(ms, ln[i], m, ti);
+            if (f > done) done = f;
+            continue;
+        }
+        unsigned hit = l ? (m & l->valid) : 0, miss = m & ~hit, counted = hit;
+        if (kind == 1 && l)
+            for (unsigned s = 0; s < 4; s++)
+                if ((hit & l->spend & (1u << s)) && l->ready[s] > ti) counted &= ~(1u << s);
+        c->l1_hit_sectors += (unsigned)__builtin_popcount(counted);
+        if (l) ws_ms_touch(l1, l);
+        if (kind == 0) {
+            for (unsigned s = 0; s < 4; s++)
+                if ((hit & (1u << s)) && !(l->spend & (1u << s)) && l->ready[s] > done) done = l->ready[s];
+            if (miss) {
+                uint64_t f = ws_ms_l2_read(ms, ln[i], miss, ti);
+                if (!l) { uint64_t et; uint8_t ed; l = ws_ms_alloc(l1, ln[i], &et, &ed); }
+                if (l) {
+                    for (unsigned s = 0; s < 4; s++) if (miss & (1u << s)) l->ready[s] = f;
+                    l->valid |= (uint8_t)miss;
+                    l->spend &= (uint8_t)~miss;
+                }
+                if (f > done) done = f;
+            }
+        } else {
+            /* stores: write through (local stores stay in L1), allocate the written sectors in L1 */
+            if (miss && !l) { uint64_t et; uint8_t ed; l = ws_ms_alloc(l1, ln[i], &et, &ed); }
+            if (l) {
+                /* a store-allocated sector counts as present for later stores once the write is acknowledged */
+                for (unsigned s = 0; s < 4; s++) if ((miss & (1u << s))) l->ready[s] = ti + (local ? 0 : ms->lat_l1);
+                if (!local) l->spend |= (uint8_t)miss;
+                l->valid |= (uint8_t)m;
+            }
+            if (!local) ws_ms_l2_write(ms, ln[i], m, ti);
+        }
+    }
+    return done;
+}
+
+/* Constant / kernel-parameter loads: the constant cache serves one distinct address per cycle. */
+static uint64_t ws_ms_const(ws_memsys *ms, const uint64_t *addr, uint32_t mask, uint64_t now)
+{
+    uint64_t seen[32];
+    int n = 0;
+    while (mask) {
+        int l = __builtin_ctz(mask);
+        mask &= mask - 1;
+        int k = 0;
+        while (k < n && seen[k] != addr[l]) k++;
+        if (k == n) seen[n++] = addr[l];
+    }
+    return now + ms->lat_const + (uint64_t)(n > 1 ? n - 1 : 0);
+}
+
+/* Shared-memory access of the lanes in mask (kind: 0 load, 1 store, 2 atomic); returns the completion cycle. */
+static uint64_t ws_ms_shared(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned size, int kind,
+                             uint64_t now)
+{
+    unsigned wf, bc;
+    ws_ms_shared_wavefronts(ms, addr, mask, size, kind == 1, &wf, &bc);
+    ws_ms_counts *c = &ms->c;
+    if (kind == 0) { c->shld_requests++; c->shld_wavefronts += wf; c->shld_conflicts += bc; }
+    else if (kind == 1) { c->shst_requests++; c->shst_wavefronts += wf; c->shst_conflicts += bc; }
+    else { c->shatom_requests++; c->shatom_wavefronts += wf; }
+    uint64_t t = now > ms->pipe[sm] ? now : ms->pipe[sm];
+    ms->pipe[sm] = t + wf;
+    if (kind == 1) return t + wf;
+    return t + (wf ? wf - 1 : 0) + ms->lat_smem + (kind == 2 ? ms->lat_smem : 0);
+}
+
+/* Account one memory warp instruction of warp warp_key (a number unique among the resident warps; it places the
+ * warp's local memory) on SM sm at cycle now; returns when its data is available / the store left the SM. */
+uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, uint64_t now)
+{
+    if (!rec || !rec->is_mem || !rec->exec || !rec->in) return now;
+    if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
+    const ws_insn *in = rec->in;
+    int kind = in->op == WS_OP_ST ? 1 : (in->op == WS_OP_ATOM || in->op == WS_OP_RED) ? 2 : 0;
+    unsigned size = rec->size ? rec->size : 4;
+    uint32_t todo = rec->exec;
+    uint64_t done = now;
+    while (todo) {
+        /* lanes of one resolved space (generic pointers may mix spaces) */
+        int sp = rec->space[__builtin_ctz(todo)];
+        uint32_t m = 0;
+        for (uint32_t t = todo; t;) {
+            int l = __builtin_ctz(t);
+            t &= t - 1;
+            if (rec->space[l] == sp) m |= 1u << l;
+        }
+        todo &= ~m;
+        uint64_t f = now;
+        if (sp == WS_S_SHARED) {
+            unsigned fw = 0;
+            int fd = 0;
+            int role = kind == 0 ? ws_ms_fusion(ms, rec->fn, in, &fw, &fd) : WS_MS_FUSE_NONE;
+            if (role == WS_MS_FUSE_FOLLOWER) {
+                f = now + ms->lat_smem;
+            } else if (role == WS_MS_FUSE_LEADER) {
+                uint64_t a[32];
+                for (int l = 0; l < 32; l++) a[l] = rec->addr[l] - (uint64_t)(int64_t)fd;
+                f = ws_ms_shared(ms, sm, a, m, fw, 0, now);
+            } else {
+                f = ws_ms_shared(ms, sm, rec->addr, m, size, kind, now);
+            }
+        } else if (sp == WS_S_GLOBAL) {
+            f = ws_ms_global(ms, sm, rec->addr, m, size, kind, 0, now);
+        } else if (sp == WS_S_LOCAL) {
+            /* local memory is interleaved by 32-bit words across the warp's lanes */
+            uint64_t a[32];
+            uint64_t base = WS_MS_LOCAL_TAG + (warp_key << 32);
+            for (uint32_t t = m; t;) {
+                int l = __builtin_ctz(t);
+                t &= t - 1;
+                a[l] = base + (rec->addr[l] >> 2) * 4 * 32 + (uint64_t)l * 4 + (rec->addr[l] & 3);
+            }
+            if (size <= 4) {
+                f = ws_ms_global(ms, sm, a, m, size, kind == 2 ? 1 : kind, 1, now);
+            } else {
+                /* wider local accesses touch one interleaved word per 4 bytes: count them as one request */
+                uint64_t w[32];
+                uint64_t ln[WS_MS_MAXLINES];
+                uint8_t smk[WS_MS_MAXLINES];
+                int n = 0;
+                (void)smk;
+                unsigned words = (size + 3) / 4;
+                uint64_t fmax = now;
+                ws_ms_counts save = ms->c;
+                for (unsigned k = 0; k < words; k++) {
+                    for (uint32_t t = m; t;) { int l = __builtin_ctz(t); t &= t - 1; w[l] = a[l] + (uint64_t)k * 128; }
+                    uint64_t g = ws_ms_global(ms, sm, w, m, 4, kind == 2 ? 1 : kind, 1, now);
+                    if (g > fmax) fmax = g;
+                    n++;
+                }
+                (void)ln;
+                /* one request, however many words */
+                if (kind == 0) ms->c.lld_requests = save.lld_requests + 1;
+                else ms->c.lst_requests = save.lst_requests + 1;
+                f = fmax;
+            }
+        } else {
+            f = ws_ms_const(ms, rec->addr, m, now);
+        }
+        if (f > done) done = f;
+    }
+    return done;
+}
+
+/* Account one memory warp instruction issued by a warp on SM sm at cycle now (local memory of all warps of
+ * the SM shares one placement: use ws_ms_access_warp when local traffic matters). */
+uint64_t ws_ms_access(ws_memsys *ms, int sm, const ws_rec *rec, uint64_t now)
+{
+    return ws_ms_access_warp(ms, sm, (uint64_t)(sm >= 0 ? sm : 0), rec, now);
+}

@@ -22,6 +22,7 @@ typedef struct ws_ms_counts {
     uint64_t l2_sectors, l2_hit_sectors;         /* lts__t_sector_hit_rate.pct */
     uint64_t l2_read_sectors_from_l1;            /* lts__t_sectors_srcunit_tex_op_read.sum */
     uint64_t dram_read_bytes, dram_write_bytes;  /* dram__bytes_read.sum / dram__bytes_write.sum */
+    uint64_t shatom_requests, shatom_wavefronts; /* shared-memory atomics (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum) */
 } ws_ms_counts;
 
 typedef struct ws_memsys ws_memsys;
@@ -40,8 +41,40 @@ const ws_ms_counts *ws_ms_counts_get(const ws_memsys *ms);
  * on SM sm at cycle now; returns the cycle at which its data is available to the warp (loads, atomics) or at
  * which the store has left the SM (stores). Updates the counters, the caches and the bandwidth queues. */
 uint64_t ws_ms_access(ws_memsys *ms, int sm, const ws_rec *rec, uint64_t now);
-/* Write back dirty lines at the end of a launch (DRAM write bytes are counted then, as the hardware does when
- * L2 evicts them later; Nsight Compute's dram__bytes_write counts the flush at kernel end). */
+/* End of a launch. Dirty lines stay in L2: DRAM write bytes are counted only when L2 evicts dirty sectors during
+ * a launch (on the H200, Nsight Compute's dram__bytes_write.sum of vec_add is 0 although it wrote 4 MiB). */
 void ws_ms_end_launch(ws_memsys *ms);
+
+/* ws_ms_access for warp warp_key (a number unique among resident warps, e.g. SM x max warps + warp slot): it
+ * places the warp's local memory (interleaved by 32-bit words across its lanes, as the hardware does), so that
+ * warps do not share local lines. ws_ms_access uses the SM number as the key. Not thread-safe: the L2, DRAM and
+ * atomic queues are shared by all SMs, so calls must come in a deterministic order for reproducible results. */
+uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, uint64_t now);
+/* Latest cycle at which any queued L2, DRAM or atomic transfer completes (memory drained). */
+uint64_t ws_ms_drain_cycle(const ws_memsys *ms);
+
+/* L1 capacity per SM left beside smem_bytes of shared memory per SM: l1_smem_per_sm minus the smallest
+ * carve-out (carveouts_kb) that holds smem_bytes. */
+size_t ws_ms_l1_capacity(const ws_device *dev, size_t smem_bytes);
+/* Size every SM's L1 for a launch that uses smem_bytes of shared memory per SM (resident blocks x (static +
+ * dynamic + reserved) shared memory); a change of capacity empties the L1s. Default: smem_bytes = 0. */
+void ws_ms_set_smem_per_sm(ws_memsys *ms, size_t smem_bytes);
+/* Current L1 capacity per SM in bytes. */
+size_t ws_ms_l1_bytes(const ws_memsys *ms);
+
+/* Wavefronts and bank conflicts of one shared-memory warp access (lanes in mask, width bytes each at addr[lane]),
+ * counted as Nsight Compute counts them on sm_90 (rules in memsys.c). */
+void ws_ms_shared_wavefronts(const ws_memsys *ms, const uint64_t *addr, uint32_t mask, unsigned width, int is_store,
+                             unsigned *wavefronts, unsigned *conflicts);
+
+/* ptxas merges scalar 32-bit ld.shared of one base register at offsets k, k+4, k+8, k+12 (k and the base provably
+ * 16-byte aligned; 8 for pairs) into one LDS.128 (LDS.64). The first member in program order is the LEADER and
+ * carries the fused access (width bytes per lane starting delta bytes before its own address); the others are
+ * FOLLOWERs and cost no shared-memory traffic (the timing model may also treat them as free). The analysis runs
+ * once per function on first use (that call allocates). */
+enum { WS_MS_FUSE_NONE, WS_MS_FUSE_LEADER, WS_MS_FUSE_FOLLOWER };
+int ws_ms_fusion(ws_memsys *ms, const ws_func *fn, const ws_insn *in, unsigned *width, int *delta);
+/* Turn that fusion on (default) or off. */
+void ws_ms_set_fusion(ws_memsys *ms, int on);
 
 #endif

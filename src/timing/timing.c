@@ -79,6 +79,7 @@ struct ws_tm {
     uint64_t end;              /* last completion seen */
     int pipe_interval[P_COUNT];
     int policy;
+    int max_resident;          /* most blocks resident on one SM */
 };
 
 /* Create a timing model for device dev. */
@@ -236,6 +237,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
     b->sm = s;
     if (sm->nblocks == 0) sm->busy_since = t;
     sm->nblocks++;
+    if (sm->nblocks > tm->max_resident) tm->max_resident = sm->nblocks;
     for (int i = 0; i < b->nwarps; i++) {
         tw *x = &tb->warps[i];
         x->w = &b->warps[i];
@@ -446,6 +448,7 @@ static void tm_engine(void *ctx, ws_run *L)
         if (bps < 1) bps = 1;
     }
     tm->bps = bps;
+    tm->max_resident = 0;
     tm->now = 0;
     tm->age = 0;
     tm->retired = 0;
@@ -534,6 +537,7 @@ placed:;
     R->warps_eligible_per_cycle = sp_active > 0 ? elig / sp_active : 0;
     R->issue_active_pct = sp_active > 0 ? 100.0 * issued / sp_active : 0;
     R->blocks_per_sm = bps;
+    R->max_resident_blocks = tm->max_resident;
     R->waves = (double)L->nblocks / ((double)bps * tm->nsm);
     R->mem = *ws_ms_counts_get(tm->ms);
     R->flops = tm->flops;

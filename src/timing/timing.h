@@ -34,6 +34,7 @@ typedef struct ws_tm_result {
     double warps_eligible_per_cycle; /* smsp__warps_eligible.avg.per_cycle_active */
     double issue_active_pct;         /* smsp__issue_active.avg.pct_of_peak_sustained_active */
     int blocks_per_sm;               /* residency the block scheduler used */
+    int max_resident_blocks;         /* most blocks that were resident on one SM at once */
     double waves;                    /* grid blocks / (SMs x blocks per SM) */
     uint64_t stall_cycles[WS_ST_COUNT]; /* warp-cycles by reason */
     ws_ms_counts mem;                /* memory counters */

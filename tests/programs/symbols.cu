@@ -35,7 +35,7 @@ __global__ void use_mask(const float *in, int n) {           // all lanes read t
   if (t >= n) return;
   float s = 0.0f;
   for (int k = 0; k < 8; k++) s += c_coef[k] * in[(t + k) % n];
-  d_result[t] = s;
+  if (t < 64) d_result[t] = s;                             // d_result holds 64 entries; n may be larger
 }
 __global__ void via_pointer(unsigned long long *p, int n) { int t = threadIdx.x; if (t < n) p[t] = p[t] * 2 + t; }
 
