@@ -180,7 +180,8 @@ else
     label="cli/$(basename "$f" .sh)"
     matches "$label" || continue
     log=$OUTDIR/cli_$(basename "$f" .sh).log
-    timeout -k 5 "$TIMEOUT" bash "$f" >"$log" 2>&1 </dev/null
+    limit=$(grep -m1 '^# TIMEOUT:' "$f" | sed 's/^# TIMEOUT:[[:space:]]*//')
+    timeout -k 5 "${limit:-$TIMEOUT}" bash "$f" >"$log" 2>&1 </dev/null
     rc=$?
     if [ "$rc" -eq 0 ]; then pass "$label"; else fail "$label" "$(reason_for_rc "$rc")"; show_tail "$log"; fi
   done

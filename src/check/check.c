@@ -93,12 +93,6 @@ void ws_chk_destroy(ws_chk *c)
 
 /* ---------- threads, blocks, names ---------- */
 
-/* Block-linear thread id of lane l of warp w. */
-uint64_t chk_thr(const ws_warp *w, int lane)
-{
-    return (uint64_t)w->warp_in_block * (uint64_t)w->L->warp_size + (uint64_t)lane;
-}
-
 /* Thread x,y,z from a block-linear id. */
 void chk_thr_dims(const ws_run *L, uint64_t t, uint32_t d[3])
 {
@@ -125,6 +119,10 @@ void chk_demangle(const char *name, char *buf, size_t cap)
     if (!looked) {
         looked = 1;
         void *sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        if (!sym) {   /* a C-only program: libstdc++ is not loaded, but is installed wherever nvcc is */
+            void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+            if (h) sym = dlsym(h, "__cxa_demangle");
+        }
         memcpy(&dm, &sym, sizeof dm);
     }
     if (dm && name && name[0] == '_' && name[1] == 'Z') {
@@ -149,14 +147,25 @@ void chk_where(ws_chk *c, const ws_func *fn, const ws_insn *in, char *buf, size_
 {
     char name[400];
     chk_demangle(fn ? fn->name : NULL, name, sizeof name);
-    const char *path = NULL;
-    if (in && in->line && c->L && in->file < (unsigned)c->L->mod->nfiles) path = c->L->mod->files[in->file];
+    const char *path = NULL, *inner = NULL;
+    int nf = c->L ? c->L->mod->nfiles : 0;
+    if (in && in->line && in->file < (unsigned)nf) path = c->L->mod->files[in->file];
+    if (path && in->at_line && in->at_file < (unsigned)nf) {   /* inlined: name the call site first */
+        inner = path;
+        path = c->L->mod->files[in->at_file];
+    }
     if (path) {
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
-        snprintf(buf, cap, "%s in %s:%u", name, base, in->line);
+        unsigned ln = inner ? in->at_line : in->line;
+        if (inner) {
+            const char *ib = strrchr(inner, '/');
+            snprintf(buf, cap, "%s in %s:%u (inlined from %s:%u)", name, base, ln, ib ? ib + 1 : inner, in->line);
+        } else {
+            snprintf(buf, cap, "%s in %s:%u", name, base, ln);
+        }
         if (file) snprintf(file, fcap, "%s", base);
-        if (line) *line = in->line;
+        if (line) *line = ln;
     } else {
         snprintf(buf, cap, "%s (PTX line %u)", name, in ? in->ptx_line : 0);
         if (file) snprintf(file, fcap, "%s", c->L ? c->L->mod->origin : "");
@@ -371,9 +380,7 @@ static void report_leaks(ws_chk *c)
         print_group(c, g);
         bytes += a->size;
     }
-    if (c->nlive)
-        fprintf(c->out, "========= LEAK SUMMARY: %zu bytes leaked in %zu allocation%s\n", bytes, c->nlive,
-                c->nlive == 1 ? "" : "s");
+    fprintf(c->out, "========= LEAK SUMMARY: %zu bytes leaked in %zu allocations\n", bytes, c->nlive);
     for (size_t i = 0; i < c->nlive; i++) free(c->live[i].host);
     c->nlive = 0;
 }
@@ -437,6 +444,8 @@ static void chk_launch_begin(void *ctx, ws_run *L)
     c->gen = 0;
     c->probing = c->dl_reported = 0;
     c->c_lo = c->c_hi = 0;
+    c->mc_fault = 0;
+    c->mc_lanes = 0;
     chk_mem_launch(c, L);
 }
 
@@ -474,6 +483,10 @@ static void chk_block_end(void *ctx, ws_run *L, ws_block *b)
 static void chk_launch_end(void *ctx, ws_run *L, int status)
 {
     ws_chk *c = ctx;
+    if (c->mc_fault && !L->fault) {   /* memcheck let the kernel finish; now it fails as it would have on a GPU */
+        L->fault = c->mc_fault;
+        snprintf(L->fault_msg, sizeof L->fault_msg, "%s in %s", c->mc_msg, L->entry->name);
+    }
     chk_sync_launch_end(c, L, status);
     for (size_t i = c->open_from; i < c->ng; i++) {
         chk_group *g = &c->g[i];
@@ -520,6 +533,7 @@ void chk_gpu_reset(ws_chk *c)
 /* A runtime call failed: report it with the host call site. */
 void ws_chk_api_error(ws_chk *c, int code, const char *ename, const char *estr, const char *api)
 {
+    if (!(c->checks & WS_CHK_MEMCHECK)) return;   /* API errors are memcheck's, as in compute-sanitizer */
     char host[CHK_HOST_LINES][200];
     int nh = c->host_frames ? c->host_frames(host, CHK_HOST_LINES) : 0;
     /* group by error, API and first host frame */

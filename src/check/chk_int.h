@@ -49,13 +49,12 @@ typedef struct s_ent {
     uint32_t wbar, r1bar, r2bar; /* barrier epochs of the accessing warps */
 } s_ent;
 
-/* racecheck shadow of one 4-byte word of global memory */
+/* racecheck shadow of one 4-byte word of global memory (32 bytes; valid while stamp is the launch's) */
 typedef struct g_ent {
-    uint32_t stamp;            /* launch that wrote it (older: no write this launch) */
-    uint32_t blk;              /* writer's grid-linear block */
-    uint32_t acc;              /* writer access (acc_enc) */
-    uint32_t bar;              /* writer warp's barrier epoch */
-    uint32_t fence;            /* writer block's fence count when it wrote */
+    uint32_t stamp;            /* launch that touched it (older: nothing this launch) */
+    uint32_t blk, acc, bar;    /* last write: grid-linear block, access (acc_enc, 0: none), warp's barrier epoch */
+    uint32_t rblk, racc, rbar; /* last plain read, likewise */
+    uint16_t fence, rfence;    /* the writer's / reader's block fence count at the access */
 } g_ent;
 
 /* per-warp state */
@@ -65,6 +64,7 @@ typedef struct chk_warp {
     int32_t probe_pc;          /* deadlock probe: last sampled loop head, -1 none */
     uint64_t probe_hash, probe_gen;
     uint64_t conf_gen;         /* gen+1 when confirmed spinning at generation gen */
+    uint64_t ran_gen;          /* gen+1 when it executed an instruction during generation gen */
     const ws_insn *loop_in;    /* the backward branch of the spin loop */
     const ws_func *loop_fn;
     uint64_t last_load;        /* a global address it loaded while probed (deadlock report) */
@@ -119,8 +119,8 @@ struct ws_chk {
     g_ent *gsh;
     size_t gsh_map, gsh_cover;
     uint32_t stamp;
-    uint32_t *fence;           /* per block (modulo nfence): fences executed */
-    size_t nfence;
+    uint32_t *fence;           /* per block (index & (nfence - 1)): fences executed */
+    size_t nfence;             /* a power of two */
     /* instruction sites (racecheck shadow stores a site number) */
     const ws_insn **site_in;
     const ws_func **site_fn;
@@ -136,12 +136,17 @@ struct ws_chk {
     size_t btab_cap, btab_n;
     chk_blk *last;
     uint64_t admitted, live_blocks;
+    /* memcheck: the launch fails at its end when an access was invalid */
+    int mc_fault;
+    unsigned mc_lanes;
+    char mc_msg[400];
     /* allocation lookup cache */
     uint64_t c_lo, c_hi;
     int c_kind;
     /* deadlock */
     uint64_t since_end;        /* warp instructions since a block last finished */
     uint64_t gen;              /* memory-change generation while probing */
+    uint64_t gen_since;        /* since_end when gen last changed */
     int probing, dl_reported;
     int probe_nw;              /* lanes with saved old bytes (stores while probing) */
     uint8_t probe_old[32][16];
@@ -173,7 +178,10 @@ void chk_detail(chk_group *grp, const char *fmt, ...) __attribute__((format(prin
 /* The per-block state of b (created on first use). */
 chk_blk *chk_blk_of(ws_chk *c, ws_block *b);
 /* Block-linear thread id of lane l of warp w. */
-uint64_t chk_thr(const ws_warp *w, int lane);
+static inline uint64_t chk_thr(const ws_warp *w, int lane)
+{
+    return (uint64_t)w->warp_in_block * (uint64_t)w->L->warp_size + (uint64_t)lane;
+}
 /* Format a thread (block-linear id) as x,y,z of the launch's block shape. */
 void chk_thr_dims(const ws_run *L, uint64_t t, uint32_t d[3]);
 /* Format a block (grid-linear id) as x,y,z. */

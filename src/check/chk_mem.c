@@ -11,6 +11,7 @@
 #include "chk_int.h"
 
 #define SITE_MAX 0x1FFFFu
+#define MC_STOP 100000u   /* invalid accesses after which memcheck stops the kernel */
 
 /* An access as stored in a shadow word: site (17 bits), thread in block (10), synchronizing (1), bytes (4). */
 static inline uint32_t acc_enc(uint32_t site, uint64_t thr, int sync, unsigned mask)
@@ -38,6 +39,7 @@ static int ensure_map(void **p, size_t *mapped, size_t need, int keep)
         q = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     }
     if (q == MAP_FAILED) return -1;
+    madvise(q, n, MADV_HUGEPAGE);   /* shadows are touched densely: fewer page faults */
     *p = q;
     *mapped = n;
     return 0;
@@ -154,6 +156,35 @@ static int ginit_cover(ws_chk *c, uint64_t end)
     return 0;
 }
 
+/* memcheck of a host-side copy or fill: [addr, addr+len) must lie inside the allocation's requested bytes (the
+ * runtime accepts the rounded-up size the allocator reserved, as a GPU's does). */
+static void host_bounds(ws_chk *c, uint64_t addr, size_t len, int write)
+{
+    const chk_alloc *a = chk_live_find(c, addr);
+    if (!a || addr + len <= a->addr + a->size) return;
+    size_t save = c->open_from;
+    c->open_from = 0;
+    int fresh;
+    chk_group *g = chk_group_get(c, WS_CHK_MEMCHECK, CK_OOB, NULL, NULL, addr ^ ((uint64_t)len << 40) ^ (uint64_t)write,
+                                 &fresh);
+    c->open_from = save;
+    if (!g) return;
+    chk_group_hit(c, g, NULL, 0);
+    if (!fresh) return;
+    snprintf(g->title, sizeof g->title, "Invalid __global__ %s of size %zu bytes by a host-side %s", write ? "write" : "read",
+             len, write ? "copy or fill (cudaMemcpy/cudaMemset)" : "copy (cudaMemcpy)");
+    chk_detail(g, "Address 0x%llx..0x%llx runs %llu bytes past the end of the allocation at 0x%llx of size %zu bytes",
+               (unsigned long long)addr, (unsigned long long)(addr + len - 1),
+               (unsigned long long)(addr + len - (a->addr + a->size)), (unsigned long long)a->addr, a->size);
+    if (c->host_frames) g->nhost = c->host_frames(g->host, CHK_HOST_LINES);
+    g->host_what = "the call";
+    fprintf(c->out, "========= %s\n=========     %s", g->title, g->detail);
+    if (g->nhost) fprintf(c->out, "=========     Saved host backtrace up to driver entry point at the call\n");
+    for (int i = 0; i < g->nhost; i++) fprintf(c->out, "=========         Host Frame: %s\n", g->host[i]);
+    fprintf(c->out, "=========\n");
+    g->printed = 1;
+}
+
 /* Host-side memory events from the runtime (allocations, frees, copies, fills, reset). */
 void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len)
 {
@@ -161,6 +192,8 @@ void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len)
     uint64_t off = addr - WS_GLOBAL_BASE;
     int in_arena = addr >= WS_GLOBAL_BASE && off < WS_GLOBAL_SPAN;
     c->c_lo = c->c_hi = 0;
+    if ((what == WS_HM_WRITE || what == WS_HM_READ) && in_arena && (c->checks & WS_CHK_MEMCHECK))
+        host_bounds(c, addr, len, what == WS_HM_WRITE);
     switch (what) {
     case WS_HM_ALLOC:
         chk_live_add(c, addr, len);
@@ -225,8 +258,8 @@ void chk_mem_launch(ws_chk *c, ws_run *L)
             c->gsh_cover = 0;
         }
     }
-    size_t nf = L->nblocks < ((uint64_t)1 << 22) ? (size_t)L->nblocks : ((size_t)1 << 22);
-    if (nf < 1) nf = 1;
+    size_t nf = 1;
+    while (nf < L->nblocks && nf < ((size_t)1 << 22)) nf *= 2;
     free(c->fence);
     c->fence = calloc(nf, sizeof *c->fence);
     c->nfence = c->fence ? nf : 0;
@@ -359,9 +392,48 @@ static int describe_global(ws_chk *c, ws_warp *w, uint64_t a, unsigned size, cha
     return CK_OOB;
 }
 
+/* Whether every lane's access is aligned and inside one allocation (global) or the block's shared memory: the
+ * common, coalesced case, checked from the lowest and highest address. */
+static int all_ok(ws_chk *c, ws_warp *w, const ws_rec *r, unsigned size, unsigned align)
+{
+    uint32_t m = r->exec;
+    int l0 = __builtin_ctz(m), sp = r->space[l0];
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+    if (r->in->space == WS_S_GENERIC) {   /* generic addresses may resolve to different spaces */
+        for (uint32_t k = m; k; k &= k - 1)
+            if (r->space[__builtin_ctz(k)] != sp) return 0;
+    }
+    if (m == 0xffffffffu) {
+        for (int l = 0; l < 32; l++) {
+            uint64_t a = r->addr[l];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+    } else {
+        while (m) {
+            int l = __builtin_ctz(m);
+            m &= m - 1;
+            uint64_t a = r->addr[l];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+    }
+    if (bits & (align - 1)) return 0;
+    if (sp == WS_S_GLOBAL || sp == WS_S_CONST) {
+        int k;
+        return hi - lo < ((uint64_t)1 << 32) && global_ok(c, lo, (unsigned)(hi - lo) + size, &k);
+    }
+    if (sp == WS_S_SHARED) return hi + size <= w->blk->smem_size && hi + size > hi;
+    if (sp == WS_S_LOCAL) return hi + size <= w->L->local_stride && hi + size > hi;
+    return 1;
+}
+
 /* memcheck for one memory instruction; returns 1 when it stopped the kernel. */
 static int memcheck(ws_chk *c, ws_warp *w, ws_rec *r, unsigned size, int atom)
 {
+    if (all_ok(c, w, r, size, size & (size - 1) ? 1 : size)) return 0;
     ws_run *L = w->L;
     const ws_insn *in = r->in;
     uint32_t bad = 0;
@@ -395,7 +467,12 @@ static int memcheck(ws_chk *c, ws_warp *w, ws_rec *r, unsigned size, int atom)
         l2[0] = 0;
         if (kind == CK_MISALIGNED) {
             snprintf(l1, sizeof l1, "Address 0x%llx is misaligned", (unsigned long long)a);
-            fault = WS_ERR_MISALIGNED_ADDRESS;
+            if (sp == WS_S_GLOBAL || sp == WS_S_CONST) {
+                const ws_alloc *al = ws_mem_find(c->gpu->mem, a);
+                if (al) snprintf(l2, sizeof l2, "and is inside the nearest allocation at 0x%llx of size %zu bytes",
+                                 (unsigned long long)al->addr, al->size);
+            }
+            if (!c->mc_fault) fault = WS_ERR_MISALIGNED_ADDRESS;
         } else if (sp == WS_S_GLOBAL || sp == WS_S_CONST) {
             kind = describe_global(c, w, a, size, l1, l2, sizeof l1);
         } else if (sp == WS_S_SHARED) {
@@ -419,13 +496,23 @@ static int memcheck(ws_chk *c, ws_warp *w, ws_rec *r, unsigned size, int atom)
         chk_group_hit(c, g, w, l);
     }
     if (!bad) return 0;
-    int l = __builtin_ctz(bad);
-    uint32_t t[3];
-    chk_thr_dims(L, chk_thr(w, l), t);
+    /* as under compute-sanitizer: every bad lane of the warp is reported, the access does not happen, the warp
+     * stops and the other warps run on (so that every faulting warp is reported); the launch then fails at its
+     * end (chk_launch_end) */
     r->exec = 0;
-    ws_fault(w, in, fault, "memcheck: invalid %s %s of size %u at 0x%llx by thread (%u,%u,%u) in block (%u,%u,%u)",
-             space_name(r->space[l]), atom ? "atomic" : r->is_write ? "write" : "read", size,
-             (unsigned long long)r->addr[l], t[0], t[1], t[2], w->blk->id.x, w->blk->id.y, w->blk->id.z);
+    ws_warp_exit_lanes(w, w->full);
+    c->mc_lanes += (unsigned)__builtin_popcount(bad);
+    if (!c->mc_fault) {
+        int l = __builtin_ctz(bad);
+        uint32_t t[3];
+        chk_thr_dims(L, chk_thr(w, l), t);
+        c->mc_fault = fault;
+        snprintf(c->mc_msg, sizeof c->mc_msg, "memcheck: invalid %s %s of size %u at 0x%llx by thread (%u,%u,%u) in "
+                 "block (%u,%u,%u)", space_name(r->space[l]), atom ? "atomic" : r->is_write ? "write" : "read", size,
+                 (unsigned long long)r->addr[l], t[0], t[1], t[2], w->blk->id.x, w->blk->id.y, w->blk->id.z);
+    }
+    if (c->mc_lanes >= MC_STOP)   /* enough: stop the kernel */
+        ws_fault(w, in, c->mc_fault, "%s (and %u more invalid accesses)", c->mc_msg, c->mc_lanes - 1);
     return 1;
 }
 
@@ -488,37 +575,58 @@ static int same_value(ws_warp *w, const ws_insn *in, int l, const uint8_t *p, un
     return memcmp(&v, p, size) == 0;
 }
 
+/* What every lane of one memory instruction shares (racecheck). */
+typedef struct acc_ctx {
+    uint32_t site, epoch, blk, myfence;
+    uint64_t thr0;             /* block-linear id of lane 0 */
+    uint32_t wbase;            /* the same, as a 32-bit first thread of the warp */
+    int warp, ws, sync, atom;
+} acc_ctx;
+
 /* Racecheck of one lane's global access. */
-static void race_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size, int sync,
-                        uint32_t site, uint32_t epoch)
+static void race_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size, const acc_ctx *x)
 {
     uint64_t off = a - WS_GLOBAL_BASE;
-    if (off + size > c->gsh_cover || off >= WS_GLOBAL_SPAN || !c->nfence) return;
-    ws_run *L = w->L;
-    uint32_t blk = (uint32_t)w->blk->linear, myfence = c->fence[w->blk->linear % c->nfence];
-    uint64_t thr = chk_thr(w, l);
-    int ws = L->warp_size;
-    for (uint64_t wd = off / 4; wd <= (off + size - 1) / 4; wd++) {
+    if (off + size > c->gsh_cover || off >= WS_GLOBAL_SPAN) return;
+    uint64_t thr = x->thr0 + (uint64_t)l;
+    uint64_t last = (off + size - 1) / 4;
+    int plain_write = r->is_write && !x->sync, plain_read = r->is_read && !r->is_write && !x->sync;
+    uint32_t nf = (uint32_t)c->nfence - 1;
+    for (uint64_t wd = off / 4; wd <= last; wd++) {
         g_ent *e = &c->gsh[wd];
-        unsigned mask = word_mask(wd, off, size);
-        /* atomics never race with atomics; a plain read of an atomically written word is the CAS-loop idiom */
-        if (e->stamp == c->stamp && (acc_mask(e->acc) & mask) && !(acc_sync(e->acc) && sync) &&
-            !(acc_sync(e->acc) && !r->is_write)) {
-            int other_blk = e->blk != blk;
-            int unordered = other_blk || ((int)(acc_thr(e->acc) / (unsigned)ws) != w->warp_in_block && e->bar == epoch);
-            if (unordered && c->fence[e->blk % c->nfence] == e->fence) {
-                int benign = r->is_write && !r->is_read &&
-                             same_value(w, r->in, l, off + size <= L->glimit ? L->gstore + off : NULL, size);
-                if (!benign)
-                    race(c, w, l, r, e->acc, e->blk, 1, r->is_write && !r->is_read ? 1 : 0, WS_S_GLOBAL, a);
-            }
-        }
-        if (r->is_write) {
+        unsigned mask = size == 4 && !(off & 3) ? 15u : word_mask(wd, off, size);
+        if (e->stamp != c->stamp) {   /* first touch this launch */
             e->stamp = c->stamp;
-            e->blk = blk;
-            e->acc = acc_enc(site, thr, sync, mask);
-            e->bar = epoch;
-            e->fence = myfence;
+            e->acc = e->racc = 0;
+        }
+        /* unordered with the last write: another block, or another warp of the block since the same barrier, and
+         * the writer's block has not fenced since */
+        if (e->acc && (acc_mask(e->acc) & mask) &&
+            (e->blk != x->blk || (acc_thr(e->acc) - x->wbase >= (uint32_t)x->ws && e->bar == x->epoch)) &&
+            (uint16_t)c->fence[e->blk & nf] == e->fence) {
+            /* atomics never race with atomics; a plain read of an atomically written word is the CAS-loop idiom */
+            if (!acc_sync(e->acc) ? !(r->is_write && !r->is_read &&
+                                      same_value(w, r->in, l, off + size <= w->L->glimit ? w->L->gstore + off : NULL,
+                                                 size))
+                                  : plain_write)
+                race(c, w, l, r, e->acc, e->blk, 1, r->is_write && !r->is_read ? 1 : 0, WS_S_GLOBAL, a);
+        }
+        /* a write unordered with the last plain read (e.g. two blocks' read-add-write of one counter) */
+        if (r->is_write && e->racc && (acc_mask(e->racc) & mask) &&
+            (e->rblk != x->blk || (acc_thr(e->racc) - x->wbase >= (uint32_t)x->ws && e->rbar == x->epoch)) &&
+            (uint16_t)c->fence[e->rblk & nf] == e->rfence)
+            race(c, w, l, r, e->racc, e->rblk, 0, 1, WS_S_GLOBAL, a);
+        if (r->is_write) {
+            e->blk = x->blk;
+            e->acc = acc_enc(x->site, thr, x->sync, mask);
+            e->bar = x->epoch;
+            e->fence = (uint16_t)x->myfence;
+            e->racc = 0;
+        } else if (plain_read) {
+            e->rblk = x->blk;
+            e->racc = acc_enc(x->site, thr, 0, mask);
+            e->rbar = x->epoch;
+            e->rfence = (uint16_t)x->myfence;
         }
     }
 }
@@ -528,8 +636,9 @@ static void race_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int
                         int atom, uint32_t site, uint32_t epoch)
 {
     if (a + size > (uint64_t)cb->sh_n * 4) return;
-    int ws = w->L->warp_size, me = w->warp_in_block;
+    uint32_t ws = (uint32_t)w->L->warp_size, wbase = (uint32_t)chk_thr(w, 0);
     uint64_t thr = chk_thr(w, l);
+#define OTHER_WARP(acc) (acc_thr(acc) - wbase >= ws)
     uint64_t blk = w->blk->linear;
     for (uint64_t wd = a / 4; wd <= (a + size - 1) / 4; wd++) {
         s_ent *e = &cb->sh[wd];
@@ -539,25 +648,25 @@ static void race_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int
         uint32_t now = acc_enc(site, thr, atom, mask);
         int read = r->is_read && !atom, write = r->is_write;
         /* read-after-write (atomics count as writes, and atomics never race with atomics) */
-        if (read && e->w && !acc_sync(e->w) && (acc_mask(e->w) & mask) && (int)(acc_thr(e->w) / (unsigned)ws) != me &&
+        if (read && e->w && !acc_sync(e->w) && (acc_mask(e->w) & mask) && OTHER_WARP(e->w) &&
             e->wbar == epoch)
             race(c, w, l, r, e->w, blk, 1, 0, WS_S_SHARED, a);
         if (write) {
             /* write-after-read */
             uint32_t rs[2] = { e->r1, e->r2 }, rb[2] = { e->r1bar, e->r2bar };
             for (int k = 0; k < 2; k++)
-                if (rs[k] && (acc_mask(rs[k]) & mask) && (int)(acc_thr(rs[k]) / (unsigned)ws) != me && rb[k] == epoch) {
+                if (rs[k] && (acc_mask(rs[k]) & mask) && OTHER_WARP(rs[k]) && rb[k] == epoch) {
                     race(c, w, l, r, rs[k], blk, 0, 1, WS_S_SHARED, a);
                     break;
                 }
             /* write-after-write (the same value written again is benign) */
-            if (e->w && (acc_mask(e->w) & mask) && (int)(acc_thr(e->w) / (unsigned)ws) != me && e->wbar == epoch &&
+            if (e->w && (acc_mask(e->w) & mask) && OTHER_WARP(e->w) && e->wbar == epoch &&
                 !(acc_sync(e->w) && atom) && !same_value(w, r->in, l, w->blk->smem + a, size))
                 race(c, w, l, r, e->w, blk, 1, 1, WS_S_SHARED, a);
             e->w = now;
             e->wbar = epoch;
         } else {
-            if (e->r1 && (int)(acc_thr(e->r1) / (unsigned)ws) != me) {
+            if (e->r1 && OTHER_WARP(e->r1)) {
                 e->r2 = e->r1;
                 e->r2bar = e->r1bar;
             }
@@ -566,6 +675,8 @@ static void race_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int
         }
     }
 }
+
+#undef OTHER_WARP
 
 /* ---------- initcheck ---------- */
 
@@ -655,21 +766,41 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
     unsigned size = r->size ? r->size : 1;
     int atom = in->op == WS_OP_ATOM || in->op == WS_OP_RED;
     int sync = atom || (in->flags & WS_F_SYNCMEM);
-    if ((c->checks & WS_CHK_MEMCHECK) && memcheck(c, w, r, size, atom)) return;
+    if ((c->checks & WS_CHK_MEMCHECK) && (memcheck(c, w, r, size, atom) || !r->exec)) return;
     chk_blk *cb = chk_blk_of(c, w->blk);
     chk_warp *cw = &cb->warps[w->warp_in_block];
     uint32_t site = 0;
-    int race_on = (c->checks & WS_CHK_RACECHECK) != 0;
+    int race_on = (c->checks & WS_CHK_RACECHECK) && c->nfence;
     int init_on = (c->checks & WS_CHK_INITCHECK) != 0;
     int sh_init_on = (c->checks & (WS_CHK_INITCHECK | WS_CHK_SYNCCHECK)) && cb->sh_init;
-    if (race_on) site = chk_site(c, in, r->fn);
+    acc_ctx x;
+    memset(&x, 0, sizeof x);
+    if (race_on) {
+        site = chk_site(c, in, r->fn);
+        x.site = site;
+        x.epoch = cw->epoch;
+        x.blk = (uint32_t)w->blk->linear;
+        x.myfence = c->fence[w->blk->linear & (c->nfence - 1)];
+        x.thr0 = chk_thr(w, 0);
+        x.wbase = (uint32_t)x.thr0;
+        x.warp = w->warp_in_block;
+        x.ws = w->L->warp_size;
+        x.sync = sync;
+        x.atom = atom;
+    }
     c->probe_nw = 0;
     uint32_t m = r->exec;
+    uint64_t prev_a = UINT64_MAX;   /* reads of the word the previous lane read cleanly (broadcasts) add nothing */
+    int prev_sp = -1, plain_read = !r->is_write;
+    unsigned long errs = c->errors;
     while (m) {
         int l = __builtin_ctz(m);
         m &= m - 1;
         uint64_t a = r->addr[l];
         int sp = r->space[l];
+        if (plain_read && a == prev_a && sp == prev_sp && !c->probing) continue;
+        prev_a = a;
+        prev_sp = sp;
         if (c->probing) {
             uint8_t *p = lane_host(w, sp, a, size, l);
             if (r->is_write && p) {
@@ -694,7 +825,7 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
                     uninit_global(c, w, r, l, a, size);
                 if (r->is_write) bits_set(c->ginit, off, size);
             }
-            if (race_on) race_global(c, w, r, l, a, size, sync, site, cw->epoch);
+            if (race_on) race_global(c, w, r, l, a, size, &x);
         } else if (sp == WS_S_SHARED && a + size <= cb->smem) {
             if (sh_init_on) {
                 if ((r->is_read || atom) && !bits_all(cb->sh_init, a, size)) uninit_shared(c, cb, w, r, l, a, size);
@@ -706,6 +837,10 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
                 }
             }
             if (race_on && cb->sh) race_shared(c, cb, w, r, l, a, size, atom, site, cw->epoch);
+        }
+        if (c->errors != errs) {   /* this lane found something: the next lane reading the same word counts too */
+            prev_a = UINT64_MAX;
+            errs = c->errors;
         }
     }
 }

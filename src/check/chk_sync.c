@@ -34,47 +34,31 @@ static void lanes_text(const ws_warp *w, uint32_t lanes, char *buf, size_t cap)
     else snprintf(buf, cap, "threads (%u,%u,%u)..(%u,%u,%u)", a[0], a[1], a[2], b[0], b[1], b[2]);
 }
 
-/* ---------- which lanes still reach a synchronizing instruction ---------- */
+/* ---------- which lanes are on their way out ---------- */
 
-/* per function: can[pc] = 1 when a barrier or warp-synchronous op is reachable from pc before the thread exits */
+/* per function: leave[pc] = 1 when a thread at pc can only exit the kernel, doing nothing visible on the way
+ * (no memory access, call or synchronization): such threads count as exited for barriers and member masks */
 struct chk_fninfo {
     const ws_func *fn;
-    uint8_t *can;
-    int busy;                  /* being computed (recursion) */
+    uint8_t *leave;
 };
 
-/* Whether an instruction synchronizes threads (bar.sync/red/warp.sync, barrier.sync, *.sync warp built-ins). */
-static int is_sync_op(const ws_insn *in)
+/* Whether an instruction only computes in registers or branches (nothing another thread could see). */
+static int quiet_op(const ws_insn *in)
 {
+    int cls = ws_opcode_class[in->op];
+    if (cls & (WS_CLS_MEM | WS_CLS_SYNC)) return 0;
     switch (in->op) {
-    case WS_OP_BAR: case WS_OP_BARRIER: return in->sub != WS_SUB_ARRIVE;
-    case WS_OP_SHFL: return in->ns >= 4;
-    case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: return in->ns >= 2;
-    default: return 0;
+    case WS_OP_CALL: case WS_OP_TRAP: case WS_OP_BRKPT: case WS_OP_BRX: case WS_OP_PMEVENT: return 0;
+    default: return 1;
     }
 }
 
-static const uint8_t *can_sync_of(ws_chk *c, const ws_func *fn);
-
-/* Whether a call instruction may synchronize (its callee can). */
-static int call_syncs(ws_chk *c, const ws_insn *in, const ws_func *fn)
-{
-    const ws_call *cl = in->call;
-    if (!cl || cl->builtin) return 0;
-    if (cl->func < 0 || !c->L) return 1;   /* through a pointer: assume it may */
-    if (cl->func >= c->L->mod->nfuncs) return 1;
-    const ws_func *callee = &c->L->mod->funcs[cl->func];
-    (void)fn;
-    if (!callee->decoded || !callee->ncode) return 0;
-    const uint8_t *cs = can_sync_of(c, callee);
-    return cs ? cs[0] : 1;
-}
-
-/* The reachability table of fn (computed once per function). */
-static const uint8_t *can_sync_of(ws_chk *c, const ws_func *fn)
+/* The exit table of fn (computed once per function). */
+static const uint8_t *leave_of(ws_chk *c, const ws_func *fn)
 {
     for (size_t i = 0; i < c->nfninfo; i++)
-        if (c->fninfo[i].fn == fn) return c->fninfo[i].busy ? NULL : c->fninfo[i].can;
+        if (c->fninfo[i].fn == fn) return c->fninfo[i].leave;
     if (c->nfninfo == c->capfninfo) {
         size_t nc = c->capfninfo ? c->capfninfo * 2 : 16;
         struct chk_fninfo *n = realloc(c->fninfo, nc * sizeof *n);
@@ -82,66 +66,59 @@ static const uint8_t *can_sync_of(ws_chk *c, const ws_func *fn)
         c->fninfo = n;
         c->capfninfo = nc;
     }
-    size_t me = c->nfninfo++;
     int n = fn->ncode;
-    uint8_t *can = calloc((size_t)n + 1, 1);
-    c->fninfo[me].fn = fn;
-    c->fninfo[me].can = can;
-    c->fninfo[me].busy = 1;
-    if (!can) return NULL;
-    uint8_t *self = calloc((size_t)n + 1, 1);   /* what each instruction contributes by itself */
-    for (int pc = 0; pc < n && self; pc++) {
-        const ws_insn *in = &fn->code[pc];
-        self[pc] = is_sync_op(in) || (in->op == WS_OP_CALL && call_syncs(c, in, fn)) ||
-                   (in->op == WS_OP_RET && !fn->is_entry);   /* the caller may synchronize after the return */
-    }
-    for (int changed = 1; changed && self;) {
+    uint8_t *lv = calloc((size_t)n + 1, 1);
+    if (!lv) return NULL;
+    c->fninfo[c->nfninfo].fn = fn;
+    c->fninfo[c->nfninfo].leave = lv;
+    c->nfninfo++;
+    for (int changed = 1; changed;) {
         changed = 0;
         for (int pc = n - 1; pc >= 0; pc--) {
-            if (can[pc]) continue;
+            if (lv[pc]) continue;
             const ws_insn *in = &fn->code[pc];
-            int v = self[pc];
-            int op = in->op, uncond = in->guard < 0;
-            if (!v && op == WS_OP_BRA) v = (in->target >= 0 && in->target < n && can[in->target]) ||
-                                          (!uncond && pc + 1 < n && can[pc + 1]);
-            else if (!v && op == WS_OP_BRX)
-                for (int k = 0; k < in->ntargets && !v; k++) v = in->targets[k] >= 0 && in->targets[k] < n && can[in->targets[k]];
-            else if (!v && ((op != WS_OP_RET && op != WS_OP_EXIT && op != WS_OP_TRAP) || !uncond))
-                v = pc + 1 < n && can[pc + 1];
-            if (v) { can[pc] = 1; changed = 1; }
+            int v = 0, uncond = in->guard < 0;
+            if (in->op == WS_OP_EXIT || (in->op == WS_OP_RET && fn->is_entry)) {
+                v = uncond || (pc + 1 < n && lv[pc + 1]);
+            } else if (in->op == WS_OP_BRA) {
+                int t = in->target >= 0 && in->target < n && lv[in->target];
+                v = uncond ? t : t && pc + 1 < n && lv[pc + 1];
+            } else if (quiet_op(in)) {
+                v = pc + 1 < n && lv[pc + 1];
+            }
+            if (v) { lv[pc] = 1; changed = 1; }
         }
     }
-    free(self);
-    c->fninfo[me].busy = 0;
-    return can;
+    return lv;
 }
 
 /* Free the per-function analyses. */
 void chk_sync_free(ws_chk *c)
 {
-    for (size_t i = 0; i < c->nfninfo; i++) free(c->fninfo[i].can);
+    for (size_t i = 0; i < c->nfninfo; i++) free(c->fninfo[i].leave);
     free(c->fninfo);
     c->fninfo = NULL;
     c->nfninfo = c->capfninfo = 0;
 }
 
-/* Of the lanes in `lanes` (not executing the current instruction), those that can still reach a synchronizing
- * instruction; the others are on their way out of the kernel and count as exited. */
+/* Of the lanes in `lanes` (alive, not executing the current instruction), those that still have work to do; the
+ * others wait only to exit (e.g. after `if (i >= n) return;`) and count as exited. */
 static uint32_t lanes_still_syncing(ws_chk *c, const ws_warp *w, uint32_t lanes)
 {
     uint32_t out = 0;
-    int f = 0;   /* frame whose callee owns stack entry i */
+    int f = 0;   /* frames whose call lies below stack entry i */
     for (int i = 0; i < w->sp && lanes; i++) {
         while (f < w->nframes && i >= w->frames[f].stk_base) f++;
         uint32_t m = w->stk[i].mask & lanes;
         if (!m) continue;
+        /* entry i belongs to the function called by frame f-1 (or the kernel when f == 0) */
         const ws_func *fn = f == 0 ? (w->nframes ? w->frames[0].fn : w->fn) : (f < w->nframes ? w->frames[f].fn : w->fn);
-        const uint8_t *can = can_sync_of(c, fn);
+        const uint8_t *lv = f == 0 || f == w->nframes ? leave_of(c, fn) : NULL;
         int pc = w->stk[i].pc;
-        if (!can || pc < 0 || pc >= fn->ncode || can[pc]) out |= m;
+        if (!lv || pc < 0 || pc >= fn->ncode || !lv[pc]) out |= m;
         lanes &= ~m;
     }
-    return out | lanes;   /* lanes found nowhere: assume they still synchronize */
+    return out | lanes;   /* lanes found nowhere: assume they still have work */
 }
 
 /* ---------- synccheck ---------- */
@@ -384,9 +361,13 @@ static void describe_launch(ws_chk *c, chk_group *g, ws_run *L, int spin)
     qsort(v, live, sizeof *v, blk_cmp);
     const ws_device *d = L->gpu->dev;
     int sms = d && d->sm_count ? d->sm_count : 1;
-    chk_detail(g, "%zu of the grid's %llu blocks are resident (this kernel can keep at most %llu resident at once: "
-               "%llu per SM x %d SMs)", live, (unsigned long long)L->nblocks, (unsigned long long)L->resident,
-               (unsigned long long)((L->resident + (uint64_t)sms - 1) / (uint64_t)sms), sms);
+    if (L->resident < L->nblocks)
+        chk_detail(g, "%zu of the grid's %llu blocks are resident (the device holds at most %llu blocks of this kernel "
+                   "at once: %llu per SM x %d SMs)", live, (unsigned long long)L->nblocks,
+                   (unsigned long long)L->resident, (unsigned long long)(L->resident / (uint64_t)sms), sms);
+    else
+        chk_detail(g, "%zu of the grid's %llu blocks are resident (all of them fit on the device at once)", live,
+                   (unsigned long long)L->nblocks);
     for (size_t i = 0; i < live && i < 8; i++) describe_block(c, g, v[i]);
     if (live > 8) chk_detail(g, "... and %zu more resident blocks", live - 8);
     free(v);
@@ -436,15 +417,22 @@ static chk_group *stuck_finding(ws_chk *c, ws_run *L, int kind, const char *titl
 static void check_stuck(ws_chk *c, ws_warp *w, const ws_rec *r)
 {
     ws_run *L = c->L;
-    if (L->gpu->engine || c->dl_reported) return;
-    if (c->admitted < L->nblocks && c->live_blocks < L->resident) return;   /* another block can still start */
+    if (c->dl_reported) return;
+    /* another block can still start (the timing engine places blocks as soon as an SM has room: after PROBE_AFTER
+     * instructions without a block finishing, the blocks still waiting have no room) */
+    if (c->admitted < L->nblocks && c->live_blocks < L->resident && !L->gpu->engine) return;
     for (size_t i = 0; i < c->btab_cap; i++) {
         chk_blk *cb = c->btab[i];
         if (!cb || !cb->live) continue;
         for (int k = 0; k < cb->b->nwarps; k++) {
             int st = cb->b->warps[k].state;
             if (st == WS_W_DONE || st == WS_W_BAR || st == WS_W_FAULT) continue;
-            if (cb->warps[k].conf_gen != c->gen + 1) return;
+            if (cb->warps[k].conf_gen == c->gen + 1) continue;
+            /* the timing engine's schedulers may never pick a warp while others spin: one that ran no instruction
+             * for PROBE_AFTER of the others' (and so changed nothing) waits as surely as they do */
+            if (L->gpu->engine && cb->warps[k].ran_gen != c->gen + 1 && c->since_end - c->gen_since > PROBE_AFTER)
+                continue;
+            return;
         }
     }
     char title[700];
@@ -493,15 +481,22 @@ void chk_post(void *ctx, ws_warp *w, const ws_rec *r)
             m &= m - 1;
             if (c->probe_ptr[l] && memcmp(c->probe_ptr[l], c->probe_old[l], c->probe_size)) {
                 c->gen++;
+                c->gen_since = c->since_end;
                 break;
             }
         }
         c->probe_nw = 0;
     }
-    if ((c->checks & WS_CHK_DEADLOCK) && ++c->since_end > PROBE_AFTER && !c->probing && !L->gpu->engine &&
-        (c->admitted >= L->nblocks || c->live_blocks >= L->resident)) {
+    if ((c->checks & WS_CHK_DEADLOCK) && ++c->since_end > PROBE_AFTER && !c->probing &&
+        (c->admitted >= L->nblocks || c->live_blocks >= L->resident || L->gpu->engine)) {
         c->probing = 1;
         c->gen++;
+        c->gen_since = c->since_end;
+    }
+    if (c->probing) {
+        chk_blk *cb = chk_blk_of(c, w->blk);
+        cb->warps[w->warp_in_block].ran_gen = c->gen + 1;
+        if (L->gpu->engine && !(c->since_end & 0xffff)) check_stuck(c, w, r);
     }
     int op = r->in->op;
     if (!c->interesting[op]) return;
@@ -511,7 +506,7 @@ void chk_post(void *ctx, ws_warp *w, const ws_rec *r)
         else if (r->in->sub != WS_SUB_ARRIVE) barrier_arrive(c, w, r);
         break;
     case WS_OP_MEMBAR: case WS_OP_FENCE:
-        if (r->exec && c->nfence) c->fence[w->blk->linear % c->nfence]++;
+        if (r->exec && c->nfence) c->fence[w->blk->linear & (c->nfence - 1)]++;
         break;
     case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX:
         mask_check(c, w, r);

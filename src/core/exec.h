@@ -109,6 +109,8 @@ struct ws_insn {
     ws_call *call;         /* call description */
     uint32_t line;         /* source line from .loc (0 when unknown) */
     uint16_t file;         /* source file index from .loc */
+    uint16_t at_file;      /* inlined code: .loc's inlined_at file and line (the call site), else 0 */
+    uint32_t at_line;
     uint32_t ptx_line;     /* line in the PTX text */
 };
 

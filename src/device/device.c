@@ -93,6 +93,7 @@ static const field FIELDS[] = {
     FI(lanes_sfu_per_sm, 0, 1, "16"),
     FI(lanes_lsu_per_sm, 0, 1, "32"),
     FD(launch_overhead_us, 0, 0, "2.5"),
+    FI(kernel_fixed_cycles, 0, 0, "0"),
     FD(graph_launch_us, 0, 0, "0.8"),
     { "sched_policy", F_STR, offsetof(ws_device, sched_policy), sizeof(((ws_device *)0)->sched_policy), 0, 0, 0, "gto" },
     /* memory timing (defaults: Hopper-class values; real presets name their sources) */

@@ -65,7 +65,8 @@ typedef struct ws_device {
     /* timing model: dependent-issue latencies (cycles) and pipeline widths (lanes per SM) */
     int lat_int, lat_fp32, lat_fp64, lat_sfu, lat_shfl, lat_smem, lat_bar, lat_branch, lat_cvt;
     int lanes_int_per_sm, lanes_fp64_per_sm, lanes_sfu_per_sm, lanes_lsu_per_sm;
-    double launch_overhead_us;  /* time from launch to first block issue, and host-side launch cost */
+    double launch_overhead_us;  /* host-side cost of one kernel launch */
+    int kernel_fixed_cycles;    /* SM cycles every kernel spends beyond its blocks' work (ramp-up, teardown) */
     double graph_launch_us;     /* host-side cost per kernel node of a replayed CUDA graph */
     char sched_policy[16];      /* warp scheduler: gto (greedy-then-oldest), lrr (loose round-robin), lowest */
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lex.h"
+#include "sched.h"
 #include "../core/exec.h"
 
 const char *const ws_opcode_name[WS_OP_COUNT] = {
@@ -125,6 +126,7 @@ typedef struct parser {
     int *const_fix;        /* per operand reference: (insn index, which) resolved at function end */
     size_t frame;          /* local frame bytes so far */
     int cur_file, cur_line;
+    int cur_at_file, cur_at_line;   /* .loc ... inlined_at FILE LINE COL */
     size_t func_shared;    /* entry: bytes of function-level shared memory */
     size_t module_shared;  /* bytes of module-level shared (from the pre-scan) */
     size_t max_func_shared;/* largest function-level shared region of any kernel */
@@ -935,6 +937,8 @@ static ws_insn *new_insn(parser *P)
     for (int i = 0; i < 5; i++) in->s[i] = WS_SR_SINK;
     in->line = (uint32_t)P->cur_line;
     in->file = (uint16_t)P->cur_file;
+    in->at_line = (uint32_t)P->cur_at_line;
+    in->at_file = (uint16_t)P->cur_at_file;
     return in;
 }
 
@@ -1441,6 +1445,23 @@ static void compute_reconvergence(parser *P)
     free(idom); free(leader); free(blk); free(start);
 }
 
+/* Reorder instructions within basic blocks as ptxas would (loads first), before reconvergence analysis. */
+static void schedule_blocks(parser *P)
+{
+    int n = P->ncode;
+    if (n <= 1) return;
+    char *leader = calloc((size_t)n + 1, 1);
+    leader[0] = 1;
+    for (int i = 0; i < n; i++) {
+        ws_insn *in = &P->code[i];
+        if (in->op == WS_OP_BRA && in->target >= 0 && in->target < n) leader[in->target] = 1;
+        if (in->op == WS_OP_BRX) for (int k = 0; k < in->ntargets; k++) if (in->targets[k] >= 0 && in->targets[k] < n) leader[in->targets[k]] = 1;
+        if (ws_opcode_class[in->op] & WS_CLS_CTRL) leader[i + 1] = 1;
+    }
+    ws_ptx_schedule(P->code, n, leader);
+    free(leader);
+}
+
 /* Finish a function: resolve labels, constants, reconvergence points and handlers. */
 static int finish_function(parser *P, ws_func *f)
 {
@@ -1481,6 +1502,7 @@ static int finish_function(parser *P, ws_func *f)
         }
         if (in->guard >= 0 && in->guard < WS_SR_COUNT) { perr(P, in->ptx_line, "bad guard predicate"); return -1; }
     }
+    schedule_blocks(P);
     compute_reconvergence(P);
     for (int i = 0; i < P->ncode; i++) {
         ws_insn *in = &P->code[i];
@@ -1537,6 +1559,7 @@ static int parse_body(parser *P, ws_func *f)
             NEXT();
             P->cur_file = (int)strtol(TOK->p, NULL, 10); NEXT();
             P->cur_line = (int)strtol(TOK->p, NULL, 10); NEXT();
+            P->cur_at_file = P->cur_at_line = 0;
             if (TOK->kind == WS_TK_NUM) NEXT();
             while (IS(',')) {   /* .loc 1 2 3, function_name $L...[+off], inlined_at 1 2 3 */
                 NEXT();
@@ -1546,7 +1569,11 @@ static int parse_body(parser *P, ws_func *f)
                     if (IS('+')) { NEXT(); NEXT(); }
                 } else if (ISW("inlined_at")) {
                     NEXT();
-                    for (int k = 0; k < 3 && TOK->kind == WS_TK_NUM; k++) NEXT();
+                    for (int k = 0; k < 3 && TOK->kind == WS_TK_NUM; k++) {
+                        if (k == 0) P->cur_at_file = (int)strtol(TOK->p, NULL, 10);
+                        if (k == 1) P->cur_at_line = (int)strtol(TOK->p, NULL, 10);
+                        NEXT();
+                    }
                 } else NEXT();
             }
             continue;

@@ -13,11 +13,13 @@ static void *resolve(ws_gpu *g, const void *p, size_t n, int want)
 {
     if (!p) return NULL;
     uint64_t a = (uint64_t)(uintptr_t)p;
-    void *v = ws_host_view(g, a, n);
-    if (v) return v;
     uint64_t base = 0;
     size_t size = 0;
-    if (ws_is_device_addr(g, a, &base, &size)) return NULL; /* device memory, range too long */
+    if (ws_is_device_addr(g, a, &base, &size)) {
+        /* past the bytes the program allocated is invalid, even inside the allocator's rounding (as on an H200) */
+        if (a - base > size || n > size - (a - base)) return NULL;
+        return ws_host_view(g, a, n);
+    }
     if (want == WANT_DEVICE) return NULL;
     return (void *)p;
 }
@@ -61,7 +63,11 @@ cudaError_t ws_rt_fill(void *dst, int value, size_t count)
     cudaError_t e = cudaSuccess;
     ws_gpu *g = ws_rt_gpu(&e);
     if (!g) return e;
-    void *d = ws_host_view(g, (uint64_t)(uintptr_t)dst, count);
+    uint64_t a = (uint64_t)(uintptr_t)dst, base = 0;
+    size_t size = 0;
+    if (!ws_is_device_addr(g, a, &base, &size) || a - base > size || count > size - (a - base))
+        return cudaErrorInvalidValue;   /* only the bytes the program allocated */
+    void *d = ws_host_view(g, a, count);
     if (!d) return cudaErrorInvalidValue;
     memset(d, value, count);
     ws_gpu_host_access(g, (uint64_t)(uintptr_t)dst, count, 1);   /* --check: initcheck sees fills */

@@ -2,7 +2,8 @@
  * sectored write-back L2, DRAM with latency and bandwidth.
  *
  * Counting rules, checked against Nsight Compute on the H200 of ../shared/truth (tests/cli/truth_counters.sh) and
- * against 370 single-instruction shared-memory probes run under ncu on that GPU (tests/unit/test_memsys.c):
+ * against 370 single-instruction shared-memory probes measured under ncu on an H200
+ * (tests/unit/data/shared_probes.txt, checked by tests/unit/test_memsys.c):
  *  - global ld/st/atom: one request per warp instruction with at least one active lane; sectors = distinct 32-byte
  *    sectors the active lanes touch (an access straddling a sector boundary touches both). 128-bit accesses
  *    (ld.v4) are one request too.
@@ -12,17 +13,22 @@
  *    the sum of the groups' passes; loads go by pairs of groups, and a pair whose distinct data fit in 32 bytes
  *    and in one pass costs 1 wavefront, otherwise the sum of its groups' passes. Ideal wavefronts: 1 per pass of
  *    a 32-bit access, 1 per merged pair, ceil(distinct words / banks) per group otherwise; conflicts = wavefronts
- *    - ideal. (All 370 probes' wavefronts and 368 of their conflict counts follow this.)
+ *    - ideal. (All 370 probes' wavefronts and 368 of their conflict counts follow this; the 2 others are
+ *    every-other-lane 64/128-bit loads.)
  *  - ptxas fuses 32-bit ld.shared from one base register at offsets k..k+12 (k 16-byte aligned, base provably
  *    16-byte aligned) into one LDS.128 (matmul_tiled's sA[ty][k] loop); ws_ms_fusion finds those groups in the
  *    PTX so that wavefronts count as on the hardware: the first member carries the 128-bit access, the others none.
  *  - L1: 128-byte lines of four 32-byte sectors, LRU; global loads allocate (a sector still being filled counts as
- *    a hit, as in ncu); stores write through to L2 and allocate the sector in L1; atomics go to L2 and count as L1
- *    misses. l1tex__t_sector_hit_rate = hits over global ld + st + atom + local sectors.
+ *    a hit, as in ncu: copy_col's 7 of 8 warps hit); stores write through to L2 and allocate the sector in L1, where
+ *    a later store hits once l1_hit_latency has passed (ncu: spmv_vector's y[] stores hit 76-79%, copy_col's
+ *    near-simultaneous ones 34%); atomics go to L2 and count as L1 misses; local memory is cached like global,
+ *    stores stay in L1. l1tex__t_sector_hit_rate = hits over global ld + st + atom + local sectors.
  *  - L2: sectored, write-back; a read miss fetches the missing sectors of its 64-byte pair from DRAM (ncu's
- *    dram__bytes_read of strided32 is twice its sectors); writes and atomics to absent sectors allocate them
- *    without a fetch and count as hits (ncu: lts__t_sector_op_write_hit_rate ~100%). Dirty sectors reach DRAM only
- *    when evicted: ncu's dram__bytes_write is 0 for vec_add although it wrote 4 MiB.
+ *    dram__bytes_read of strided32 is twice its sectors); the other half of the pair counts as a miss while it is
+ *    still arriving, as a hit later; writes and atomics to absent sectors allocate them without a fetch and count
+ *    as hits (ncu: lts__t_sector_op_write_hit_rate ~100%). Dirty sectors reach DRAM only when evicted: ncu's
+ *    dram__bytes_write is 0 for vec_add although it wrote 4 MiB. The hit rate covers L1 traffic only (ncu's also
+ *    counts the lookups between the two L2 partitions: a few points higher).
  *  - timing: each SM's L1/LSU data path takes one 128-byte line (global) or one wavefront (shared) per cycle; the
  *    L1<->L2 path and DRAM have bandwidth ledgers (bytes per cycle, in windows of cycles, so that requests may
  *    arrive out of time order from different SMs); atomics queue at their L2 slice. */
@@ -63,7 +69,7 @@ typedef struct ws_ms_bw {
     unsigned shift;      /* a window is 1 << shift cycles */
     uint32_t nwin;       /* windows kept (power of two) */
     uint64_t *tag;       /* window number + 1 */
-    double *used;        /* units taken in the window */
+    double *used;        /* cycle up to which the window's transfers are booked (its queue frontier) */
     uint64_t hint;       /* window where the last overflow landed */
     uint64_t last;       /* latest completion handed out */
 } ws_ms_bw;
@@ -194,38 +200,35 @@ static void ws_ms_bw_free(ws_ms_bw *b)
     free(b->used);
 }
 
-/* Reserve amount units at cycle t or later; returns the cycle the last unit is through. A window holds
- * rate << shift units; a full window passes the rest to the next one (queueing). */
+/* Reserve amount units at cycle t or later; returns the cycle the last unit is through. Each window is a FIFO
+ * served at rate units per cycle from its start (or from the arrival, if later); a full window passes the rest
+ * of the request to the next one (queueing). */
 static uint64_t ws_ms_bw_take(ws_ms_bw *b, uint64_t t, double amount)
 {
     if (b->rate <= 0 || amount <= 0) return t;
-    double cap = b->rate * (double)(1ull << b->shift);
-    uint64_t w = t >> b->shift, first = w;
-    double left = amount;
+    uint64_t w = t >> b->shift;
+    double left = amount, at = (double)t;
     for (uint32_t guard = 0;; guard++) {
         uint32_t i = (uint32_t)(w & (b->nwin - 1));
-        if (b->tag[i] != w + 1) { b->tag[i] = w + 1; b->used[i] = 0; }
-        double room = cap - b->used[i];
-        if (room > 0) {
-            double take = left < room ? left : room;
-            b->used[i] += take;
-            left -= take;
-            if (left <= 0) {
-                uint64_t fin = (w << b->shift) + (uint64_t)(b->used[i] / b->rate);
-                uint64_t least = t + (uint64_t)(amount / b->rate);
-                if (fin < least) fin = least;
-                if (w != first) b->hint = w;
-                if (fin > b->last) b->last = fin;
-                return fin;
+        double ws = (double)(w << b->shift), we = (double)((w + 1) << b->shift);
+        if (b->tag[i] != w + 1) { b->tag[i] = w + 1; b->used[i] = ws; }
+        double start = at > b->used[i] ? at : b->used[i];   /* used[]: the window's queue frontier */
+        if (start < we) {
+            double need = left / b->rate;
+            if (start + need <= we || guard > b->nwin) {
+                double fin = start + need;
+                b->used[i] = fin;
+                uint64_t f = (uint64_t)(fin + 0.999999);
+                if (guard) b->hint = w;
+                if (f > b->last) b->last = f;
+                return f;
             }
+            left -= (we - start) * b->rate;
+            b->used[i] = we;
         }
-        /* a full window: jump over the run of full windows the last overflow found */
-        w = (b->hint > w) ? b->hint : w + 1;
-        if (guard > b->nwin) {
-            uint64_t fin = (w << b->shift) + (uint64_t)(left / b->rate);
-            if (fin > b->last) b->last = fin;
-            return fin;
-        }
+        /* on to the next window (over the run of full windows the last overflow found) */
+        w = (b->hint > w + 1) ? b->hint : w + 1;
+        at = (double)(w << b->shift);
     }
 }
 
@@ -466,7 +469,7 @@ static ws_ms_fuse *ws_ms_fuse_build(const ws_func *fn)
             if (in->targets[t] >= 0 && in->targets[t] < n) lead[in->targets[t]] = 1;
         if (ws_ms_fuse_break(in)) lead[i + 1] = 1;
     }
-    /* 3. in each window, group candidates by (base, guard); a redefinition of the base closes its group */
+    /* 3. in each window, group candidates by (base, guard); a redefinition of either closes the group */
     int ncand = 0;
     for (int i = 0; i <= n; i++) {
         int close_all = i == n || lead[i];
@@ -477,7 +480,8 @@ static ws_ms_fuse *ws_ms_fuse_build(const ws_func *fn)
             for (int a = 0; a < ncand; a++) {
                 const ws_insn *ca = &fn->code[cand[a]];
                 int hit = close_all;
-                for (int d = 0; !hit && d < in->nd && d < 4; d++) hit = ca->base >= 0 && in->d[d] == ca->base;
+                for (int d = 0; !hit && d < in->nd && d < 4; d++)
+                    hit = (ca->base >= 0 && in->d[d] == ca->base) || (ca->guard >= 0 && in->d[d] == ca->guard);
                 if (!hit) { cand[keep++] = cand[a]; continue; }
                 if (cand[a] < 0) continue;
                 /* gather the whole group of this base/guard */
@@ -584,7 +588,7 @@ ws_memsys *ws_ms_create(const ws_device *dev)
     if (!bad && ms->atom_cycles > 0) {
         ms->slice = calloc((size_t)ms->nslices, sizeof *ms->slice);
         bad = !ms->slice;
-        for (int i = 0; i < ms->nslices && !bad; i++) bad = ws_ms_bw_init(&ms->slice[i], 1.0 / ms->atom_cycles, 8, 1u << 10);
+        for (int i = 0; i < ms->nslices && !bad; i++) bad = ws_ms_bw_init(&ms->slice[i], 1.0 / ms->atom_cycles, 10, 1u << 11);
     }
     if (bad) { ws_ms_destroy(ms); return NULL; }
     return ms;
@@ -723,13 +727,15 @@ static uint64_t ws_ms_l2_read(ws_memsys *ms, uint64_t ln, unsigned mask, uint64_
     return done;
 }
 
-/* Write the sectors in mask of line ln into L2 at cycle t (write-back, allocate without fetch: a hit). */
-static void ws_ms_l2_write(ws_memsys *ms, uint64_t ln, unsigned mask, uint64_t t)
+/* Write the sectors in mask of line ln into L2 at cycle t (write-back, allocate without fetch: a hit). Sectors in
+ * partial (not every byte written) cost the L2 twice the bandwidth (a read-modify-write of the sector: copy_col's
+ * 4-byte stores to 32 lines per request take 36k cycles on the H200, twice what full sectors would). */
+static void ws_ms_l2_write(ws_memsys *ms, uint64_t ln, unsigned mask, unsigned partial, uint64_t t)
 {
-    unsigned n = (unsigned)__builtin_popcount(mask);
+    unsigned n = (unsigned)__builtin_popcount(mask), np = (unsigned)__builtin_popcount(partial & mask);
     ms->c.l2_sectors += n;
     ms->c.l2_hit_sectors += n;
-    uint64_t t2 = ws_ms_bw_take(&ms->l2bw, t, (double)n * WS_MS_SECTOR);
+    uint64_t t2 = ws_ms_bw_take(&ms->l2bw, t, (double)(n + np) * WS_MS_SECTOR);
     if (!ms->have_l2) {
         ms->c.dram_write_bytes += (uint64_t)n * WS_MS_SECTOR;
         ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR);
@@ -778,41 +784,50 @@ static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, uint6
     return done + ms->lat_l2;
 }
 
-/* Collect the (line, sector mask) pairs that the lanes in mask touch, in first-touch order; returns the count. */
-static int ws_ms_gather(const uint64_t *addr, uint32_t mask, unsigned size, uint64_t *ln, uint8_t *sm, int maxn)
+/* Collect the (line, sector mask) pairs that n accesses of size bytes at a[0..n) touch, in first-touch order;
+ * returns the number of lines. With bm (stores), bm[4 * line + sector] receives the bytes written (bit per byte). */
+static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, uint8_t *sm, uint32_t *bm, int maxn)
 {
-    int n = 0;
+    int nl = 0;
     if (!size) size = 1;
-    while (mask) {
-        int l = __builtin_ctz(mask);
-        mask &= mask - 1;
-        uint64_t s0 = addr[l] / WS_MS_SECTOR, s1 = (addr[l] + size - 1) / WS_MS_SECTOR;
+    for (int i = 0; i < n; i++) {
+        uint64_t s0 = a[i] / WS_MS_SECTOR, s1 = (a[i] + size - 1) / WS_MS_SECTOR;
         for (uint64_t s = s0; s <= s1; s++) {
             uint64_t line = s >> 2;
             uint8_t bit = (uint8_t)(1u << (s & 3));
-            int k = n - 1;
+            int k = nl - 1;
             if (k < 0 || ln[k] != line)
-                for (k = 0; k < n; k++) if (ln[k] == line) break;
-            if (k == n) {
-                if (n == maxn) continue;
-                ln[n] = line;
-                sm[n] = 0;
-                n++;
+                for (k = 0; k < nl; k++) if (ln[k] == line) break;
+            if (k == nl) {
+                if (nl == maxn) continue;
+                ln[nl] = line;
+                sm[nl] = 0;
+                if (bm) memset(&bm[4 * nl], 0, 4 * sizeof *bm);
+                nl++;
             }
             sm[k] |= bit;
+            if (bm) {
+                uint64_t lo = s * WS_MS_SECTOR, hi = lo + WS_MS_SECTOR;
+                uint64_t b0 = a[i] > lo ? a[i] : lo, b1 = a[i] + size < hi ? a[i] + size : hi;
+                uint64_t span = b1 - b0;
+                uint32_t m = span >= 32 ? ~0u : ((1u << span) - 1);
+                bm[4 * k + (s & 3)] |= m << (b0 - lo);
+            }
         }
     }
-    return n;
+    return nl;
 }
 
-/* Loads, stores or atomics to global (or interleaved local) addresses of the lanes in mask: counters, caches,
- * queues; returns the completion cycle. kind: 0 load, 1 store, 2 atomic/reduction; local: local memory. */
-static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned size, int kind,
+/* Loads, stores or atomics (kind 0, 1, 2) of size bytes at the addresses items[0..nitems) (the active lanes'
+ * global addresses, or the interleaved local words): one request; counters, caches, queues; returns the
+ * completion cycle. */
+static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int nitems, unsigned size, int kind,
                              int local, uint64_t now)
 {
     uint64_t ln[WS_MS_MAXLINES];
     uint8_t smk[WS_MS_MAXLINES];
-    int n = ws_ms_gather(addr, mask, size, ln, smk, WS_MS_MAXLINES);
+    uint32_t bm[4 * WS_MS_MAXLINES];
+    int n = ws_ms_gather(items, nitems, size, ln, smk, kind == 1 ? bm : NULL, WS_MS_MAXLINES);
     unsigned sectors = 0;
     for (int i = 0; i < n; i++) sectors += (unsigned)__builtin_popcount(smk[i]);
     ws_ms_counts *c = &ms->c;
@@ -867,7 +882,12 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *addr, uint32
                 if (!local) l->spend |= (uint8_t)miss;
                 l->valid |= (uint8_t)m;
             }
-            if (!local) ws_ms_l2_write(ms, ln[i], m, ti);
+            if (!local) {
+                unsigned partial = 0;
+                for (unsigned s = 0; s < 4; s++)
+                    if ((m & (1u << s)) && bm[4 * i + s] != ~0u) partial |= 1u << s;
+                ws_ms_l2_write(ms, ln[i], m, partial, ti);
+            }
         }
     }
     return done;
@@ -940,40 +960,25 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
                 f = ws_ms_shared(ms, sm, rec->addr, m, size, kind, now);
             }
         } else if (sp == WS_S_GLOBAL) {
-            f = ws_ms_global(ms, sm, rec->addr, m, size, kind, 0, now);
+            uint64_t it[32];
+            int n = 0;
+            for (uint32_t t = m; t; t &= t - 1) it[n++] = rec->addr[__builtin_ctz(t)];
+            f = ws_ms_global(ms, sm, it, n, size, kind, 0, now);
         } else if (sp == WS_S_LOCAL) {
-            /* local memory is interleaved by 32-bit words across the warp's lanes */
-            uint64_t a[32];
+            /* local memory is interleaved by 32-bit words across the warp's lanes: word k of lane l's frame is at
+             * warp base + k * 128 + l * 4, so a warp reading one offset touches 128 contiguous bytes */
+            uint64_t it[128];
+            int n = 0;
             uint64_t base = WS_MS_LOCAL_TAG + (warp_key << 32);
-            for (uint32_t t = m; t;) {
+            unsigned words = size > 4 ? (size + 3) / 4 : 1;
+            for (uint32_t t = m; t; t &= t - 1) {
                 int l = __builtin_ctz(t);
-                t &= t - 1;
-                a[l] = base + (rec->addr[l] >> 2) * 4 * 32 + (uint64_t)l * 4 + (rec->addr[l] & 3);
-            }
-            if (size <= 4) {
-                f = ws_ms_global(ms, sm, a, m, size, kind == 2 ? 1 : kind, 1, now);
-            } else {
-                /* wider local accesses touch one interleaved word per 4 bytes: count them as one request */
-                uint64_t w[32];
-                uint64_t ln[WS_MS_MAXLINES];
-                uint8_t smk[WS_MS_MAXLINES];
-                int n = 0;
-                (void)smk;
-                unsigned words = (size + 3) / 4;
-                uint64_t fmax = now;
-                ws_ms_counts save = ms->c;
-                for (unsigned k = 0; k < words; k++) {
-                    for (uint32_t t = m; t;) { int l = __builtin_ctz(t); t &= t - 1; w[l] = a[l] + (uint64_t)k * 128; }
-                    uint64_t g = ws_ms_global(ms, sm, w, m, 4, kind == 2 ? 1 : kind, 1, now);
-                    if (g > fmax) fmax = g;
-                    n++;
+                for (unsigned k = 0; k < words && n < 128; k++) {
+                    uint64_t off = rec->addr[l] + 4 * (uint64_t)k;
+                    it[n++] = base + (off >> 2) * 128 + (uint64_t)l * 4 + (off & 3);
                 }
-                (void)ln;
-                /* one request, however many words */
-                if (kind == 0) ms->c.lld_requests = save.lld_requests + 1;
-                else ms->c.lst_requests = save.lst_requests + 1;
-                f = fmax;
             }
+            f = ws_ms_global(ms, sm, it, n, size > 4 ? 4 : size, kind == 2 ? 1 : kind, 1, now);
         } else {
             f = ws_ms_const(ms, rec->addr, m, now);
         }

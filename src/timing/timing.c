@@ -338,7 +338,7 @@ static void issue(ws_tm *tm, tw *x, uint64_t t)
     uint64_t done;
     int kind;
     if (r.is_mem && r.exec && in->space != WS_S_PARAM_K) {
-        done = ws_ms_access(tm->ms, tx_sm(x), &r, t);
+        done = ws_ms_access_warp(tm->ms, tx_sm(x), x->blk->b->linear * 64u + (uint64_t)w->warp_in_block, &r, t);
         kind = (r.space[__builtin_ctz(r.exec)] == WS_S_SHARED) ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
         if (done > tm->end) tm->end = done;
     } else {
@@ -457,6 +457,8 @@ static void tm_engine(void *ctx, ws_run *L)
     memset(&tm->last, 0, sizeof tm->last);
     if (tm->flush_all) ws_ms_flush(tm->ms);
     ws_ms_reset_counts(tm->ms);
+    /* the L1 gets what the shared-memory carve-out of this launch leaves */
+    ws_ms_set_smem_per_sm(tm->ms, (size_t)bps * (L->entry->static_smem + L->dyn_smem + d->smem_reserved_per_block));
     /* first wave: consecutive blocks go to consecutive SMs */
     uint64_t start = 0;
     for (int round = 0; round < bps; round++)
@@ -508,11 +510,14 @@ placed:;
         }
     }
     uint64_t end = t > tm->end ? t : tm->end;
+    uint64_t drain = ws_ms_drain_cycle(tm->ms);
+    if (drain > end) end = drain;
+    end += (uint64_t)d->kernel_fixed_cycles;   /* launch ramp and teardown the SMs count as elapsed */
     ws_ms_end_launch(tm->ms);
     /* results */
     ws_tm_result *R = &tm->last;
     R->valid = !L->fault;
-    R->cycles = end + (uint64_t)(d->launch_overhead_us * 0 * d->sm_clock_mhz);
+    R->cycles = end;
     R->duration_ns = (double)R->cycles / d->sm_clock_mhz * 1e3;
     double act = 0, area = 0, issued = 0, elig = 0;
     int nsps = 0;

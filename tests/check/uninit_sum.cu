@@ -1,7 +1,7 @@
 // warpsim check story (seed 003, N = 100 with <<<N/TPB, TPB>>> = 3 blocks): the distance kernel writes only
 // elements 0..95 of a 100-float buffer (cudaMalloc does not clear memory); a second kernel sums all 100, and
 // the host copies all 100 back. Expected: initcheck "Uninitialized __global__ memory read of size 4 bytes" at
-// @read by thread (96,0,0) in block (0,0,0), 4 errors (threads 96..99), and the host copy of 16 unwritten bytes.
+// the @read line by thread (96,0,0) in block (0,0,0), 4 errors (threads 96..99).
 #include <cstdio>
 #include <cstdlib>
 #define N 100

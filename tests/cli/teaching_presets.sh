@@ -33,8 +33,8 @@ for w in 1 2 4 8; do
   wr=$(field "$OUT/lat$w.json" dram__bytes_write.sum)
   gbs=$(python3 -c "print(round(($rd + $wr) / $ns, 1))")
   echo "     teaching-sm, $w warps per SM: issue slots busy $issue%, DRAM $gbs GB/s"
-  python3 -c "import sys; sys.exit(0 if $issue + 0.5 >= $prev else 1)"
-  check "issue-slot use does not fall as resident warps grow ($w warps: $issue% >= $prev%)" $?
+  python3 -c "import sys; sys.exit(0 if $issue + 2.0 >= $prev else 1)"
+  check "issue-slot use grows, then plateaus, as resident warps grow ($w warps: $issue% >= $prev%)" $?
   prev=$issue
   last_gbs=$gbs
 done

@@ -13,10 +13,10 @@
 #    load/store bank conflicts. Explained exceptions, checked in their own form:
 #      dot_tree, conv_tiled: ncu reports extra shared-load "bank conflicts" (1,616 and 1,055) whose addresses
 #      cannot conflict (dot_tree: s[tid] / s[tid + stride]; conv_tiled: s[t + j], consecutive words), and the same
-#      number of extra wavefronts; a rerun of ncu on the H200 gave other counts (conv_tiled: 992 instead of 1,055),
-#      so they are not a function of the addresses (Nsight Compute's bank-conflict counter also counts cycles the
-#      shared-memory pipe was blocked by other traffic, here the block's concurrent shared stores). The check:
-#      our wavefronts = ncu wavefronts - ncu conflicts, and our conflicts = 0.
+#      number of extra wavefronts; a rerun of ncu on an H200 gave other counts (dot_tree 1,390 instead of 1,616,
+#      conv_tiled 992 instead of 1,055), so they are not a function of the addresses (presumably the pipe
+#      arbitrating with the SM's other shared-memory traffic). The check: our wavefronts = ncu wavefronts - ncu
+#      conflicts, and our conflicts = 0.
 # 4. approximate targets, reported (INFO lines and a summary): L1 and L2 sector hit rates, L2 read sectors from L1,
 #    DRAM bytes read (must be within 2% or 8 KiB: the rest is instruction and constant fetch) and written.
 # One line per check; exits 0 when every check passed.

@@ -67,6 +67,7 @@ static uint64_t dalloc(size_t n)
 
 /* truth.cu's random-number generator, same sequence */
 static unsigned rng_state = 12345u;
+/* One step of that generator. */
 static void rng_step(void) { rng_state = rng_state * 1664525u + 1013904223u; }
 
 /* Size of benchmark name in benches.txt (column 2), or 0. */

@@ -2,6 +2,7 @@
  * requests and 32-byte sectors, shared-memory wavefronts / bank conflicts / broadcast (including the 64- and
  * 128-bit rules measured on the H200), L1/L2 hits and latencies, LRU eviction, write-back, flush, DRAM and atomic
  * queueing, and ptxas's LDS.128 fusion. Prints one line per check; exits nonzero on any failure. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,8 @@
 
 static int g_fail, g_checks;
 
-/* Record one check: print PASS/FAIL with a description. */
 static void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
+/* Record one check: print PASS/FAIL with a description. */
 static void check(int ok, const char *fmt, ...)
 {
     char msg[512];
@@ -225,6 +225,49 @@ static void t_shared(void)
     ws_ms_destroy(ms);
 }
 
+#ifndef WS_BUILD_DIR
+#define WS_BUILD_DIR "build"
+#endif
+
+/* Every single-instruction probe measured on the H200 (data/shared_probes.txt): wavefronts must all agree; bank
+ * conflicts agree except for two every-other-lane 64/128-bit loads where the hardware's ideal is one wavefront per
+ * 128 bytes of active lanes (listed, not failed). */
+static void t_probes(void)
+{
+    const char *paths[] = { WS_BUILD_DIR "/../tests/unit/data/shared_probes.txt", "tests/unit/data/shared_probes.txt" };
+    FILE *f = NULL;
+    for (int i = 0; i < 2 && !f; i++) f = fopen(paths[i], "r");
+    if (!f) { check(0, "H200 probes: tests/unit/data/shared_probes.txt not found"); return; }
+    ws_memsys *ms = ws_ms_create(dev("h200"));
+    char line[1024], op[8];
+    int n = 0, wf_ok = 0, bc_ok = 0, bc_known = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned w, mask, wf, bc;
+        int pos = 0, k = 0, bad = 0;
+        if (line[0] == '#' || sscanf(line, "%7s %u %x %u %u%n", op, &w, &mask, &wf, &bc, &pos) != 5) continue;
+        uint64_t a[32];
+        for (int l = 0; l < 32 && !bad; l++) {
+            long v;
+            if (sscanf(line + pos, "%ld%n", &v, &k) != 1) bad = 1;
+            a[l] = (uint64_t)v;
+            pos += k;
+        }
+        if (bad) continue;
+        unsigned mwf, mbc;
+        ws_ms_shared_wavefronts(ms, a, mask, w, !strcmp(op, "st"), &mwf, &mbc);
+        n++;
+        wf_ok += mwf == wf;
+        if (mbc == bc) bc_ok++;
+        else if (mask == 0x55555555u && !strcmp(op, "ld") && w >= 8) bc_known++;
+        else printf("      probe %s %u-byte mask %08x: %u wavefronts %u conflicts, H200 %u %u\n", op, w, mask, mwf, mbc, wf, bc);
+    }
+    fclose(f);
+    ws_ms_destroy(ms);
+    check(n >= 370 && wf_ok == n, "H200 probes: wavefronts of %d/%d single shared-memory instructions agree", wf_ok, n);
+    check(n >= 370 && bc_ok + bc_known == n, "H200 probes: bank conflicts of %d/%d agree (+%d known: every-other-lane wide loads)",
+          bc_ok, n, bc_known);
+}
+
 /* Load one warp instruction (32 x 4 B from base) on SM sm at cycle t; returns the completion cycle. */
 static uint64_t ld(ws_memsys *ms, int sm, uint64_t base, int64_t stride, unsigned size, uint32_t mask, uint64_t t)
 {
@@ -427,6 +470,7 @@ static void fuse_run(ws_gpu *g, ws_kernel *k, int on, uint64_t *wf, uint64_t *re
     ws_ms_destroy(f.ms);
 }
 
+/* ptxas's LDS.128 fusion: roles in a small kernel, and the wavefronts of a launch with and without it. */
 static void t_fusion(void)
 {
     const ws_device *d = dev("h200");
@@ -465,10 +509,12 @@ static void t_fusion(void)
     ws_gpu_destroy(g);
 }
 
+/* Run every group of checks; exit status 1 on any failure. */
 int main(void)
 {
     t_coalescer();
     t_shared();
+    t_probes();
     t_caches();
     t_queues();
     t_fusion();

@@ -1,0 +1,75 @@
+/* sched.c - instruction scheduling within basic blocks, as ptxas does before the hardware sees the code: loads
+ * (with their address arithmetic) are hoisted above independent instructions so that their latencies overlap (e.g. the four A and B loads of an
+ * unrolled matmul step issue back to back instead of each waiting behind the previous FMA). Only register
+ * dependencies are relaxed; memory operations keep their order, and nothing crosses a store, atomic, barrier,
+ * fence, call or branch, so the program computes exactly what the PTX says. */
+#include <string.h>
+#include "sched.h"
+
+/* Whether an instruction is a plain load that may move. */
+static int is_load(const ws_insn *in)
+{
+    return in->op == WS_OP_LD || in->op == WS_OP_LDU;
+}
+
+/* Whether an instruction must keep its place relative to memory operations and control flow. */
+static int is_fence(const ws_insn *in)
+{
+    unsigned cls = ws_opcode_class[in->op];
+    if (cls & (WS_CLS_CTRL | WS_CLS_SYNC)) return 1;
+    return in->op == WS_OP_ST || in->op == WS_OP_ATOM || in->op == WS_OP_RED || in->op == WS_OP_PREFETCH ||
+           in->op == WS_OP_PREFETCHU || in->op == WS_OP_ADDC || in->op == WS_OP_SUBC || in->op == WS_OP_MADC ||
+           (in->flags & WS_F_CC) || (in->imm <= -1000 && in->imm >= -1002 && in->op == WS_OP_MOV);
+}
+
+/* Registers an instruction writes (into w); returns how many. */
+static int writes(const ws_insn *in, int *w)
+{
+    int n = 0;
+    for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT) w[n++] = in->d[i];
+    return n;
+}
+
+/* Registers an instruction reads (into r); returns how many. */
+static int reads(const ws_insn *in, int *r)
+{
+    int n = 0;
+    for (int i = 0; i < 5; i++) if (in->s[i] >= WS_SR_COUNT) r[n++] = in->s[i];
+    if (in->base >= WS_SR_COUNT) r[n++] = in->base;
+    if (in->guard >= WS_SR_COUNT) r[n++] = in->guard;
+    return n;
+}
+
+/* Whether two register lists share a register. */
+static int overlap(const int *a, int na, const int *b, int nb)
+{
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) if (a[i] == b[j]) return 1;
+    return 0;
+}
+
+/* Whether instruction l may move above instruction x. */
+static int can_pass(const ws_insn *x, const ws_insn *l)
+{
+    if (is_fence(x) || (is_load(x) && is_load(l))) return 0;   /* loads keep their relative order */
+    int xr[8], xw[4], lr[8], lw[4];
+    int nxr = reads(x, xr), nxw = writes(x, xw), nlr = reads(l, lr), nlw = writes(l, lw);
+    return !overlap(xw, nxw, lr, nlr) && !overlap(xr, nxr, lw, nlw) && !overlap(xw, nxw, lw, nlw);
+}
+
+/* Schedule each basic block of code[0..n) as soon as possible (leader[i] marks block starts): every instruction
+ * that is not a fence moves above the independent instructions before it, so loads and their address arithmetic
+ * rise to the top of the block and the arithmetic that consumes them sinks below. */
+void ws_ptx_schedule(ws_insn *code, int n, const char *leader)
+{
+    for (int i = 1; i < n; i++) {
+        if (leader[i] || is_fence(&code[i])) continue;
+        int j = i;
+        while (j > 0 && !leader[j] && can_pass(&code[j - 1], &code[i])) j--;
+        /* never move above the block's first instruction slot when it is a leader: j stops at the leader */
+        if (j == i) continue;
+        ws_insn tmp = code[i];
+        memmove(&code[j + 1], &code[j], sizeof *code * (size_t)(i - j));
+        code[j] = tmp;
+    }
+}

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# checks.sh - `warpsim run --check` finds every bug story of the seed material (tests/check/*.cu) with the right
+# class, kernel, file:line, thread and block; --check-exit-code, --leak-check, --max-instructions, --check=LIST and
+# the --report JSON work. Lines are found through "@marker" comments in the sources. Programs are compiled with
+# nvcc -cudart shared -lineinfo into build/tests/check/ (two at a time, skipped when up to date).
+# Exits 0 when every check passes.
+set -u
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT" || exit 1
+WARPSIM=${WARPSIM:-build/warpsim}
+NVCC=${NVCC:-nvcc}
+SRC=tests/check
+BIN=build/tests/check
+OUT=build/tests/check/out
+mkdir -p "$BIN" "$OUT"
+fails=0
+
+if ! command -v "$NVCC" >/dev/null 2>&1; then
+  echo "checks: nvcc not found; skipping"
+  exit 0
+fi
+
+# compile the stale programs, two at a time
+stale=()
+for f in "$SRC"/*.cu; do
+  n=$(basename "$f" .cu)
+  [ "$BIN/$n" -nt "$f" ] || stale+=("$n")
+done
+if [ ${#stale[@]} -gt 0 ]; then
+  printf '%s\n' "${stale[@]}" | xargs -P 2 -I{} sh -c \
+    "'$NVCC' -cudart shared -lineinfo -o '$BIN/{}.tmp' '$SRC/{}.cu' >'$OUT/{}.nvcc.log' 2>&1 && mv -f '$BIN/{}.tmp' '$BIN/{}'"
+fi
+
+# line of the "@marker" comment in a test source
+line() { grep -n "// @$2\b" "$SRC/$1.cu" | head -1 | cut -d: -f1; }
+
+# run NAME [warpsim options...]: output in $OUT/NAME.txt, exit status in $rc
+run() {
+  local n=$1
+  shift
+  timeout 120 "$WARPSIM" run "$@" "$BIN/$n" >"$OUT/$n.txt" 2>&1
+  rc=$?
+}
+
+# expect NAME TEXT...: every TEXT (a fixed string) is in the output of NAME
+expect() {
+  local n=$1 ok=1
+  shift
+  for t in "$@"; do
+    if ! grep -qF -- "$t" "$OUT/$n.txt"; then
+      echo "    missing: $t"
+      ok=0
+    fi
+  done
+  if [ $ok = 1 ]; then echo "ok   $n"; else echo "FAIL $n (output in $OUT/$n.txt)"; fails=$((fails + 1)); fi
+}
+
+# reject NAME TEXT: TEXT must not be in the output of NAME
+reject() {
+  if grep -qF -- "$2" "$OUT/$1.txt"; then echo "FAIL $1: unexpected '$2'"; fails=$((fails + 1)); else echo "ok   $1 (no '$2')"; fi
+}
+
+for n in oob_write dot_early_return sync_in_if dot_atomic0 convolve_nobarrier uninit_sum spin_wait host_ptr \
+         api_errors misaligned shfl_mask bar_deadlock endless; do
+  [ -x "$BIN/$n" ] || { echo "FAIL $n: did not compile (see $OUT/$n.nvcc.log)"; fails=$((fails + 1)); }
+done
+
+# 1. N = 100 distance kernel, 4 blocks of 32, no guard: threads 4..31 of block 3 write past the 400 bytes
+run oob_write --check
+expect oob_write "========= Invalid __global__ write of size 4 bytes" \
+  "=========     at distanceKernel(float*, float, int) in oob_write.cu:$(line oob_write oob)" \
+  "=========     by thread (4,0,0) in block (3,0,0)" \
+  "and is 1 bytes after the nearest allocation at 0x" "of size 400 bytes" \
+  "28 errors at this site, by threads (4,0,0)..(31,0,0) in block (3,0,0)" \
+  "cudaMemcpy after the kernel: cudaErrorIllegalAddress" "ERROR SUMMARY: 29 errors"
+
+# 2. dot product, N = 1000: `if (idx >= n) return;` before __syncthreads(): entries 40..63 of block 15 unwritten
+run dot_early_return --check
+expect dot_early_return "Barrier error detected. Read of __shared__ memory" \
+  "at dotKernel(int*, int const*, int const*, int) in dot_early_return.cu:$(line dot_early_return sum)" \
+  "by thread (0,0,0) in block (15,0,0)" \
+  "threads (40,0,0)..(63,0,0) of the block exited before the barrier at dotKernel(int*, int const*, int const*, int) in dot_early_return.cu:$(line dot_early_return bar)" \
+  "24 errors at this site"
+reject dot_early_return "Divergent thread(s) in warp"
+
+# 3. __syncthreads() inside if (tid < stride)
+run sync_in_if --check
+expect sync_in_if "========= Barrier error detected. Divergent thread(s) in warp" \
+  "at reduce(int*, int const*, int) in sync_in_if.cu:$(line sync_in_if bar)" \
+  "by thread (0,0,0) in block (0,0,0)" "threads (16,0,0)..(31,0,0) of warp 0 are alive but do not take part"
+
+# 4. ATOMIC 0: *d_res += blockSum from every block
+run dot_atomic0 --check
+L=$(line dot_atomic0 rmw)
+expect dot_atomic0 "Error: Race reported between Write access at dotKernel(int*, int const*, int const*, int) in dot_atomic0.cu:$L" \
+  "and Read access at dotKernel(int*, int const*, int const*, int) in dot_atomic0.cu:$L [15 hazards]" \
+  "thread (0,0,0) in block (0,0,0) wrote it, then thread (0,0,0) in block (1,0,0) read it" \
+  "different blocks of one launch"
+
+# 5. convolve version 2 without its barrier
+run convolve_nobarrier --check
+expect convolve_nobarrier \
+  "Error: Race reported between Write access at convolve(int, float*, float*) in convolve_nobarrier.cu:$(line convolve_nobarrier extra)" \
+  "and Read access at convolve(int, float*, float*) in convolve_nobarrier.cu:$(line convolve_nobarrier read)" \
+  "Error: Race reported between Read access at convolve(int, float*, float*) in convolve_nobarrier.cu:$(line convolve_nobarrier read)" \
+  "and Write access at convolve(int, float*, float*) in convolve_nobarrier.cu:$(line convolve_nobarrier load)" \
+  "different warps of the block with no __syncthreads()"
+
+# 6. a kernel wrote 96 of 100 floats; another sums all 100
+run uninit_sum --check
+expect uninit_sum "========= Uninitialized __global__ memory read of size 4 bytes" \
+  "at sumKernel(float*, float const*, int) in uninit_sum.cu:$(line uninit_sum read)" \
+  "by thread (96,0,0) in block (0,0,0)" "4 errors at this site, by threads (96,0,0)..(99,0,0) in block (0,0,0)" \
+  "384 bytes into the allocation at 0x300000000000 of size 400 bytes"
+
+# 7. blocks spin on a flag block 0 raises after every block checked in; more blocks than fit: deadlock
+run spin_wait --check --gpu two-core
+expect spin_wait "========= Deadlock: no warp of gridBarrier(int*, int volatile*, int*) can make progress" \
+  "2 of the grid's 8 blocks are resident (the device holds at most 2 blocks of this kernel at once: 1 per SM x 2 SMs)" \
+  "block (0,0,0): warp 0 spinning in the loop at gridBarrier(int*, int volatile*, int*) in spin_wait.cu:$(line spin_wait spin0)" \
+  "block (1,0,0): warps 0-7 spinning in the loop at gridBarrier(int*, int volatile*, int*) in spin_wait.cu:$(line spin_wait spin)" \
+  "blocks (2,0,0)..(7,0,0) (6 blocks) never started" "cudaDeviceSynchronize: cudaErrorLaunchFailure"
+
+# 8. a kernel given a host pointer
+run host_ptr --check
+expect host_ptr "========= Invalid __global__ read of size 4 bytes" \
+  "at scaleKernel(float*, float, int) in host_ptr.cu:$(line host_ptr deref)" "by thread (0,0,0) in block (0,0,0)" \
+  "and is host memory: kernel parameter 0 holds the host pointer" \
+  "64 errors at this site, by threads (0,0,0)..(31,0,0) in blocks (0,0,0)..(1,0,0)" \
+  "cudaDeviceSynchronize: cudaErrorIllegalAddress" "ERROR SUMMARY: 65 errors"
+
+# API errors with host call sites, double free, leak check
+run api_errors --check --leak-check
+expect api_errors "Program hit cudaErrorInvalidValue (error 1) due to \"invalid argument\" on CUDA API call to cudaMemcpy." \
+  "Program hit cudaErrorInvalidMemcpyDirection (error 21) due to \"invalid copy direction for memcpy\" on CUDA API call to cudaMemcpy." \
+  "Program hit cudaErrorInvalidSymbol (error 13) due to \"invalid device symbol\" on CUDA API call to cudaMemcpyToSymbol." \
+  "on CUDA API call to cudaFree." "was already freed: double free of an allocation of 64 bytes" \
+  "Host Frame: main+0x" "Leaked 256 bytes at 0x" "LEAK SUMMARY: 256 bytes leaked in 1 allocations" \
+  "cudaErrorInvalidValue cudaErrorInvalidMemcpyDirection cudaErrorInvalidSymbol cudaSuccess cudaErrorInvalidValue" \
+  "ERROR SUMMARY: 5 errors"
+
+# misaligned access
+run misaligned --check
+expect misaligned "Invalid __global__ read of size 8 bytes" "at readDouble(int const*, double*) in misaligned.cu:$(line misaligned load)" \
+  "is misaligned" "and is inside the nearest allocation" "cudaErrorMisalignedAddress"
+
+# member mask naming lanes that do not take part
+run shfl_mask --check
+expect shfl_mask "Barrier error detected. Invalid member mask in __shfl_*_sync()" \
+  "at halfShuffle(int*, int const*) in shfl_mask.cu:$(line shfl_mask shfl)" \
+  "names threads (16,0,0)..(31,0,0) of warp 0, which are alive but do not execute it"
+
+# barriers that cannot complete
+run bar_deadlock --check
+expect bar_deadlock "Deadlock: no warp of twoBarriers(int*) can make progress" \
+  "warp 0 waiting at the barrier at twoBarriers(int*) in bar_deadlock.cu:$(line bar_deadlock bar1)" \
+  "warp 1 waiting at the barrier at twoBarriers(int*) in bar_deadlock.cu:$(line bar_deadlock bar2)"
+
+# watchdog
+run endless --check --max-instructions 2000000
+expect endless "Watchdog: forever(int volatile*, int*) was stopped after 2000000 warp instructions" \
+  "block (0,0,0): warp 0 running at forever(int volatile*, int*) in endless.cu:$(line endless loop)" \
+  "cudaErrorLaunchTimeout"
+run endless --max-cycles 1000 --gpu two-core
+expect endless "exceeded 8000 warp instructions" "cudaErrorLaunchTimeout"
+
+# --check-exit-code: N when something was found, the program's own status otherwise
+run oob_write --check-exit-code 42
+[ "$rc" = 42 ] && echo "ok   --check-exit-code 42 with errors" || { echo "FAIL --check-exit-code: rc=$rc, expected 42"; fails=$((fails + 1)); }
+run misaligned --check=racecheck,initcheck --check-exit-code 42
+[ "$rc" = 0 ] && echo "ok   --check-exit-code with nothing found" || { echo "FAIL --check-exit-code: rc=$rc, expected 0"; fails=$((fails + 1)); }
+
+# --check=LIST selects checks: memcheck alone does not see the race
+run dot_atomic0 --check=memcheck
+expect dot_atomic0 "ERROR SUMMARY: 0 errors"
+
+# the findings are in the --report JSON
+rm -f "$OUT/report.json"
+timeout 60 "$WARPSIM" run --check --report "$OUT/report.json" "$BIN/oob_write" >/dev/null 2>&1
+if python3 - "$OUT/report.json" "$(line oob_write oob)" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["checks"]
+f = [x for x in r["findings"] if x["class"] == "memcheck" and x["title"].startswith("Invalid __global__ write")]
+assert r["errors"] == 29 and f, r
+x = f[0]
+assert x["file"] == "oob_write.cu" and x["line"] == int(sys.argv[2]), x
+assert x["thread"] == [4, 0, 0] and x["block"] == [3, 0, 0] and x["count"] == 28, x
+PY
+then echo "ok   --report JSON findings"; else echo "FAIL --report JSON findings"; fails=$((fails + 1)); fi
+
+echo "checks: $fails failure(s)"
+[ $fails = 0 ]
