@@ -18,9 +18,13 @@ static inline uint32_t acc_enc(uint32_t site, uint64_t thr, int sync, unsigned m
 {
     return (site & SITE_MAX) | (uint32_t)((thr & 0x3FF) << 17) | ((uint32_t)(sync != 0) << 27) | ((mask & 15u) << 28);
 }
+/* Site number of an encoded access. */
 static inline uint32_t acc_site(uint32_t a) { return a & SITE_MAX; }
+/* Block-linear thread of an encoded access. */
 static inline uint32_t acc_thr(uint32_t a) { return (a >> 17) & 0x3FF; }
+/* Whether an encoded access was synchronizing (atomic, volatile, acquire/release). */
 static inline int acc_sync(uint32_t a) { return (a >> 27) & 1; }
+/* Bytes of the word an encoded access touched. */
 static inline unsigned acc_mask(uint32_t a) { return a >> 28; }
 
 /* Grow an anonymous mapping to at least need bytes (keep: preserve its contents). 0 on success. */
@@ -171,8 +175,8 @@ static void host_bounds(ws_chk *c, uint64_t addr, size_t len, int write)
     if (!g) return;
     chk_group_hit(c, g, NULL, 0);
     if (!fresh) return;
-    snprintf(g->title, sizeof g->title, "Invalid __global__ %s of size %zu bytes by a host-side %s", write ? "write" : "read",
-             len, write ? "copy or fill (cudaMemcpy/cudaMemset)" : "copy (cudaMemcpy)");
+    snprintf(g->title, sizeof g->title, "Invalid __global__ %s of size %zu bytes by a host-side %s",
+             write ? "write" : "read", len, write ? "copy or fill (cudaMemcpy/cudaMemset)" : "copy (cudaMemcpy)");
     chk_detail(g, "Address 0x%llx..0x%llx runs %llu bytes past the end of the allocation at 0x%llx of size %zu bytes",
                (unsigned long long)addr, (unsigned long long)(addr + len - 1),
                (unsigned long long)(addr + len - (a->addr + a->size)), (unsigned long long)a->addr, a->size);
@@ -197,7 +201,8 @@ void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len)
     switch (what) {
     case WS_HM_ALLOC:
         chk_live_add(c, addr, len);
-        if ((c->checks & WS_CHK_INITCHECK) && in_arena && ginit_cover(c, off + len) == 0) bits_clear(c->ginit, off, len);
+        if ((c->checks & WS_CHK_INITCHECK) && in_arena && ginit_cover(c, off + len) == 0)
+            bits_clear(c->ginit, off, len);
         break;
     case WS_HM_FREE:
         chk_live_remove(c, addr);
@@ -387,8 +392,8 @@ static int describe_global(ws_chk *c, ws_warp *w, uint64_t a, unsigned size, cha
         snprintf(l2, cap, "and is %llu bytes before the nearest allocation at 0x%llx of size %zu bytes",
                  (unsigned long long)(n->addr - a), (unsigned long long)n->addr, n->size);
     else
-        snprintf(l2, cap, "and its last %llu of %u bytes are past the end of the allocation at 0x%llx of size %zu bytes",
-                 (unsigned long long)(a + size - end), size, (unsigned long long)n->addr, n->size);
+        snprintf(l2, cap, "and its last %llu of %u bytes are past the end of the allocation at 0x%llx of size %zu "
+                 "bytes", (unsigned long long)(a + size - end), size, (unsigned long long)n->addr, n->size);
     return CK_OOB;
 }
 
@@ -526,7 +531,8 @@ static void race(ws_chk *c, ws_warp *w, int lane, const ws_rec *r, uint32_t prev
     const ws_func *pfn = pin ? c->site_fn[acc_site(prev)] : NULL;
     uint64_t key = (uint64_t)prev_write | (uint64_t)now_write << 1 | (uint64_t)space << 4;
     int fresh;
-    chk_group *g = chk_group_get(c, WS_CHK_RACECHECK, CK_RACE, chk_line_key(pin, pfn), chk_line_key(r->in, r->fn), key, &fresh);
+    chk_group *g = chk_group_get(c, WS_CHK_RACECHECK, CK_RACE, chk_line_key(pin, pfn), chk_line_key(r->in, r->fn), key,
+                                 &fresh);
     if (!g) return;
     if (fresh) {
         char wp[512], wn[512];

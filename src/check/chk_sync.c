@@ -112,8 +112,8 @@ static uint32_t lanes_still_syncing(ws_chk *c, const ws_warp *w, uint32_t lanes)
         uint32_t m = w->stk[i].mask & lanes;
         if (!m) continue;
         /* entry i belongs to the function called by frame f-1 (or the kernel when f == 0) */
-        const ws_func *fn = f == 0 ? (w->nframes ? w->frames[0].fn : w->fn) : (f < w->nframes ? w->frames[f].fn : w->fn);
-        const uint8_t *lv = f == 0 || f == w->nframes ? leave_of(c, fn) : NULL;
+        const ws_func *fn = f < w->nframes ? w->frames[f].fn : w->fn;   /* frames[f].fn made call f */
+        const uint8_t *lv = leave_of(c, fn);
         int pc = w->stk[i].pc;
         if (!lv || pc < 0 || pc >= fn->ncode || !lv[pc]) out |= m;
         lanes &= ~m;
@@ -232,8 +232,8 @@ static void mask_check(ws_chk *c, ws_warp *w, const ws_rec *r)
         chk_where(c, r->fn, in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);
         if (missing) {
             lanes_text(w, missing, t, sizeof t);
-            chk_detail(g, "the member mask 0x%08x names %s of warp %d, which %s alive but do not execute it (they are on "
-                       "another path of a branch)", mask, t, w->warp_in_block,
+            chk_detail(g, "the member mask 0x%08x names %s of warp %d, which %s alive but do not execute it "
+                       "(they are on another path of a branch)", mask, t, w->warp_in_block,
                        __builtin_popcount(missing) == 1 ? "is" : "are");
         }
         if (outside) {

@@ -21,8 +21,8 @@ void cli_check_init(cli_check_opts *o)
 void cli_check_usage(FILE *f)
 {
     fprintf(f,
-        "  --check[=LIST]          find bugs: memcheck,racecheck,synccheck,initcheck,deadlock (default: all); findings\n"
-        "                          in compute-sanitizer's format on stderr, ERROR SUMMARY at exit, and in --report\n"
+        "  --check[=LIST]          find bugs: memcheck,racecheck,synccheck,initcheck,deadlock (default: all);\n"
+        "                          findings in compute-sanitizer's format on stderr, ERROR SUMMARY at exit, --report\n"
         "  --check-exit-code N     exit with N when a check found an error (implies --check)\n"
         "  --leak-check            report device memory not freed at exit (implies --check)\n"
         "  --max-instructions N    watchdog: stop a kernel after N warp instructions\n"

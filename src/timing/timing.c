@@ -1,7 +1,11 @@
 /* timing.c - cycle-approximate GPU timing: block scheduler, SM sub-partitions with one warp scheduler each,
  * a register scoreboard, pipeline throughputs and barriers. Execution-driven: the functional core runs a warp's
  * next instruction when the model issues it, so issue order is the simulated hardware's order. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include "timing.h"
 #include "../core/observe.h"
@@ -26,6 +30,7 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     int reason;                /* why it is not ready before `ready` */
     int waiting_bar;           /* parked at a barrier */
     int npipe;                 /* pipeline of its next instruction */
+    uint64_t ready_saved;      /* `ready` when it was picked for a deferred issue (stall accounting) */
     uint64_t age;              /* arrival order (greedy-then-oldest) */
     uint64_t *rr;              /* cycle each register slot is ready */
     uint8_t *rk;               /* kind of the producer of each slot (stall reason if waited on) */
@@ -52,8 +57,27 @@ typedef struct tsp {          /* SM sub-partition: one warp scheduler */
     int nres;                  /* resident warps */
 } tsp;
 
+/* work an SM defers from the parallel phase of a cycle to the serial phase (in SM order, so results do not
+ * depend on how many threads simulate the SMs) */
+enum { PD_ISSUE, PD_MEMSYS, PD_RETIRE };
+typedef struct tpend {
+    int kind;
+    tw *x;                     /* PD_ISSUE / PD_MEMSYS: the warp */
+    tblk *tb;                  /* PD_RETIRE: the finished block */
+    ws_rec rec;                /* PD_MEMSYS: the shared/local access to account */
+} tpend;
+
+/* per-thread accumulators */
+typedef struct tacc {
+    uint64_t stall[WS_ST_COUNT];
+    uint64_t flops;
+    uint64_t end;
+} tacc;
+
 typedef struct tsm {
     uint64_t wake;             /* min wake of its sub-partitions */
+    tpend *pend;               /* deferred work of the current cycle */
+    int npend, cappend;
     tsp sp[8];
     int nsp;
     int nblocks;               /* resident blocks */
@@ -303,8 +327,50 @@ static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
 /* SM index of a warp (for the memory system). */
 static inline int tx_sm(const tw *x) { return x->blk->sm; }
 
-/* Issue one instruction of warp x at cycle t. */
-static void issue(ws_tm *tm, tw *x, uint64_t t)
+/* Append deferred work to SM s's list for the serial phase. */
+static tpend *defer(ws_tm *tm, int s, int kind, tw *x, tblk *tb)
+{
+    tsm *sm = &tm->sms[s];
+    if (sm->npend == sm->cappend) {
+        sm->cappend = sm->cappend ? sm->cappend * 2 : 16;
+        sm->pend = realloc(sm->pend, sizeof *sm->pend * (size_t)sm->cappend);
+    }
+    tpend *p = &sm->pend[sm->npend++];
+    p->kind = kind;
+    p->x = x;
+    p->tb = tb;
+    return p;
+}
+
+/* Whether an instruction touches state shared between SMs (global memory, output): it runs in the serial phase. */
+static int is_serial(const ws_insn *in)
+{
+    switch (in->op) {
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
+        return in->space == WS_S_GLOBAL || in->space == WS_S_CONST || in->space == WS_S_GENERIC;
+    case WS_OP_CALL: case WS_OP_TRAP: case WS_OP_BRKPT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Account a memory access with the memory system and set its destination registers' ready cycles. */
+static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t)
+{
+    const ws_insn *in = r->in;
+    uint64_t done = ws_ms_access_warp(tm->ms, tx_sm(x), x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, r, t);
+    int kind = (r->space[__builtin_ctz(r->exec)] == WS_S_SHARED) ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
+    if (done > acc->end) acc->end = done;
+    for (int i = 0; i < 4; i++) {
+        int d = in->d[i];
+        if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = (uint8_t)kind; }
+    }
+}
+
+/* Issue one instruction of warp x at cycle t. In the parallel phase (serial = 0) memory accounting and block
+ * retirement are deferred to the serial phase; in the serial phase everything happens at once. */
+static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
 {
     ws_rec r;
     ws_warp *w = x->w;
@@ -314,17 +380,20 @@ static void issue(ws_tm *tm, tw *x, uint64_t t)
         uint64_t gap = t - x->last_issue - 1;
         uint64_t dep = x->ready > x->last_issue + 1 ? x->ready - x->last_issue - 1 : 0;
         if (dep > gap) dep = gap;
-        tm->last.stall_cycles[x->reason] += dep;
-        tm->last.stall_cycles[WS_ST_NOT_SELECTED] += gap - dep;
+        acc->stall[x->reason] += dep;
+        acc->stall[WS_ST_NOT_SELECTED] += gap - dep;
     }
-    tm->last.stall_cycles[WS_ST_SELECTED]++;
+    acc->stall[WS_ST_SELECTED]++;
     if (!ws_warp_step(w, &r)) {
         /* only a reconvergence pop happened: the warp may have finished */
         x->last_issue = t;
         if (w->state == WS_W_DONE) {
             x->ready = NEVER;
             barrier_released(tm, x->blk, t);
-            if (x->blk->b->done) retire_block(tm, x->blk, t);
+            if (x->blk->b->done) {
+                if (serial) retire_block(tm, x->blk, t);
+                else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
+            }
         } else compute_ready(tm, x, t + 1);
         return;
     }
@@ -334,19 +403,17 @@ static void issue(ws_tm *tm, tw *x, uint64_t t)
     sp->issued++;
     sp->last = x;
     x->last_issue = t;
-    tm->flops += (uint64_t)flops_of(in) * (uint64_t)__builtin_popcount(r.exec);
-    uint64_t done;
-    int kind;
+    acc->flops += (uint64_t)flops_of(in) * (uint64_t)__builtin_popcount(r.exec);
     if (r.is_mem && r.exec && in->space != WS_S_PARAM_K) {
-        done = ws_ms_access_warp(tm->ms, tx_sm(x), x->blk->b->linear * 64u + (uint64_t)w->warp_in_block, &r, t);
-        kind = (r.space[__builtin_ctz(r.exec)] == WS_S_SHARED) ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
-        if (done > tm->end) tm->end = done;
+        if (serial) mem_account(tm, acc, x, &r, t);
+        else defer(tm, x->blk->sm, PD_MEMSYS, x, NULL)->rec = r;
     } else {
-        done = t + (uint64_t)fixed_latency(tm->dev, in, &kind);
-    }
-    for (int i = 0; i < 4; i++) {
-        int d = in->d[i];
-        if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = (uint8_t)kind; }
+        int kind;
+        uint64_t done = t + (uint64_t)fixed_latency(tm->dev, in, &kind);
+        for (int i = 0; i < 4; i++) {
+            int d = in->d[i];
+            if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = (uint8_t)kind; }
+        }
     }
     if (in->op == WS_OP_BAR || in->op == WS_OP_BARRIER) {
         if (w->state == WS_W_BAR) {
@@ -363,7 +430,10 @@ static void issue(ws_tm *tm, tw *x, uint64_t t)
         /* a finished warp may complete a barrier the others wait at */
         x->ready = NEVER;
         barrier_released(tm, x->blk, t);
-        if (x->blk->b->done) retire_block(tm, x->blk, t);
+        if (x->blk->b->done) {
+            if (serial) retire_block(tm, x->blk, t);
+            else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
+        }
         return;
     } else if (w->state == WS_W_FAULT) {
         x->ready = NEVER;
@@ -372,8 +442,9 @@ static void issue(ws_tm *tm, tw *x, uint64_t t)
     compute_ready(tm, x, t + 1);
 }
 
-/* Let sub-partition sp try to issue at cycle t. */
-static void sp_cycle(ws_tm *tm, tsp *sp, uint64_t t)
+/* Let sub-partition sp try to issue at cycle t (the parallel phase: instructions touching global state are
+ * deferred to the serial phase). */
+static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
 {
     tw *best = NULL;
     uint64_t wake = NEVER;
@@ -401,13 +472,111 @@ static void sp_cycle(ws_tm *tm, tsp *sp, uint64_t t)
     }
     sp->eligible_sum += (uint64_t)eligible;
     if (best) {
-        issue(tm, best, t);
+        const ws_insn *nx = next_insn(best->w);
+        if (nx && is_serial(nx)) {
+            /* runs in the serial phase; reserve its pipeline and keep the warp from being picked again */
+            int p = best->npipe;
+            sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
+            best->ready_saved = best->ready;
+            best->ready = NEVER;
+            defer(tm, best->blk->sm, PD_ISSUE, best, NULL);
+        } else issue(tm, acc, best, t, 0);
         if (eligible > 1) wake = t + 1;
         if (best->ready < wake) wake = best->ready;
     }
     /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */
     if (sp->wake > t && sp->wake < wake) wake = sp->wake;
     sp->wake = wake;
+}
+
+/* The parallel phase of cycle t for SMs [s0, s1). */
+static void phase_parallel(ws_tm *tm, tacc *acc, int s0, int s1, uint64_t t)
+{
+    for (int s = s0; s < s1; s++) {
+        tsm *sm = &tm->sms[s];
+        if (sm->wake > t) continue;
+        for (int k = 0; k < sm->nsp; k++) {
+            tsp *sp = &sm->sp[k];
+            if (sp->wake <= t) sp_cycle(tm, acc, sp, t);
+        }
+        /* after all of them: a barrier released by a later sub-partition may have woken an earlier one */
+        uint64_t w = NEVER;
+        for (int k = 0; k < sm->nsp; k++) if (sm->sp[k].wake < w) w = sm->sp[k].wake;
+        sm->wake = w;
+    }
+}
+
+/* Lower the wake times of x's sub-partition and SM to x's ready cycle. */
+static void wake_for(ws_tm *tm, tw *x)
+{
+    if (x->ready < x->sp->wake) x->sp->wake = x->ready;
+    tsm *sm = &tm->sms[x->blk->sm];
+    if (x->ready < sm->wake) sm->wake = x->ready;
+}
+
+/* The serial phase of cycle t: each SM's deferred work, SM by SM, in the order it was deferred. */
+static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
+{
+    for (int s = 0; s < tm->nsm; s++) {
+        tsm *sm = &tm->sms[s];
+        for (int i = 0; i < sm->npend; i++) {
+            tpend *p = &sm->pend[i];
+            tw *x = p->x;
+            switch (p->kind) {
+            case PD_ISSUE:
+                x->ready = x->ready_saved;
+                issue(tm, acc, x, t, 1);
+                wake_for(tm, x);
+                break;
+            case PD_MEMSYS:
+                if (!x->blk->b->in_use) break;
+                mem_account(tm, acc, x, &p->rec, t);
+                if (x->w->state == WS_W_RUN && !x->waiting_bar && x->ready != NEVER) compute_ready(tm, x, t + 1);
+                wake_for(tm, x);
+                break;
+            default:
+                retire_block(tm, p->tb, t);
+                break;
+            }
+        }
+        sm->npend = 0;
+    }
+}
+
+/* A second simulation thread: it runs the parallel phase for the upper half of the SMs. */
+typedef struct tworker {
+    pthread_t th;
+    ws_tm *tm;
+    tacc acc;
+    int s0, s1;
+    _Atomic uint64_t t;
+    _Atomic int go, done, quit;
+} tworker;
+
+/* Worker loop: wait for a cycle, simulate its SMs' parallel phase, report. */
+static void *worker_main(void *arg)
+{
+    tworker *wk = arg;
+    int gen = 0;
+    for (;;) {
+        int g;
+        for (unsigned spins = 0; (g = atomic_load_explicit(&wk->go, memory_order_acquire)) == gen; spins++)
+            if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
+        gen = g;
+        if (atomic_load(&wk->quit)) break;
+        phase_parallel(wk->tm, &wk->acc, wk->s0, wk->s1, atomic_load(&wk->t));
+        atomic_store_explicit(&wk->done, gen, memory_order_release);
+    }
+    return NULL;
+}
+
+/* Threads to simulate with: 2 when the machine has two cores and nothing observes instructions. */
+static int threads_for(const ws_run *L, int nsm)
+{
+    const char *e = getenv("WARPSIM_THREADS");
+    int n = e && *e ? atoi(e) : (sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1);
+    if (L->obs || nsm < 2) n = 1;
+    return n >= 2 ? 2 : 1;
 }
 
 /* The timing engine: run the launch cycle by cycle (skipping idle cycles). */
@@ -469,26 +638,31 @@ static void tm_engine(void *ctx, ws_run *L)
         }
 placed:;
     uint64_t t = start, steps = 0;
+    tacc acc;
+    memset(&acc, 0, sizeof acc);
+    tworker wk;
+    memset(&wk, 0, sizeof wk);
+    int nthreads = threads_for(L, tm->nsm), split = nthreads == 2 ? tm->nsm / 2 : tm->nsm, gen = 0;
+    if (nthreads == 2) {
+        wk.tm = tm;
+        wk.s0 = split;
+        wk.s1 = tm->nsm;
+        if (pthread_create(&wk.th, NULL, worker_main, &wk) != 0) { nthreads = 1; split = tm->nsm; }
+    }
     while (!L->fault) {
-        int any = 0;
-        uint64_t next = NEVER;
-        for (int s = 0; s < tm->nsm; s++) {
-            tsm *sm = &tm->sms[s];
-            if (sm->wake > t) { if (sm->wake < next) next = sm->wake; continue; }
-            uint64_t w = NEVER;
-            for (int k = 0; k < sm->nsp; k++) {
-                tsp *sp = &sm->sp[k];
-                if (sp->n) any = 1;
-                if (sp->wake <= t) sp_cycle(tm, sp, t);
-                if (sp->wake < w) w = sp->wake;
-            }
-            sm->wake = w;
-            if (w < next) next = w;
+        if (nthreads == 2) {
+            atomic_store(&wk.t, t);
+            atomic_store_explicit(&wk.go, ++gen, memory_order_release);
+            phase_parallel(tm, &acc, 0, split, t);
+            for (unsigned spins = 0; atomic_load_explicit(&wk.done, memory_order_acquire) != gen; spins++)
+                if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
+        } else {
+            phase_parallel(tm, &acc, 0, tm->nsm, t);
         }
-        /* barrier releases and block placements may have woken sub-partitions of other SMs */
-        for (int s = 0; s < tm->nsm; s++) if (tm->sms[s].wake < next) next = tm->sms[s].wake;
-        (void)any;
+        phase_serial(tm, &acc, t);
         if (tm->retired >= L->nblocks) break;
+        uint64_t next = NEVER;
+        for (int s = 0; s < tm->nsm; s++) if (tm->sms[s].wake < next) next = tm->sms[s].wake;
         if (next == NEVER) {
             if (!L->fault) {
                 L->fault = WS_ERR_LAUNCH_FAILURE;
@@ -509,6 +683,17 @@ placed:;
             }
         }
     }
+    if (nthreads == 2) {
+        atomic_store(&wk.quit, 1);
+        atomic_store_explicit(&wk.go, ++gen, memory_order_release);
+        pthread_join(wk.th, NULL);
+        for (int i = 0; i < WS_ST_COUNT; i++) acc.stall[i] += wk.acc.stall[i];
+        acc.flops += wk.acc.flops;
+        if (wk.acc.end > acc.end) acc.end = wk.acc.end;
+    }
+    for (int i = 0; i < WS_ST_COUNT; i++) tm->last.stall_cycles[i] = acc.stall[i];
+    tm->flops = acc.flops;
+    tm->end = acc.end;
     uint64_t end = t > tm->end ? t : tm->end;
     uint64_t drain = ws_ms_drain_cycle(tm->ms);
     if (drain > end) end = drain;
@@ -534,6 +719,7 @@ placed:;
             nsps++;
             free(sp->warps);
         }
+        free(sm->pend);
     }
     R->sm_active_cycles_avg = act / tm->nsm;
     double sp_active = act * (double)nsp;   /* sub-partition active cycles */

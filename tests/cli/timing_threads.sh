@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The timing model simulates SMs on two threads when the machine has two cores; the results must be bit-identical
+# to one thread: same cycles, counters, stall reasons and program output.
+set -eu
+cd "$(git rev-parse --show-toplevel)"
+OUT=build/tests/threads
+mkdir -p "$OUT"
+[ "$OUT/bench" -nt bench/bench.cu ] || nvcc -cudart shared -lineinfo -O3 -o "$OUT/bench" bench/bench.cu
+for n in 1 2; do
+  WARPSIM_THREADS=$n build/warpsim run --timing --quiet --report "$OUT/t$n.json" "$OUT/bench" >"$OUT/out$n.txt"
+done
+cmp "$OUT/out1.txt" "$OUT/out2.txt"
+python3 - "$OUT/t1.json" "$OUT/t2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f))["launches"] for f in sys.argv[1:3])
+strip = lambda l: {k: v for k, v in l.items() if k != "host_seconds"}
+same = len(a) == len(b) and all(strip(x) == strip(y) for x, y in zip(a, b))
+for x in a:
+    print(f"{x['kernel'][:32]:32s} {x['sm__cycles_elapsed.max']:>8} cycles")
+print("one thread and two threads:", "bit-identical" if same else "DIFFERENT")
+sys.exit(0 if same else 1)
+PY
