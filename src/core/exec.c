@@ -481,8 +481,7 @@ int ws_warp_step(ws_warp *w, ws_rec *r)
 /* Start block number `lin` (grid-linear) of the launch in a free pool entry; returns it. */
 ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
 {
-    ws_block *b = NULL;
-    for (int i = 0; i < L->npool; i++) if (!L->pool[i]->in_use) { b = L->pool[i]; break; }
+    ws_block *b = L->nfree ? L->free_blocks[--L->nfree] : NULL;
     if (!b) {
         if (L->npool == L->pool_cap) {
             L->pool_cap = L->pool_cap ? L->pool_cap * 2 : 16;
@@ -490,6 +489,7 @@ ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
         }
         b = calloc(1, sizeof *b);
         L->pool[L->npool++] = b;
+        L->free_blocks = realloc(L->free_blocks, sizeof *L->free_blocks * (size_t)L->pool_cap);
         b->nwarps = L->warps_per_block;
         b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
         b->smem = calloc(1, L->smem_bytes + 16);
@@ -522,6 +522,7 @@ void ws_run_block_retire(ws_run *L, ws_block *b)
         L->nthread += b->warps[wi].nthread;
         b->warps[wi].ninst = b->warps[wi].nthread = 0;
     }
+    if (b->in_use) L->free_blocks[L->nfree++] = b;
     b->in_use = 0;
 }
 
@@ -712,6 +713,7 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t
         free(b);
     }
     free(L.pool);
+    free(L.free_blocks);
     free(order);
     free(L.params);
     fflush(stdout);

@@ -265,6 +265,8 @@ typedef struct ws_run {
     size_t smem_bytes;               /* shared memory per block */
     ws_block **pool;                 /* block storage, reused */
     int npool, pool_cap;
+    ws_block **free_blocks;          /* pool entries not in use (a stack) */
+    int nfree;
 } ws_run;
 
 /* An engine runs a launch's blocks (the functional scheduler, or the timing model). */
