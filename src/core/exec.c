@@ -242,46 +242,50 @@ static void rec_fill_mem(ws_warp *w, const ws_insn *in, uint32_t m, ws_rec *r)
     }
 }
 
+/* Execute the next instruction of w (after any pending reconvergence pops) and fill r for observers and the
+ * timing model; returns 0 when the warp stopped without executing one. Counts the instruction. */
+static int exec_one(ws_warp *w, ws_rec *r)
+{
+    const ws_observer *o = w->L->obs;
+    for (;;) {
+        if (w->state != WS_W_RUN) return 0;
+        ws_stk *top = &w->stk[w->sp - 1];
+        if (top->pc != top->rpc) break;
+        ws_warp_pop(w);
+    }
+    ws_stk *top = &w->stk[w->sp - 1];
+    const ws_insn *in = &w->code[top->pc++];
+    uint32_t m = top->mask;
+    r->in = in;
+    r->fn = w->fn;
+    r->active = m;
+    w->nthread += (uint64_t)__builtin_popcount(m);
+    if (in->guard >= 0) {
+        uint32_t g = (uint32_t)w->regs[(size_t)in->guard * WS_LANES];
+        if (in->pneg) g = ~g;
+        m &= g;
+    }
+    r->exec = m;
+    r->is_mem = 0;
+    if (ws_opcode_class[in->op] & WS_CLS_MEM) {
+        rec_fill_mem(w, in, m, r);
+        if (r->is_mem && o && o->pre_mem && m) {
+            o->pre_mem(o->ctx, w, r);
+            m = r->exec;
+        }
+    }
+    w->ninst++;
+    if (m && w->state == WS_W_RUN) in->fn(w, in, m);
+    if (o && o->post) o->post(o->ctx, w, r);
+    return 1;
+}
+
 /* Run one warp for up to budget instructions with an observer attached. */
 static uint64_t warp_run_observed(ws_warp *w, uint64_t budget)
 {
-    const ws_observer *o = w->L->obs;
     ws_rec r;
-    uint64_t n = 0, nthr = 0;
-    while (n < budget) {
-        ws_stk *top = &w->stk[w->sp - 1];
-        if (top->pc == top->rpc) {
-            ws_warp_pop(w);
-            if (w->state != WS_W_RUN) break;
-            continue;
-        }
-        const ws_insn *in = &w->code[top->pc++];
-        uint32_t m = top->mask;
-        r.in = in;
-        r.fn = w->fn;
-        r.active = m;
-        nthr += (uint64_t)__builtin_popcount(m);
-        if (in->guard >= 0) {
-            uint32_t g = (uint32_t)w->regs[(size_t)in->guard * WS_LANES];
-            if (in->pneg) g = ~g;
-            m &= g;
-        }
-        r.exec = m;
-        r.is_mem = 0;
-        if (ws_opcode_class[in->op] & WS_CLS_MEM) {
-            rec_fill_mem(w, in, m, &r);
-            if (r.is_mem && o->pre_mem && m) {
-                o->pre_mem(o->ctx, w, &r);
-                m = r.exec;
-            }
-        }
-        n++;
-        if (m && w->state == WS_W_RUN) in->fn(w, in, m);
-        if (o->post) o->post(o->ctx, w, &r);
-        if (w->state != WS_W_RUN) break;
-    }
-    w->ninst += n;
-    w->nthread += nthr;
+    uint64_t n = 0;
+    while (n < budget && exec_one(w, &r)) n++;
     return n;
 }
 
@@ -441,41 +445,9 @@ static uint64_t block_visit(ws_run *L, ws_block *b)
 /* Execute one instruction of warp w for an external engine; fills r. Returns 1 when an instruction ran. */
 int ws_warp_step(ws_warp *w, ws_rec *r)
 {
-    ws_run *L = w->L;
-    while (w->state == WS_W_RUN) {
-        ws_stk *top = &w->stk[w->sp - 1];
-        if (top->pc == top->rpc) {
-            ws_warp_pop(w);
-            continue;
-        }
-        const ws_insn *in = &w->code[top->pc++];
-        uint32_t m = top->mask;
-        r->in = in;
-        r->fn = w->fn;
-        r->active = m;
-        w->nthread += (uint64_t)__builtin_popcount(m);
-        if (in->guard >= 0) {
-            uint32_t g = (uint32_t)w->regs[(size_t)in->guard * WS_LANES];
-            if (in->pneg) g = ~g;
-            m &= g;
-        }
-        r->exec = m;
-        r->is_mem = 0;
-        if (ws_opcode_class[in->op] & WS_CLS_MEM) {
-            rec_fill_mem(w, in, m, r);
-            if (r->is_mem && L->obs && L->obs->pre_mem && m) {
-                L->obs->pre_mem(L->obs->ctx, w, r);
-                m = r->exec;
-            }
-        }
-        w->ninst++;
-        if (m && w->state == WS_W_RUN) in->fn(w, in, m);
-        if (L->obs && L->obs->post) L->obs->post(L->obs->ctx, w, r);
-        if (w->state != WS_W_RUN) warp_stopped(L, w);
-        return 1;
-    }
-    if (w->state != WS_W_RUN) warp_stopped(L, w);
-    return 0;
+    int ran = exec_one(w, r);
+    if (w->state != WS_W_RUN) warp_stopped(w->L, w);
+    return ran;
 }
 
 /* Start block number `lin` (grid-linear) of the launch in a free pool entry; returns it. */
