@@ -258,6 +258,8 @@ typedef struct ws_run {
     uint64_t max_inst;
     const struct ws_observer *obs;   /* observer of this launch, or NULL */
     void *user;                      /* per-launch data for observers */
+    int timed;                       /* a timing engine runs the launch: `cycle` is the simulated SM clock */
+    uint64_t cycle;
     /* block scheduling */
     uint64_t nblocks, next;          /* blocks in the grid, next to start */
     uint64_t *order;                 /* shuffled order (--block-order=random) or NULL */

@@ -739,12 +739,13 @@ static void h_mov_localsym(ws_warp *w, const ws_insn *in, uint32_t mask)
     uint64_t v = (uint64_t)w->local_base + (uint64_t)in->imm;
     FOR_LANES(mask, { RG(d, l) = v; });
 }
-/* mov d, %clock / %clock64 / %globaltimer: a count of warp instructions executed stands in for cycles */
+/* mov d, %clock / %clock64 / %globaltimer */
 static void h_mov_clock(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const int d = in->d[0];
-    uint64_t v = w->L->ninst + w->ninst;
-    if (in->imm == -1002) v *= 1000;  /* %globaltimer in ns at a nominal 1 GHz */
+    /* the simulated SM clock under the timing model; otherwise warp instructions executed stand in for cycles */
+    uint64_t v = w->L->timed ? w->L->cycle : w->L->ninst + w->ninst;
+    if (in->imm == -1002) v = w->L->timed ? (uint64_t)((double)v * 1e3 / w->L->gpu->dev->sm_clock_mhz) : v * 1000;  /* ns */
     if (in->imm == -1000) v = (uint32_t)v;
     FOR_LANES(mask, { RG(d, l) = v; });
 }

@@ -643,6 +643,23 @@ void ws_ms_flush(ws_memsys *ms)
     if (ms->slice) for (int i = 0; i < ms->nslices; i++) ws_ms_bw_clear(&ms->slice[i]);
 }
 
+/* Start a launch at cycle 0 with warm caches (--cache-control none): the L1s are invalidated as at every kernel
+ * boundary, L2 keeps its lines, and every clock-dependent state (queues, fills in flight) restarts at 0. */
+void ws_ms_new_launch(ws_memsys *ms)
+{
+    for (int s = 0; s < ms->nsm; s++) ws_ms_cache_clear(&ms->l1[s]);
+    if (ms->l2.lines)
+        for (size_t i = 0; i < ms->l2.cap_lines; i++) {
+            ws_ms_line *l = &ms->l2.lines[i];
+            memset(l->ready, 0, sizeof l->ready);
+            l->spend = 0;
+        }
+    memset(ms->pipe, 0, sizeof *ms->pipe * (size_t)ms->nsm);
+    ws_ms_bw_clear(&ms->dram);
+    ws_ms_bw_clear(&ms->l2bw);
+    if (ms->slice) for (int i = 0; i < ms->nslices; i++) ws_ms_bw_clear(&ms->slice[i]);
+}
+
 /* Zero the counters (start of a launch). */
 void ws_ms_reset_counts(ws_memsys *ms) { memset(&ms->c, 0, sizeof ms->c); }
 

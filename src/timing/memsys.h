@@ -33,6 +33,8 @@ ws_memsys *ws_ms_create(const ws_device *dev);
 void ws_ms_destroy(ws_memsys *ms);
 /* Invalidate L1s and L2 (Nsight Compute's --cache-control all) and reset bandwidth queues to time 0. */
 void ws_ms_flush(ws_memsys *ms);
+/* Start a launch with warm caches: L1s invalidated (as at every kernel boundary), L2 kept, clocks restarted. */
+void ws_ms_new_launch(ws_memsys *ms);
 /* Zero the counters (start of a launch). */
 void ws_ms_reset_counts(ws_memsys *ms);
 /* Counters since the last reset. */

@@ -625,6 +625,7 @@ static void tm_engine(void *ctx, ws_run *L)
     tm->end = 0;
     memset(&tm->last, 0, sizeof tm->last);
     if (tm->flush_all) ws_ms_flush(tm->ms);
+    else ws_ms_new_launch(tm->ms);
     ws_ms_reset_counts(tm->ms);
     /* the L1 gets what the shared-memory carve-out of this launch leaves */
     ws_ms_set_smem_per_sm(tm->ms, (size_t)bps * (L->entry->static_smem + L->dyn_smem + d->smem_reserved_per_block));
@@ -649,7 +650,9 @@ placed:;
         wk.s1 = tm->nsm;
         if (pthread_create(&wk.th, NULL, worker_main, &wk) != 0) { nthreads = 1; split = tm->nsm; }
     }
+    L->timed = 1;
     while (!L->fault) {
+        L->cycle = t;
         if (nthreads == 2) {
             atomic_store(&wk.t, t);
             atomic_store_explicit(&wk.go, ++gen, memory_order_release);
