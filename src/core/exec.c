@@ -353,35 +353,39 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     w->stk[w->sp++] = (ws_stk){ 0, -1, w->full };
     uint64_t *R = w->regs;
     const ws_device *dev = L->gpu->dev;
-    for (int l = 0; l < WS_LANES; l++) {
-        unsigned t = first + (unsigned)l;
-        R[WS_SR_TID_X * WS_LANES + l] = t % L->block.x;
-        R[WS_SR_TID_Y * WS_LANES + l] = (t / L->block.x) % L->block.y;
-        R[WS_SR_TID_Z * WS_LANES + l] = t / (L->block.x * L->block.y);
-        R[WS_SR_NTID_X * WS_LANES + l] = L->block.x;
-        R[WS_SR_NTID_Y * WS_LANES + l] = L->block.y;
-        R[WS_SR_NTID_Z * WS_LANES + l] = L->block.z;
-        R[WS_SR_CTAID_X * WS_LANES + l] = b->id.x;
-        R[WS_SR_CTAID_Y * WS_LANES + l] = b->id.y;
-        R[WS_SR_CTAID_Z * WS_LANES + l] = b->id.z;
-        R[WS_SR_NCTAID_X * WS_LANES + l] = L->grid.x;
-        R[WS_SR_NCTAID_Y * WS_LANES + l] = L->grid.y;
-        R[WS_SR_NCTAID_Z * WS_LANES + l] = L->grid.z;
-        R[WS_SR_LANEID * WS_LANES + l] = (unsigned)l;
-        R[WS_SR_WARPID * WS_LANES + l] = (unsigned)wi;
-        R[WS_SR_NWARPID * WS_LANES + l] = dev ? (unsigned)dev->max_warps_per_sm : 64;
-        R[WS_SR_SMID * WS_LANES + l] = dev && dev->sm_count ? linear_block % (unsigned)dev->sm_count : 0;
-        R[WS_SR_NSMID * WS_LANES + l] = dev ? (unsigned)dev->sm_count : 1;
-        R[WS_SR_GRIDID * WS_LANES + l] = 1;
-        R[WS_SR_LANEMASK_EQ * WS_LANES + l] = 1u << l;
-        R[WS_SR_LANEMASK_LT * WS_LANES + l] = (1u << l) - 1;
-        R[WS_SR_LANEMASK_LE * WS_LANES + l] = l == 31 ? 0xffffffffu : (2u << l) - 1;
-        R[WS_SR_LANEMASK_GE * WS_LANES + l] = ~((1u << l) - 1);
-        R[WS_SR_LANEMASK_GT * WS_LANES + l] = l == 31 ? 0 : ~((2u << l) - 1);
-        R[WS_SR_DYN_SMEM * WS_LANES + l] = L->dyn_smem;
-        R[WS_SR_TOTAL_SMEM * WS_LANES + l] = b->smem_size;
-        R[WS_SR_SINK * WS_LANES + l] = 0;
-        R[WS_SR_CARRY * WS_LANES + l] = 0;
+    /* only the special registers some function of the module reads (thread and block ids always: reports use them) */
+    for (uint32_t used = L->mod->sreg_used; used; used &= used - 1) {
+        int k = __builtin_ctz(used);
+        uint64_t *row = R + (size_t)k * WS_LANES, v;
+        switch (k) {
+        case WS_SR_TID_X: for (int l = 0; l < WS_LANES; l++) row[l] = (first + (unsigned)l) % L->block.x; continue;
+        case WS_SR_TID_Y: for (int l = 0; l < WS_LANES; l++) row[l] = ((first + (unsigned)l) / L->block.x) % L->block.y; continue;
+        case WS_SR_TID_Z: for (int l = 0; l < WS_LANES; l++) row[l] = (first + (unsigned)l) / (L->block.x * L->block.y); continue;
+        case WS_SR_LANEID: for (int l = 0; l < WS_LANES; l++) row[l] = (unsigned)l; continue;
+        case WS_SR_LANEMASK_EQ: for (int l = 0; l < WS_LANES; l++) row[l] = 1u << l; continue;
+        case WS_SR_LANEMASK_LT: for (int l = 0; l < WS_LANES; l++) row[l] = (1u << l) - 1; continue;
+        case WS_SR_LANEMASK_LE: for (int l = 0; l < WS_LANES; l++) row[l] = l == 31 ? 0xffffffffu : (2u << l) - 1; continue;
+        case WS_SR_LANEMASK_GE: for (int l = 0; l < WS_LANES; l++) row[l] = (uint32_t)~((1u << l) - 1); continue;
+        case WS_SR_LANEMASK_GT: for (int l = 0; l < WS_LANES; l++) row[l] = l == 31 ? 0 : (uint32_t)~((2u << l) - 1); continue;
+        case WS_SR_NTID_X: v = L->block.x; break;
+        case WS_SR_NTID_Y: v = L->block.y; break;
+        case WS_SR_NTID_Z: v = L->block.z; break;
+        case WS_SR_CTAID_X: v = b->id.x; break;
+        case WS_SR_CTAID_Y: v = b->id.y; break;
+        case WS_SR_CTAID_Z: v = b->id.z; break;
+        case WS_SR_NCTAID_X: v = L->grid.x; break;
+        case WS_SR_NCTAID_Y: v = L->grid.y; break;
+        case WS_SR_NCTAID_Z: v = L->grid.z; break;
+        case WS_SR_WARPID: v = (unsigned)wi; break;
+        case WS_SR_NWARPID: v = dev ? (unsigned)dev->max_warps_per_sm : 64; break;
+        case WS_SR_SMID: v = dev && dev->sm_count ? linear_block % (unsigned)dev->sm_count : 0; break;
+        case WS_SR_NSMID: v = dev ? (unsigned)dev->sm_count : 1; break;
+        case WS_SR_GRIDID: v = 1; break;
+        case WS_SR_DYN_SMEM: v = L->dyn_smem; break;
+        case WS_SR_TOTAL_SMEM: v = b->smem_size; break;
+        default: v = 0; break;   /* SINK, CARRY */
+        }
+        for (int l = 0; l < WS_LANES; l++) row[l] = v;
     }
     for (int k = 0; k < f->nconst; k++) {
         uint64_t v = f->const_val[k], *s = R + (size_t)(f->first_const + k) * WS_LANES;

@@ -168,6 +168,7 @@ struct ws_module {
     int nsyms;
     size_t shared_module_bytes;  /* module-level .shared variables (laid out first in every block) */
     size_t dyn_base;             /* offset of dynamic shared memory in every block of this module */
+    uint32_t sreg_used;          /* bit k: some instruction reads or writes special-register slot k */
     int shared_module_align;
     char **files;                /* .file names by index */
     int nfiles;

@@ -1779,6 +1779,16 @@ ws_module *ws_ptx_parse(ws_gpu *g, const char *ptx, size_t len, const char *orig
                 k->dyn_align = 16;
             }
         }
+        /* special-register slots the module uses (warps initialise only those); ids always, for reports */
+        m->sreg_used = (1u << WS_SR_TID_X) | (1u << WS_SR_TID_Y) | (1u << WS_SR_TID_Z) | (1u << WS_SR_CTAID_X) |
+                       (1u << WS_SR_CTAID_Y) | (1u << WS_SR_CTAID_Z) | (1u << WS_SR_SINK) | (1u << WS_SR_CARRY);
+        for (int i = 0; i < m->nfuncs; i++)
+            for (int c = 0; c < m->funcs[i].ncode; c++) {
+                const ws_insn *in = &m->funcs[i].code[c];
+                for (int k = 0; k < 5; k++) if (in->s[k] >= 0 && in->s[k] < WS_SR_COUNT) m->sreg_used |= 1u << in->s[k];
+                for (int k = 0; k < 4; k++) if (in->d[k] >= 0 && in->d[k] < WS_SR_COUNT) m->sreg_used |= 1u << in->d[k];
+                if (in->base >= 0 && in->base < WS_SR_COUNT) m->sreg_used |= 1u << in->base;
+            }
         size_t dyn_align = 16;
         for (int i = 0; i < m->nsyms; i++)
             if (m->syms[i].is_extern_shared && (size_t)m->syms[i].align > dyn_align) dyn_align = (size_t)m->syms[i].align;
