@@ -52,9 +52,9 @@ def num(s):
 
 
 def build_truth():
-    """Compile truth.cu for sm_90 with the shared runtime (once)."""
+    """Compile truth.cu for sm_90 with the shared runtime (once; the truth tests use the same binary)."""
     os.makedirs(BUILD, exist_ok=True)
-    exe = os.path.join(BUILD, "truth")
+    exe = os.path.join(ROOT, "build", "truth")   # shared with tests/cli/occupancy_truth.sh and truth_counters.sh
     src = os.path.join(TRUTH, "truth.cu")
     if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
         subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-lineinfo", "-cudart", "shared", "-o", exe, src], check=True)

@@ -11,6 +11,6 @@ python3 bench/calibrate.py --no-write --check --jobs 2 | tail -n 30
 # measured ~40 cycles per hop in L1 and ~282 in L2 on the H200 (timing.csv)
 for spec in 256:40.1 131072:281.5; do
   n=${spec%%:*} hw=${spec##*:}
-  got=$(build/warpsim run --timing --quiet --cache-control none build/calib/truth chase "$n" | cut -d, -f5)
+  got=$(build/warpsim run --timing --quiet --cache-control none build/truth chase "$n" | cut -d, -f5)
   python3 -c "import sys; g, h = float('$got'), float('$hw'); print(f'chase $n words: {g:.1f} cycles per load (H200 {h})'); sys.exit(0 if abs(g - h) / h < 0.2 else 1)"
 done

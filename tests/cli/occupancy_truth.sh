@@ -41,12 +41,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 # ---- ncu_summary.csv: name -> occupancy %, registers per thread, waves per SM ----
 # CSV with quoted fields that hold thousands separators ("1,409,024"): drop commas inside quotes, then the quotes
-awk '{ out = ""; q = 0
-       for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
-           if (c == "\"") { q = !q; continue }
-           if (c == "," && q) continue
-           out = out c }
-       print out }' "$TRUTH/ncu_summary.csv" > "$TMP/ncu.csv"
+awk -f "$(git rev-parse --show-toplevel)/tests/lib/ncu_plain.awk" "$TRUTH/ncu_summary.csv" > "$TMP/ncu.csv"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
          { print $col["name"], $col["sm__maximum_warps_per_active_cycle_pct"], $col["launch__registers_per_thread"],
                  $col["launch__waves_per_multiprocessor"] }' "$TMP/ncu.csv" > "$TMP/ncu.txt"

@@ -70,12 +70,7 @@ if [ "$VIA" != timing ]; then
 fi
 
 # ---- ncu_summary.csv without the thousands separators inside quotes ----
-awk '{ out = ""; q = 0
-       for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
-           if (c == "\"") { q = !q; continue }
-           if (c == "," && q) continue
-           out = out c }
-       print out }' "$TRUTH/ncu_summary.csv" > "$TMP/ncu.csv"
+awk -f "$(git rev-parse --show-toplevel)/tests/lib/ncu_plain.awk" "$TRUTH/ncu_summary.csv" > "$TMP/ncu.csv"
 
 METRICS="l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
