@@ -60,7 +60,6 @@ enum ws_sub {
 #define WS_F_SHIFTAMT 0x2000u  /* bfind.shiftamt */
 #define WS_F_RELU    0x4000u
 #define WS_F_FULL    0x8000u
-#define WS_F_NOINC   0x10000u  /* bar.arrive style: do not wait */
 #define WS_F_SYMOPND 0x20000u  /* address relative to the dynamic shared base (patched at module end) */
 #define WS_F_LOCALSYM 0x40000u /* mov of a frame variable's address: local_base + imm */
 #define WS_F_SYNCMEM 0x80000u  /* ld/st .volatile/.relaxed/.acquire/.release: a memory-model access (racecheck) */

@@ -365,8 +365,7 @@ static void h_testp(ws_warp *w, const ws_insn *in, uint32_t mask)
     int is64 = in->type == WS_T_F64;
     FOR_LANES(mask, {
         double x = is64 ? f64_of(RG(a, l)) : (double)f32_of(RG(a, l));
-        int c = fpclassify(is64 ? x : (double)(float)x);
-        if (!is64) c = fpclassify(f32_of(RG(a, l)));
+        int c = is64 ? fpclassify(x) : fpclassify(f32_of(RG(a, l)));
         int r;
         switch (in->sub) {
         case 1: r = isfinite(x); break;

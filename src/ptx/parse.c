@@ -707,10 +707,8 @@ static int parse_operand(parser *P, opnd *o, int ty)
     if (IS('[')) {
         NEXT();
         o->kind = 1;
-        int sign = 1;
         while (!IS(']')) {
-            if (IS('+')) { NEXT(); sign = 1; continue; }
-            if (IS('-') && 0) { NEXT(); sign = -1; continue; }
+            if (IS('+')) { NEXT(); continue; }   /* "+-4" arrives as '+' then a negative number */
             if (TOK->kind == WS_TK_WORD) {
                 int r = word_reg(P, TOK->p, TOK->len);
                 if (r >= 0) {
@@ -734,7 +732,7 @@ static int parse_operand(parser *P, opnd *o, int ty)
             } else {
                 uint64_t v;
                 if (parse_number(P, WS_T_S64, &v)) return -1;
-                o->off += sign * (int64_t)v;
+                o->off += (int64_t)v;
             }
         }
         NEXT();
@@ -1480,12 +1478,6 @@ static int finish_function(parser *P, ws_func *f)
         free(x->label);
     }
     P->nfix = 0;
-    /* tables hold label names resolved now */
-    for (int t = 0; t < P->ntables; t++) {
-        for (int k = 0; k < P->tables_n[t]; k++) {
-            /* stored as negative label-index placeholders: resolved at parse time of the table */
-        }
-    }
     int nslots = WS_SR_COUNT + P->nregs;
     f->first_const = nslots;
     f->nconst = P->nconst;
@@ -1608,8 +1600,6 @@ static int parse_body(parser *P, ws_func *f)
                     hmap_put(&P->tables, name, (int)strlen(name), t);
                     /* record names for resolution at end of body */
                     for (int k = 0; k < nn; k++) {
-                        char key[300];
-                        snprintf(key, sizeof key, "\x01%d:%d", t, k);
                         add_fixup(P, -1 - t * 4096 - k, names[k], 2);
                         free(names[k]);
                     }

@@ -95,8 +95,7 @@ struct ws_tm {
     ws_run *L;
     tsm *sms;
     int nsm;
-    int bps;                   /* blocks per SM */
-    uint64_t now, age;
+    uint64_t age;
     uint64_t retired;
     int nregs;                 /* register slots per warp the scoreboard tracks */
     uint64_t flops;
@@ -616,9 +615,7 @@ static void tm_engine(void *ctx, ws_run *L)
         if (L->smem_bytes && d->smem_per_sm && (size_t)bps > d->smem_per_sm / L->smem_bytes) bps = (int)(d->smem_per_sm / L->smem_bytes);
         if (bps < 1) bps = 1;
     }
-    tm->bps = bps;
     tm->max_resident = 0;
-    tm->now = 0;
     tm->age = 0;
     tm->retired = 0;
     tm->flops = 0;
@@ -708,7 +705,6 @@ placed:;
     R->cycles = end;
     R->duration_ns = (double)R->cycles / d->sm_clock_mhz * 1e3;
     double act = 0, area = 0, issued = 0, elig = 0;
-    int nsps = 0;
     for (int s = 0; s < tm->nsm; s++) {
         tsm *sm = &tm->sms[s];
         if (sm->nblocks) sm->active_cycles += end - sm->busy_since;
@@ -719,7 +715,6 @@ placed:;
             area += (double)sp->active_area;
             issued += (double)sp->issued;
             elig += (double)sp->eligible_sum;
-            nsps++;
             free(sp->warps);
         }
         free(sm->pend);
@@ -735,7 +730,6 @@ placed:;
     R->waves = (double)L->nblocks / ((double)bps * tm->nsm);
     R->mem = *ws_ms_counts_get(tm->ms);
     R->flops = tm->flops;
-    (void)nsps;
     for (int i = 0; i < L->npool; i++) {
         tblk *tb = L->pool[i]->user;
         if (!tb) continue;
