@@ -8,12 +8,14 @@ endif
 CFLAGS  ?= $(OPT) -g
 WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC
 DEVDIR  := $(CURDIR)/devices
-CPPFLAGS += -DWS_DEVICES_DIR='"$(DEVDIR)"' -DWS_BUILD_DIR='"$(CURDIR)/build"'
-LDLIBS  := -lzstd -lm -lpthread -ldl
+B       ?= build
+CPPFLAGS += -DWS_DEVICES_DIR='"$(DEVDIR)"' -DWS_BUILD_DIR='"$(CURDIR)/$(B)"'
+LDLIBS  := -lzstd -llz4 -ljansson -lm -lpthread -ldl
 CUDA_HOME ?= /usr/local/cuda
 
-B := build
-CORE_SRC := $(wildcard src/ptx/*.c src/core/*.c src/mem/*.c src/device/*.c src/analysis/*.c src/fatbin/*.c src/timing/*.c src/check/*.c)
+# layers, lowest first: ptx -> core (mem, device) -> timing, check -> report -> host session -> runtime, cli
+CORE_SRC := $(wildcard src/ptx/*.c src/mem/*.c src/device/*.c src/core/*.c src/analysis/*.c src/fatbin/*.c \
+                       src/timing/*.c src/check/*.c src/report/*.c src/host/*.c)
 RT_SRC   := $(wildcard src/runtime/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o)
