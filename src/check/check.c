@@ -47,10 +47,6 @@ ws_chk *ws_chk_create(unsigned checks, FILE *out)
     if (!c) return NULL;
     c->checks = checks;
     c->out = out ? out : stderr;
-    /* instructions the post callback looks at */
-    int ops[] = { WS_OP_BAR, WS_OP_BARRIER, WS_OP_MEMBAR, WS_OP_FENCE, WS_OP_SHFL, WS_OP_VOTE, WS_OP_MATCH,
-                  WS_OP_REDUX, WS_OP_BRA, WS_OP_TRAP, WS_OP_CALL };
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) c->interesting[ops[i]] = 1;
     return c;
 }
 
@@ -513,7 +509,7 @@ void ws_chk_attach(ws_chk *c, ws_gpu *g)
     c->obs.pre_mem = chk_pre_mem;
     c->obs.post = chk_post;
     c->obs.host_mem = chk_host_mem;
-    ws_gpu_set_observer(g, &c->obs);
+    ws_gpu_add_observer(g, &c->obs);
 }
 
 /* The GPU is going away: report leaks and forget its memory. */

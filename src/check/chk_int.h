@@ -18,6 +18,9 @@ enum {
 
 #define CHK_HOST_LINES 6
 
+/* instructions the post callback looks at: barriers, fences, warp-synchronous ones, branches, calls and traps */
+#define CHK_POST_IFLAGS (WS_IF_BARRIER | WS_IF_FENCE | WS_IF_WARPSYNC | WS_IF_BRANCH | WS_IF_CTRL)
+
 /* one group of findings: one kind at one site (or site pair), with a count */
 typedef struct chk_group {
     unsigned cls;              /* WS_CHK_* */
@@ -69,7 +72,6 @@ typedef struct chk_warp {
     const ws_func *loop_fn;
     uint64_t last_load;        /* a global address it loaded while probed (deadlock report) */
     int has_load;
-    uint32_t exited_seen;      /* lanes whose exit was recorded */
     const ws_insn *last_bar;   /* the last barrier it passed */
     const ws_func *last_bar_fn;
 } chk_warp;
@@ -156,7 +158,6 @@ struct ws_chk {
     chk_group *g;
     size_t ng, capg, open_from;
     unsigned long errors, dropped;
-    unsigned char interesting[WS_OP_COUNT];
     /* per function: whether each instruction can still reach a barrier or warp-synchronous op before exiting */
     struct chk_fninfo *fninfo;
     size_t nfninfo, capfninfo;

@@ -827,7 +827,7 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
             uint64_t off = a - WS_GLOBAL_BASE;
             if (init_on && off + size <= c->ginit_cover && off < WS_GLOBAL_SPAN) {
                 int kind = 0;
-                if ((r->is_read || atom) && !bits_all(c->ginit, off, size) && global_ok(c, a, size, &kind) && kind == 0)
+                if ((r->is_read || atom) && !bits_all(c->ginit, off, size) && global_ok(c, a, size, &kind) && kind == WS_ALLOC_DEVICE)
                     uninit_global(c, w, r, l, a, size);
                 if (r->is_write) bits_set(c->ginit, off, size);
             }

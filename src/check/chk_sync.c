@@ -44,15 +44,7 @@ struct chk_fninfo {
 };
 
 /* Whether an instruction only computes in registers or branches (nothing another thread could see). */
-static int quiet_op(const ws_insn *in)
-{
-    int cls = ws_opcode_class[in->op];
-    if (cls & (WS_CLS_MEM | WS_CLS_SYNC)) return 0;
-    switch (in->op) {
-    case WS_OP_CALL: case WS_OP_TRAP: case WS_OP_BRKPT: case WS_OP_BRX: case WS_OP_PMEVENT: return 0;
-    default: return 1;
-    }
-}
+static int quiet_op(const ws_insn *in) { return !(in->iflags & WS_IF_VISIBLE); }
 
 /* The exit table of fn (computed once per function). */
 static const uint8_t *leave_of(ws_chk *c, const ws_func *fn)
@@ -179,23 +171,6 @@ static void barrier_arrive(ws_chk *c, ws_warp *w, const ws_rec *r)
     cw->epoch++;
     cw->last_bar = in;
     cw->last_bar_fn = r->fn;
-}
-
-/* Record lanes of w that exited (for the shared entries they leave unwritten). */
-static void note_exits(ws_chk *c, ws_warp *w)
-{
-    chk_blk *cb = chk_blk_of(c, w->blk);
-    chk_warp *cw = &cb->warps[w->warp_in_block];
-    uint32_t now = w->exited & w->full & ~cw->exited_seen;
-    if (!now) return;
-    cw->exited_seen |= now;
-    if (w->state == WS_W_DONE && !(w->exited & w->full)) return;
-    uint64_t lo, hi;
-    lane_range(w, now, &lo, &hi);
-    if (!cb->exit_noted || cw->epoch < cb->exit_epoch) cb->exit_epoch = cw->epoch;
-    if (!cb->exit_noted || lo < cb->exit_tmin) cb->exit_tmin = lo;
-    if (!cb->exit_noted || hi > cb->exit_tmax) cb->exit_tmax = hi;
-    cb->exit_noted = 1;
 }
 
 /* Name of a warp-synchronous built-in for messages. */
@@ -498,33 +473,22 @@ void chk_post(void *ctx, ws_warp *w, const ws_rec *r)
         cb->warps[w->warp_in_block].ran_gen = c->gen + 1;
         if (L->gpu->engine && !(c->since_end & 0xffff)) check_stuck(c, w, r);
     }
-    int op = r->in->op;
-    if (!c->interesting[op]) return;
-    switch (op) {
-    case WS_OP_BAR: case WS_OP_BARRIER:
-        if (r->in->sub == WS_SUB_SYNC) mask_check(c, w, r);
-        else if (r->in->sub != WS_SUB_ARRIVE) barrier_arrive(c, w, r);
-        break;
-    case WS_OP_MEMBAR: case WS_OP_FENCE:
+    const ws_insn *in = r->in;
+    unsigned f = in->iflags;
+    if (!(f & CHK_POST_IFLAGS)) return;
+    if (f & WS_IF_BARRIER) {
+        if (in->sub == WS_SUB_SYNC) mask_check(c, w, r);
+        else if (in->sub != WS_SUB_ARRIVE) barrier_arrive(c, w, r);
+    } else if (f & WS_IF_FENCE) {
         if (r->exec && c->nfence) c->fence[w->blk->linear & (c->nfence - 1)]++;
-        break;
-    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX:
+    } else if (f & WS_IF_WARPSYNC) {
         mask_check(c, w, r);
-        break;
-    case WS_OP_BRA:
+    } else if (in->op == WS_OP_BRA) {
         if (c->probing) probe(c, w, r);
-        break;
-    case WS_OP_EXIT: case WS_OP_RET:
-        note_exits(c, w);
-        break;
-    case WS_OP_TRAP:
+    } else if (in->op == WS_OP_TRAP) {
         device_stop(c, w, r, CK_TRAP);
-        break;
-    case WS_OP_CALL:
-        if (r->in->call && r->in->call->builtin == WS_BI_ASSERTFAIL) device_stop(c, w, r, CK_ASSERT);
-        break;
-    default:
-        break;
+    } else if (in->op == WS_OP_CALL) {
+        if (in->call && in->call->builtin == WS_BI_ASSERTFAIL) device_stop(c, w, r, CK_ASSERT);
     }
 }
 

@@ -10,5 +10,7 @@ int cli_devices(int argc, char **argv);
 int cli_occupancy(int argc, char **argv);
 /* warpsim advise ... */
 int cli_advise(int argc, char **argv);
+/* warpsim ptx FILE.ptx: the decoded listing */
+int cli_ptx(int argc, char **argv);
 
 #endif

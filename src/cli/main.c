@@ -12,7 +12,8 @@ static void usage(FILE *f)
         "                       run a CUDA program (linked with -cudart shared) on the simulated GPU\n"
         "  devices              list the device presets\n"
         "  occupancy ...        occupancy calculator (warpsim occupancy --help)\n"
-        "  advise ...           launch advisor (warpsim advise --help)\n");
+        "  advise ...           launch advisor (warpsim advise --help)\n"
+        "  ptx FILE.ptx         decode a PTX file and print the decoded listing (or the front end's error)\n");
 }
 
 int main(int argc, char **argv)
@@ -26,6 +27,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "devices")) return cli_devices(argc - 1, argv + 1);
     if (!strcmp(cmd, "occupancy")) return cli_occupancy(argc - 1, argv + 1);
     if (!strcmp(cmd, "advise")) return cli_advise(argc - 1, argv + 1);
+    if (!strcmp(cmd, "ptx")) return cli_ptx(argc - 1, argv + 1);
     fprintf(stderr, "warpsim: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

@@ -1,6 +1,6 @@
 /* observe.h - the executor's instrumentation interface. The functional core produces one record per executed
- * warp instruction; observers (the timing model, the checkers, tracers) consume them. With no observer attached
- * the executor runs its plain loop and pays nothing for this interface. */
+ * warp instruction; observers (the checkers, tracers, several at once) and the timing engine consume them. With
+ * no observer attached the executor runs its plain loop and pays nothing for this interface. */
 #ifndef WS_OBSERVE_H
 #define WS_OBSERVE_H
 
@@ -48,8 +48,11 @@ enum {
     WS_HM_RESET      /* the GPU is being destroyed (cudaDeviceReset): every allocation goes */
 };
 
-/* Attach an observer to every later launch on g (NULL detaches). The observer must outlive those launches. */
-void ws_gpu_set_observer(ws_gpu *g, const ws_observer *obs);
+/* Attach an observer to every later launch on g (up to WS_MAX_OBSERVERS; they are called in the order they were
+ * added). The observer must outlive those launches. 0, or -1 when there is no room. */
+int ws_gpu_add_observer(ws_gpu *g, const ws_observer *obs);
+/* Detach an observer added with ws_gpu_add_observer (nothing happens when it is not attached). */
+void ws_gpu_remove_observer(ws_gpu *g, const ws_observer *obs);
 
 /* Resolve a generic address for lane l of warp w into (space, address in that space). */
 int ws_resolve_generic(const ws_warp *w, uint64_t addr, uint64_t *out);

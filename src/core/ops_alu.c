@@ -368,11 +368,11 @@ static void h_testp(ws_warp *w, const ws_insn *in, uint32_t mask)
         int c = is64 ? fpclassify(x) : fpclassify(f32_of(RG(a, l)));
         int r;
         switch (in->sub) {
-        case 1: r = isfinite(x); break;
-        case 2: r = isinf(x); break;
-        case 3: r = !isnan(x); break;
-        case 4: r = isnan(x); break;
-        case 5: r = c == FP_NORMAL; break;
+        case WS_TESTP_FINITE: r = isfinite(x); break;
+        case WS_TESTP_INFINITE: r = isinf(x); break;
+        case WS_TESTP_NUMBER: r = !isnan(x); break;
+        case WS_TESTP_NOTANUMBER: r = isnan(x); break;
+        case WS_TESTP_NORMAL: r = c == FP_NORMAL; break;
         default: r = c == FP_SUBNORMAL; break;
         }
         bits |= (uint32_t)r << l;
@@ -527,7 +527,7 @@ static void h_prmt(ws_warp *w, const ws_insn *in, uint32_t mask)
     FOR_LANES(mask, {
         uint64_t src = ((uint64_t)(uint32_t)RG(b, l) << 32) | (uint32_t)RG(a, l);
         uint32_t sel = (uint32_t)RG(c, l), r = 0;
-        if (mode == 0) {
+        if (mode == WS_PRMT_INDEX) {
             for (int i = 0; i < 4; i++) {
                 uint32_t s = (sel >> (4 * i)) & 0xf;
                 uint32_t byte = (uint32_t)(src >> (8 * (s & 7))) & 0xff;
@@ -544,7 +544,7 @@ static void h_prmt(ws_warp *w, const ws_insn *in, uint32_t mask)
                 {{0,1,0,1},{2,3,2,3},{0,1,0,1},{2,3,2,3}},   /* rc16 */
             };
             uint32_t s = sel & 3;
-            for (int i = 0; i < 4; i++) r |= (uint32_t)((src >> (8 * tab[mode - 1][s][i])) & 0xff) << (8 * i);
+            for (int i = 0; i < 4; i++) r |= (uint32_t)((src >> (8 * tab[mode - WS_PRMT_F4E][s][i])) & 0xff) << (8 * i);
         }
         RG(d, l) = r;
     });
@@ -744,8 +744,8 @@ static void h_mov_clock(ws_warp *w, const ws_insn *in, uint32_t mask)
     const int d = in->d[0];
     /* the simulated SM clock under the timing model; otherwise warp instructions executed stand in for cycles */
     uint64_t v = w->L->timed ? w->L->cycle : w->L->ninst + w->ninst;
-    if (in->imm == -1002) v = w->L->timed ? (uint64_t)((double)v * 1e3 / w->L->gpu->dev->sm_clock_mhz) : v * 1000;  /* ns */
-    if (in->imm == -1000) v = (uint32_t)v;
+    if (in->sub == WS_MOV_GLOBALTIMER) v = w->L->timed ? (uint64_t)((double)v * 1e3 / w->L->gpu->dev->sm_clock_mhz) : v * 1000;  /* ns */
+    if (in->sub == WS_MOV_CLOCK) v = (uint32_t)v;
     FOR_LANES(mask, { RG(d, l) = v; });
 }
 /* mov pack: d = {a, b[, c, d]} */
@@ -1039,9 +1039,9 @@ static ws_handler select_rn(const ws_insn *in)
     case WS_OP_SLCT: return h_slct;
     case WS_OP_MOV:
         if (in->flags & WS_F_LOCALSYM) return h_mov_localsym;
-        if (in->imm <= -1000 && in->imm >= -1002) return h_mov_clock;
-        if (in->sub == 1) return h_mov_unpack;
-        if (in->sub == 2) return h_mov_pack;
+        if (in->sub == WS_MOV_CLOCK || in->sub == WS_MOV_CLOCK64 || in->sub == WS_MOV_GLOBALTIMER) return h_mov_clock;
+        if (in->sub == WS_MOV_UNPACK) return h_mov_unpack;
+        if (in->sub == WS_MOV_PACK) return h_mov_pack;
         if (k == K_P) return h_pred_logic;
         return W <= 32 ? h_mov32 : h_mov;
     case WS_OP_CVT:

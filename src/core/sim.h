@@ -67,10 +67,6 @@ int ws_is_device_addr(ws_gpu *g, uint64_t addr, uint64_t *base, size_t *size);
 /* Tell instrumentation (the checkers) that the host side wrote (write=1: cudaMemcpy, cudaMemset) or read
  * device range [addr, addr+len). */
 void ws_gpu_host_access(ws_gpu *g, uint64_t addr, size_t len, int write);
-/* Blocks per SM the next launch may keep resident (the occupancy calculator's answer; 0 = the core's estimate
- * from threads and shared memory). Used once, by the next ws_launch. */
-void ws_gpu_set_blocks_per_sm(ws_gpu *g, int blocks_per_sm);
-
 /* ---- modules ---- */
 /* Parse and decode a PTX text. NULL on failure with a message (file, line, opcode) in err. */
 ws_module *ws_module_load(ws_gpu *g, const char *ptx, size_t len, const char *origin, char *err, size_t errlen);
@@ -78,6 +74,20 @@ ws_module *ws_module_load(ws_gpu *g, const char *ptx, size_t len, const char *or
 ws_kernel *ws_module_kernel(ws_module *m, const char *name);
 /* Module-scope .global/.const variable by name: device address and size. WS_ERR_INVALID_SYMBOL if absent. */
 int ws_module_global(ws_module *m, const char *name, uint64_t *addr, size_t *size);
+
+/* Where a module variable lives once linked. */
+typedef struct ws_symbol_info {
+    const char *name;
+    int space;                /* 1 global, 2 shared, 4 const (enum ws_space of src/ptx/insn.h) */
+    uint64_t addr;            /* device address (global/const) or offset in every block's shared memory */
+    size_t size;              /* bytes (0 for dynamic shared memory) */
+    int dynamic;              /* extern dynamic shared memory */
+    const char *kernel;       /* shared memory of one kernel only: its name, else NULL */
+} ws_symbol_info;
+/* Symbols of a linked module: fills up to cap entries of out; returns how many there are. */
+int ws_module_symbols(const ws_module *m, ws_symbol_info *out, int cap);
+/* Kernels of a linked module: returns how many there are; *k receives the i-th (i < count) when non-NULL. */
+int ws_module_kernels(ws_module *m, int i, ws_kernel **k);
 
 /* Static facts about a kernel. */
 typedef struct ws_kernel_info {
@@ -87,6 +97,7 @@ typedef struct ws_kernel_info {
     const size_t *param_offset; /* nparams entries */
     const size_t *param_size;   /* nparams entries */
     size_t static_smem;       /* bytes of statically declared shared memory */
+    size_t dyn_smem_base;     /* offset of dynamic shared memory in a block */
     size_t local_bytes;       /* bytes of .local per thread (depot) */
     int max_threads;          /* .maxntid product, 0 if none */
     int ptx_regs;             /* virtual registers declared (not a hardware register count) */
@@ -102,10 +113,17 @@ typedef struct ws_launch_stats {
     char error[512];          /* human-readable description of a fault, empty when none */
 } ws_launch_stats;
 
+/* One launch's configuration, as the host side decided it. */
+typedef struct ws_launch_config {
+    ws_dim3 grid, block;      /* grid and block shape */
+    size_t dyn_smem;          /* bytes of dynamic shared memory per block */
+    int blocks_per_sm;        /* blocks an SM keeps resident (the occupancy calculator's answer, src/analysis);
+                               * 0: the core estimates it from threads and shared memory (registers unknown) */
+} ws_launch_config;
+
 /* Run a kernel to completion. args[i] points at the value of parameter i (as cudaLaunchKernel takes them).
  * Returns WS_OK, a launch-configuration error (nothing ran), or a fault such as WS_ERR_ILLEGAL_ADDRESS. */
-int ws_launch(ws_gpu *g, const ws_kernel *k, ws_dim3 grid, ws_dim3 block, size_t dyn_smem,
-              void **args, ws_launch_stats *stats);
+int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void **args, ws_launch_stats *stats);
 
 /* Largest dynamic shared memory a launch of k may request (set by cudaFuncAttributeMaxDynamicSharedMemorySize). */
 void ws_kernel_set_max_dyn_smem(ws_kernel *k, size_t bytes);

@@ -113,7 +113,7 @@ static int find_index(const ws_mem *m, uint64_t addr)
 int ws_mem_free(ws_mem *m, uint64_t addr)
 {
     int i = find_index(m, addr);
-    if (i < 0 || m->a[i].addr != addr || m->a[i].kind != 0) return -1;
+    if (i < 0 || m->a[i].addr != addr || m->a[i].kind != WS_ALLOC_DEVICE) return -1;
     m->used -= m->a[i].span;
     memmove(&m->a[i], &m->a[i + 1], (size_t)(m->n - i - 1) * sizeof *m->a);
     m->n--;

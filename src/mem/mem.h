@@ -14,11 +14,19 @@
 #define WS_WIN_SPAN     0x100000000ull     /* 4 GiB per window */
 #define WS_FUNC_BASE    0x330000000000ull  /* "addresses" of device functions (function pointers): base + 16 * index */
 
+/* what an allocation is */
+enum ws_alloc_kind {
+    WS_ALLOC_DEVICE,      /* cudaMalloc */
+    WS_ALLOC_MODVAR,      /* a module's .global / .const variable */
+    WS_ALLOC_MANAGED,     /* managed memory (one address on host and device) */
+    WS_ALLOC_HOST         /* registered / pinned host memory visible to kernels */
+};
+
 typedef struct ws_alloc {
     uint64_t addr;
     size_t size;       /* bytes requested */
     size_t span;       /* bytes reserved (aligned) */
-    int kind;          /* 0 device, 1 module variable, 2 host-visible (managed / registered host) */
+    int kind;          /* enum ws_alloc_kind */
     void *host;        /* host-visible allocations: the host pointer (== addr) */
 } ws_alloc;
 

@@ -1,10 +1,19 @@
-/* opcodes.h - the one list of PTX opcodes. Each entry: OP(enum suffix, PTX mnemonic, class flags).
- * It generates the opcode enum, the name table and the class table (used by the timing model later).
- * Handlers are chosen by the decoder from (opcode, type, modifiers). */
+/* opcodes.h - the one table of PTX opcodes: every static property of an opcode is a column here, and nothing else
+ * re-derives them. Each entry is
+ *   OP(enum suffix, PTX mnemonic, class, pipe rule, latency rule, memory kind, flops per lane, alignment rule, flags)
+ * - class (WS_CLS_*): the broad family (integer, FP32, FP64, SFU, memory, control, synchronisation, misc).
+ * - pipe rule (WS_PR_*) and latency rule (WS_LR_*): how the issue pipeline and the dependent-issue latency class
+ *   follow from the instruction's type and modifiers (resolved once per instruction by ws_insn_classify, insn.c).
+ * - memory kind (WS_MK_*): none, load, store, atomic (read and write), reduction (write), or a hint.
+ * - flops per lane: floating-point operations of one thread when the type is a float type (FMA = 2; x2 types double).
+ * - alignment rule (WS_AL_*): how the alignment of the result follows from the operands' alignments (the ptxas
+ *   shared-load fusion analysis, fuse.c).
+ * - flags (WS_OF_*): branch, path end, barrier, fence, warp-synchronous, serialising, carry, visible side effects.
+ * Adding an instruction family: a row here, its handlers in src/core, its tests. */
 #ifndef WS_OPCODES_H
 #define WS_OPCODES_H
 
-/* instruction classes (pipelines) */
+/* instruction classes */
 #define WS_CLS_INT   0x01
 #define WS_CLS_FP32  0x02
 #define WS_CLS_FP64  0x04
@@ -14,98 +23,158 @@
 #define WS_CLS_SYNC  0x40
 #define WS_CLS_MISC  0x80
 
+/* pipe rules: which pipeline an instruction issues to */
+enum ws_pipe_rule {
+    WS_PR_TYPE,   /* f64 -> FP64, other float types -> FP32, integers -> INT */
+    WS_PR_FMA,    /* f64 -> FP64, else FP32 (IMAD runs on the FMA pipe from Volta on) */
+    WS_PR_SFU,    /* f64 -> FP64, else SFU */
+    WS_PR_DIV,    /* f64 -> FP64, other float types -> SFU, integers -> INT */
+    WS_PR_LSU,    /* LSU; kernel-parameter loads (constant bank operands) -> INT */
+    WS_PR_CTRL    /* branch unit */
+};
+
+/* latency rules: which latency class an instruction's results have */
+enum ws_lat_rule {
+    WS_LR_TYPE,   /* f64 -> FP64, f32/f16/f16x2 -> FP32, else INT */
+    WS_LR_SFU,    /* f64 -> SFU64, else SFU */
+    WS_LR_DIV,    /* f64 -> DIV64, f32 -> SFU (.approx) or DIV32, else IDIV */
+    WS_LR_IREM,   /* integer remainder sequence */
+    WS_LR_SHFL,   /* shuffle network */
+    WS_LR_INT,    /* integer ALU whatever the type */
+    WS_LR_CVT,    /* conversion unit; FP64 when either type is f64 */
+    WS_LR_MOV,    /* S2R for thread/lane/warp/SM ids and clocks, else INT */
+    WS_LR_BRANCH  /* branch unit */
+};
+
+/* memory kinds */
+enum ws_mem_kind { WS_MK_NONE, WS_MK_LOAD, WS_MK_STORE, WS_MK_ATOMIC, WS_MK_REDUCE, WS_MK_HINT };
+
+/* alignment rules (result alignment from operand alignments a0, a1, a2) */
+enum ws_align_rule {
+    WS_AL_ONE,    /* unknown: 1 */
+    WS_AL_COPY,   /* a0 (mov/cvt/cvta; 1 for the address of a frame variable) */
+    WS_AL_MIN,    /* min(a0, a1) (add, sub, or, xor; 1 with .cc/.hi) */
+    WS_AL_MAX,    /* max(a0, a1) (and) */
+    WS_AL_SHL,    /* a0 << constant shift */
+    WS_AL_MUL,    /* a0 * a1 (1 with .hi) */
+    WS_AL_MAD     /* min(a0 * a1, a2) (1 with .hi/.cc) */
+};
+
+/* opcode flags */
+#define WS_OF_BRANCH   0x0001u  /* transfers control to a label or a table (bra, brx) */
+#define WS_OF_ENDS     0x0002u  /* ends the thread's path in the function (ret, exit, trap) */
+#define WS_OF_BARRIER  0x0004u  /* block barrier (bar, barrier) */
+#define WS_OF_FENCE    0x0008u  /* memory fence (membar, fence) */
+#define WS_OF_WARPSYNC 0x0010u  /* warp-synchronous with a member mask (shfl, vote, match, redux) */
+#define WS_OF_SERIAL   0x0020u  /* touches state shared by every SM (calls, traps): timing's serial phase */
+#define WS_OF_CARRY    0x0040u  /* reads the carry flag (addc, subc, madc) */
+#define WS_OF_VISIBLE  0x0080u  /* an effect other threads or the host can see, beyond its class (call, trap...) */
+
 #define WS_OPCODE_LIST(OP) \
-    OP(ADD,     "add",     WS_CLS_INT)  \
-    OP(SUB,     "sub",     WS_CLS_INT)  \
-    OP(MUL,     "mul",     WS_CLS_INT)  \
-    OP(MAD,     "mad",     WS_CLS_INT)  \
-    OP(MADC,    "madc",    WS_CLS_INT)  \
-    OP(FMA,     "fma",     WS_CLS_FP32) \
-    OP(MUL24,   "mul24",   WS_CLS_INT)  \
-    OP(MAD24,   "mad24",   WS_CLS_INT)  \
-    OP(SAD,     "sad",     WS_CLS_INT)  \
-    OP(DIV,     "div",     WS_CLS_INT)  \
-    OP(REM,     "rem",     WS_CLS_INT)  \
-    OP(ABS,     "abs",     WS_CLS_INT)  \
-    OP(NEG,     "neg",     WS_CLS_INT)  \
-    OP(MIN,     "min",     WS_CLS_INT)  \
-    OP(MAX,     "max",     WS_CLS_INT)  \
-    OP(ADDC,    "addc",    WS_CLS_INT)  \
-    OP(SUBC,    "subc",    WS_CLS_INT)  \
-    OP(COPYSIGN,"copysign",WS_CLS_FP32) \
-    OP(TESTP,   "testp",   WS_CLS_FP32) \
-    OP(SQRT,    "sqrt",    WS_CLS_SFU)  \
-    OP(RSQRT,   "rsqrt",   WS_CLS_SFU)  \
-    OP(RCP,     "rcp",     WS_CLS_SFU)  \
-    OP(SIN,     "sin",     WS_CLS_SFU)  \
-    OP(COS,     "cos",     WS_CLS_SFU)  \
-    OP(LG2,     "lg2",     WS_CLS_SFU)  \
-    OP(EX2,     "ex2",     WS_CLS_SFU)  \
-    OP(TANH,    "tanh",    WS_CLS_SFU)  \
-    OP(AND,     "and",     WS_CLS_INT)  \
-    OP(OR,      "or",      WS_CLS_INT)  \
-    OP(XOR,     "xor",     WS_CLS_INT)  \
-    OP(NOT,     "not",     WS_CLS_INT)  \
-    OP(CNOT,    "cnot",    WS_CLS_INT)  \
-    OP(SHL,     "shl",     WS_CLS_INT)  \
-    OP(SHR,     "shr",     WS_CLS_INT)  \
-    OP(SHF,     "shf",     WS_CLS_INT)  \
-    OP(LOP3,    "lop3",    WS_CLS_INT)  \
-    OP(POPC,    "popc",    WS_CLS_INT)  \
-    OP(CLZ,     "clz",     WS_CLS_INT)  \
-    OP(BFIND,   "bfind",   WS_CLS_INT)  \
-    OP(BREV,    "brev",    WS_CLS_INT)  \
-    OP(BFE,     "bfe",     WS_CLS_INT)  \
-    OP(BFI,     "bfi",     WS_CLS_INT)  \
-    OP(BMSK,    "bmsk",    WS_CLS_INT)  \
-    OP(PRMT,    "prmt",    WS_CLS_INT)  \
-    OP(DP4A,    "dp4a",    WS_CLS_INT)  \
-    OP(DP2A,    "dp2a",    WS_CLS_INT)  \
-    OP(SETP,    "setp",    WS_CLS_INT)  \
-    OP(SET,     "set",     WS_CLS_INT)  \
-    OP(SELP,    "selp",    WS_CLS_INT)  \
-    OP(SLCT,    "slct",    WS_CLS_INT)  \
-    OP(CVT,     "cvt",     WS_CLS_INT)  \
-    OP(CVTA,    "cvta",    WS_CLS_INT)  \
-    OP(MOV,     "mov",     WS_CLS_INT)  \
-    OP(LD,      "ld",      WS_CLS_MEM)  \
-    OP(LDU,     "ldu",     WS_CLS_MEM)  \
-    OP(ST,      "st",      WS_CLS_MEM)  \
-    OP(ATOM,    "atom",    WS_CLS_MEM)  \
-    OP(RED,     "red",     WS_CLS_MEM)  \
-    OP(PREFETCH,"prefetch",WS_CLS_MEM)  \
-    OP(PREFETCHU,"prefetchu",WS_CLS_MEM)\
-    OP(ISSPACEP,"isspacep",WS_CLS_INT)  \
-    OP(BAR,     "bar",     WS_CLS_SYNC) \
-    OP(BARRIER, "barrier", WS_CLS_SYNC) \
-    OP(MEMBAR,  "membar",  WS_CLS_SYNC) \
-    OP(FENCE,   "fence",   WS_CLS_SYNC) \
-    OP(SHFL,    "shfl",    WS_CLS_SYNC) \
-    OP(VOTE,    "vote",    WS_CLS_SYNC) \
-    OP(MATCH,   "match",   WS_CLS_SYNC) \
-    OP(REDUX,   "redux",   WS_CLS_SYNC) \
-    OP(ACTIVEMASK,"activemask",WS_CLS_SYNC) \
-    OP(BRA,     "bra",     WS_CLS_CTRL) \
-    OP(BRX,     "brx",     WS_CLS_CTRL) \
-    OP(CALL,    "call",    WS_CLS_CTRL) \
-    OP(RET,     "ret",     WS_CLS_CTRL) \
-    OP(EXIT,    "exit",    WS_CLS_CTRL) \
-    OP(TRAP,    "trap",    WS_CLS_CTRL) \
-    OP(BRKPT,   "brkpt",   WS_CLS_CTRL) \
-    OP(NANOSLEEP,"nanosleep",WS_CLS_MISC) \
-    OP(PMEVENT, "pmevent", WS_CLS_MISC)
+    OP(ADD,     "add",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 1, WS_AL_MIN,  0) \
+    OP(SUB,     "sub",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 1, WS_AL_MIN,  0) \
+    OP(MUL,     "mul",     WS_CLS_INT,  WS_PR_FMA,  WS_LR_TYPE,  WS_MK_NONE, 1, WS_AL_MUL,  0) \
+    OP(MAD,     "mad",     WS_CLS_INT,  WS_PR_FMA,  WS_LR_TYPE,  WS_MK_NONE, 2, WS_AL_MAD,  0) \
+    OP(MADC,    "madc",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_CARRY) \
+    OP(FMA,     "fma",     WS_CLS_FP32, WS_PR_FMA,  WS_LR_TYPE,  WS_MK_NONE, 2, WS_AL_ONE,  0) \
+    OP(MUL24,   "mul24",   WS_CLS_INT,  WS_PR_FMA,  WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_MUL,  0) \
+    OP(MAD24,   "mad24",   WS_CLS_INT,  WS_PR_FMA,  WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_MAD,  0) \
+    OP(SAD,     "sad",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(DIV,     "div",     WS_CLS_INT,  WS_PR_DIV,  WS_LR_DIV,   WS_MK_NONE, 1, WS_AL_ONE,  0) \
+    OP(REM,     "rem",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_IREM,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(ABS,     "abs",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(NEG,     "neg",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(MIN,     "min",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 1, WS_AL_ONE,  0) \
+    OP(MAX,     "max",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 1, WS_AL_ONE,  0) \
+    OP(ADDC,    "addc",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_CARRY) \
+    OP(SUBC,    "subc",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_CARRY) \
+    OP(COPYSIGN,"copysign",WS_CLS_FP32, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(TESTP,   "testp",   WS_CLS_FP32, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(SQRT,    "sqrt",    WS_CLS_SFU,  WS_PR_SFU,  WS_LR_SFU,   WS_MK_NONE, 1, WS_AL_ONE,  0) \
+    OP(RSQRT,   "rsqrt",   WS_CLS_SFU,  WS_PR_SFU,  WS_LR_SFU,   WS_MK_NONE, 1, WS_AL_ONE,  0) \
+    OP(RCP,     "rcp",     WS_CLS_SFU,  WS_PR_SFU,  WS_LR_SFU,   WS_MK_NONE, 1, WS_AL_ONE,  0) \
+    OP(SIN,     "sin",     WS_CLS_SFU,  WS_PR_SFU,  WS_LR_SFU,   WS_MK_NONE, 1, WS_AL_ONE,  0) \
+    OP(COS,     "cos",     WS_CLS_SFU,  WS_PR_SFU,  WS_LR_SFU,   WS_MK_NONE, 1, WS_AL_ONE,  0) \
+    OP(LG2,     "lg2",     WS_CLS_SFU,  WS_PR_SFU,  WS_LR_SFU,   WS_MK_NONE, 1, WS_AL_ONE,  0) \
+    OP(EX2,     "ex2",     WS_CLS_SFU,  WS_PR_SFU,  WS_LR_SFU,   WS_MK_NONE, 1, WS_AL_ONE,  0) \
+    OP(TANH,    "tanh",    WS_CLS_SFU,  WS_PR_SFU,  WS_LR_SFU,   WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(AND,     "and",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_MAX,  0) \
+    OP(OR,      "or",      WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_MIN,  0) \
+    OP(XOR,     "xor",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_MIN,  0) \
+    OP(NOT,     "not",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(CNOT,    "cnot",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(SHL,     "shl",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_SHL,  0) \
+    OP(SHR,     "shr",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(SHF,     "shf",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(LOP3,    "lop3",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(POPC,    "popc",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(CLZ,     "clz",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(BFIND,   "bfind",   WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(BREV,    "brev",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(BFE,     "bfe",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(BFI,     "bfi",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(BMSK,    "bmsk",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(PRMT,    "prmt",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(DP4A,    "dp4a",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(DP2A,    "dp2a",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(SETP,    "setp",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(SET,     "set",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(SELP,    "selp",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(SLCT,    "slct",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(CVT,     "cvt",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_CVT,   WS_MK_NONE, 0, WS_AL_COPY, 0) \
+    OP(CVTA,    "cvta",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_COPY, 0) \
+    OP(MOV,     "mov",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_MOV,   WS_MK_NONE, 0, WS_AL_COPY, 0) \
+    OP(LD,      "ld",      WS_CLS_MEM,  WS_PR_LSU,  WS_LR_TYPE,  WS_MK_LOAD, 0, WS_AL_ONE,  0) \
+    OP(LDU,     "ldu",     WS_CLS_MEM,  WS_PR_LSU,  WS_LR_TYPE,  WS_MK_LOAD, 0, WS_AL_ONE,  0) \
+    OP(ST,      "st",      WS_CLS_MEM,  WS_PR_LSU,  WS_LR_TYPE,  WS_MK_STORE, 0, WS_AL_ONE, 0) \
+    OP(ATOM,    "atom",    WS_CLS_MEM,  WS_PR_LSU,  WS_LR_TYPE,  WS_MK_ATOMIC, 0, WS_AL_ONE, 0) \
+    OP(RED,     "red",     WS_CLS_MEM,  WS_PR_LSU,  WS_LR_TYPE,  WS_MK_REDUCE, 0, WS_AL_ONE, 0) \
+    OP(PREFETCH,"prefetch",WS_CLS_MEM,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_HINT, 0, WS_AL_ONE,  0) \
+    OP(PREFETCHU,"prefetchu",WS_CLS_MEM,WS_PR_TYPE, WS_LR_TYPE,  WS_MK_HINT, 0, WS_AL_ONE,  0) \
+    OP(ISSPACEP,"isspacep",WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(BAR,     "bar",     WS_CLS_SYNC, WS_PR_CTRL, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_BARRIER) \
+    OP(BARRIER, "barrier", WS_CLS_SYNC, WS_PR_CTRL, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_BARRIER) \
+    OP(MEMBAR,  "membar",  WS_CLS_SYNC, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_FENCE) \
+    OP(FENCE,   "fence",   WS_CLS_SYNC, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_FENCE) \
+    OP(SHFL,    "shfl",    WS_CLS_SYNC, WS_PR_LSU,  WS_LR_SHFL,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_WARPSYNC) \
+    OP(VOTE,    "vote",    WS_CLS_SYNC, WS_PR_LSU,  WS_LR_INT,   WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_WARPSYNC) \
+    OP(MATCH,   "match",   WS_CLS_SYNC, WS_PR_LSU,  WS_LR_SHFL,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_WARPSYNC) \
+    OP(REDUX,   "redux",   WS_CLS_SYNC, WS_PR_LSU,  WS_LR_SHFL,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_WARPSYNC) \
+    OP(ACTIVEMASK,"activemask",WS_CLS_SYNC,WS_PR_TYPE,WS_LR_INT, WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(BRA,     "bra",     WS_CLS_CTRL, WS_PR_CTRL, WS_LR_BRANCH, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_BRANCH) \
+    OP(BRX,     "brx",     WS_CLS_CTRL, WS_PR_CTRL, WS_LR_BRANCH, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_BRANCH | WS_OF_VISIBLE) \
+    OP(CALL,    "call",    WS_CLS_CTRL, WS_PR_CTRL, WS_LR_BRANCH, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_SERIAL | WS_OF_VISIBLE) \
+    OP(RET,     "ret",     WS_CLS_CTRL, WS_PR_CTRL, WS_LR_BRANCH, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_ENDS) \
+    OP(EXIT,    "exit",    WS_CLS_CTRL, WS_PR_CTRL, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_ENDS) \
+    OP(TRAP,    "trap",    WS_CLS_CTRL, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_ENDS | WS_OF_SERIAL | WS_OF_VISIBLE) \
+    OP(BRKPT,   "brkpt",   WS_CLS_CTRL, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_SERIAL | WS_OF_VISIBLE) \
+    OP(NANOSLEEP,"nanosleep",WS_CLS_MISC,WS_PR_TYPE,WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(PMEVENT, "pmevent", WS_CLS_MISC, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_VISIBLE)
 
 /* opcode enum: WS_OP_ADD, ... */
 enum ws_opcode {
-#define WS_OP_ENUM(e, s, f) WS_OP_##e,
+#define WS_OP_ENUM(e, s, cls, pr, lr, mk, fl, al, of) WS_OP_##e,
     WS_OPCODE_LIST(WS_OP_ENUM)
 #undef WS_OP_ENUM
     WS_OP_COUNT
 };
 
+/* the static properties of one opcode, as the table gives them */
+typedef struct ws_opinfo {
+    const char *name;           /* PTX mnemonic */
+    unsigned char cls;          /* WS_CLS_* */
+    unsigned char pipe_rule;    /* enum ws_pipe_rule */
+    unsigned char lat_rule;     /* enum ws_lat_rule */
+    unsigned char mem;          /* enum ws_mem_kind */
+    unsigned char flops;        /* per lane for float types */
+    unsigned char align;        /* enum ws_align_rule */
+    unsigned short flags;       /* WS_OF_* */
+} ws_opinfo;
+
+/* the table, indexed by opcode */
+extern const ws_opinfo ws_opinfo_table[WS_OP_COUNT];
+
 /* PTX mnemonic of an opcode */
-extern const char *const ws_opcode_name[WS_OP_COUNT];
-/* class flags of an opcode */
-extern const unsigned char ws_opcode_class[WS_OP_COUNT];
+#define ws_opcode_name(op) (ws_opinfo_table[(op)].name)
 
 #endif

@@ -1,5 +1,7 @@
 /* parse.c - PTX front end: parses a PTX module and decodes every instruction once into ws_insn records.
- * Registers, immediates and special registers all become register slots, so handlers read operands uniformly. */
+ * Registers, immediates and special registers all become operand numbers, so handlers read operands uniformly.
+ * Addresses of module symbols and functions become relocations; nothing here allocates device memory or knows
+ * the executor (linking a parsed module to a device is src/core/load.c). */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -7,85 +9,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parse.h"
+#include "cfg.h"
+#include "hmap.h"
 #include "lex.h"
 #include "sched.h"
-#include "../core/exec.h"
 
-const char *const ws_opcode_name[WS_OP_COUNT] = {
-#define WS_OP_NAME(e, s, f) s,
-    WS_OPCODE_LIST(WS_OP_NAME)
-#undef WS_OP_NAME
-};
-const unsigned char ws_opcode_class[WS_OP_COUNT] = {
-#define WS_OP_CLS(e, s, f) f,
-    WS_OPCODE_LIST(WS_OP_CLS)
-#undef WS_OP_CLS
-};
-
-/* ---------- string -> int hash map with scoped shadowing ---------- */
-typedef struct hent { char *key; int val; } hent;
-typedef struct hmap { hent *e; int cap, n; } hmap;
-
-/* FNV-1a hash of a byte string. */
-static uint32_t hash_str(const char *s, int len)
-{
-    uint32_t h = 2166136261u;
-    for (int i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
-
-/* Slot for key in the map (existing or empty). */
-static hent *hmap_slot(hmap *m, const char *k, int len)
-{
-    uint32_t i = hash_str(k, len) & (uint32_t)(m->cap - 1);
-    for (;;) {
-        hent *e = &m->e[i];
-        if (!e->key || ((int)strlen(e->key) == len && !memcmp(e->key, k, (size_t)len))) return e;
-        i = (i + 1) & (uint32_t)(m->cap - 1);
-    }
-}
-
-/* Look up key; -1 when absent. */
-static int hmap_get(hmap *m, const char *k, int len)
-{
-    if (!m->cap) return -1;
-    hent *e = hmap_slot(m, k, len);
-    return e->key ? e->val : -1;
-}
-
-/* Insert or replace key; returns the previous value or -1. */
-static int hmap_put(hmap *m, const char *k, int len, int val)
-{
-    if ((m->n + 1) * 2 > m->cap) {
-        hmap nm = { calloc((size_t)(m->cap ? m->cap * 2 : 256), sizeof(hent)), m->cap ? m->cap * 2 : 256, 0 };
-        for (int i = 0; i < m->cap; i++)
-            if (m->e[i].key) {
-                hent *e = hmap_slot(&nm, m->e[i].key, (int)strlen(m->e[i].key));
-                *e = m->e[i];
-                nm.n++;
-            }
-        free(m->e);
-        *m = nm;
-    }
-    hent *e = hmap_slot(m, k, len);
-    if (e->key) {
-        int old = e->val;
-        e->val = val;
-        return old;
-    }
-    e->key = strndup(k, (size_t)len);
-    e->val = val;
-    m->n++;
-    return -1;
-}
-
-/* Free the map's keys and table. */
-static void hmap_free(hmap *m)
-{
-    for (int i = 0; i < m->cap; i++) free(m->e[i].key);
-    free(m->e);
-    memset(m, 0, sizeof *m);
-}
+typedef ws_hmap hmap;
+#define hmap_get ws_hmap_get
+#define hmap_put ws_hmap_put
+#define hmap_free ws_hmap_free
+#define hmap_slot ws_hmap_slot
+typedef ws_hent hent;
 
 /* ---------- parser state ---------- */
 /* name kinds in a function's scope: value encodes kind in the top bits */
@@ -97,11 +32,11 @@ static void hmap_free(hmap *m)
 
 typedef struct shadow { char *name; int prev; } shadow;
 
-typedef struct fixup { int pc; char *label; int is_table; } fixup;
+typedef struct fixup { int pc; char *label; int is_table; int line; } fixup;
 
 typedef struct parser {
     ws_lex lx;
-    ws_module *mod;
+    ws_ptx_module *mod;
     char *err;
     size_t errlen;
     int failed;
@@ -110,6 +45,7 @@ typedef struct parser {
     hmap funcs;            /* function name -> index */
     /* current function */
     ws_func *fn;
+    int fn_index;          /* its index in mod->funcs */
     hmap names;            /* scoped names of the current function */
     shadow *shadows;
     int nshadows, capshadows;
@@ -120,16 +56,13 @@ typedef struct parser {
     int nfix, capfix;
     ws_insn *code;
     int ncode, capcode;
-    int nregs;             /* declared register slots (after specials) */
+    int nregs;             /* declared registers (after specials) */
     uint64_t *consts;      /* constant values (index = const number) */
+    ws_reloc *const_rel;   /* what each constant is relative to */
     int nconst, capconst;
-    int *const_fix;        /* per operand reference: (insn index, which) resolved at function end */
     size_t frame;          /* local frame bytes so far */
     int cur_file, cur_line;
     int cur_at_file, cur_at_line;   /* .loc ... inlined_at FILE LINE COL */
-    size_t func_shared;    /* entry: bytes of function-level shared memory */
-    size_t module_shared;  /* bytes of module-level shared (from the pre-scan) */
-    size_t max_func_shared;/* largest function-level shared region of any kernel */
     hmap tables;           /* .branchtargets label -> index into tables_v */
     int **tables_v;
     int *tables_n;
@@ -170,43 +103,7 @@ static int expect(parser *P, char c)
 static char *tokdup(parser *P) { return strndup(TOK->p, (size_t)TOK->len); }
 
 /* ---------- types ---------- */
-static const struct { const char *n; int t; } type_names[] = {
-    {"b8", WS_T_B8}, {"b16", WS_T_B16}, {"b32", WS_T_B32}, {"b64", WS_T_B64}, {"b128", WS_T_B128},
-    {"u8", WS_T_U8}, {"u16", WS_T_U16}, {"u32", WS_T_U32}, {"u64", WS_T_U64},
-    {"s8", WS_T_S8}, {"s16", WS_T_S16}, {"s32", WS_T_S32}, {"s64", WS_T_S64},
-    {"f16", WS_T_F16}, {"f16x2", WS_T_F16X2}, {"bf16", WS_T_BF16}, {"bf16x2", WS_T_BF16X2},
-    {"f32", WS_T_F32}, {"f64", WS_T_F64}, {"tf32", WS_T_TF32}, {"pred", WS_T_PRED},
-};
-
-/* Type from a name without the dot, or WS_T_NONE. */
-static int type_from(const char *s, int len)
-{
-    for (size_t i = 0; i < sizeof type_names / sizeof *type_names; i++)
-        if ((int)strlen(type_names[i].n) == len && !memcmp(type_names[i].n, s, (size_t)len)) return type_names[i].t;
-    return WS_T_NONE;
-}
-
-/* Name of a type (for messages). */
-const char *ws_type_name(int t)
-{
-    for (size_t i = 0; i < sizeof type_names / sizeof *type_names; i++)
-        if (type_names[i].t == t) return type_names[i].n;
-    return "?";
-}
-
-/* Size of a type in bytes. */
-int ws_type_size(int t)
-{
-    switch (t) {
-    case WS_T_B8: case WS_T_U8: case WS_T_S8: return 1;
-    case WS_T_B16: case WS_T_U16: case WS_T_S16: case WS_T_F16: case WS_T_BF16: return 2;
-    case WS_T_B32: case WS_T_U32: case WS_T_S32: case WS_T_F32: case WS_T_F16X2: case WS_T_BF16X2: case WS_T_TF32: return 4;
-    case WS_T_B64: case WS_T_U64: case WS_T_S64: case WS_T_F64: return 8;
-    case WS_T_B128: return 16;
-    case WS_T_PRED: return 1;
-    default: return 0;
-    }
-}
+#define type_from ws_type_from
 
 /* ---------- scopes ---------- */
 /* Declare name in the innermost scope of the current function. */
@@ -249,21 +146,33 @@ static int lookup(parser *P, const char *s, int len)
 }
 
 /* ---------- constants ---------- */
-/* Register slot holding constant value v (deduplicated per function). */
-static int const_reg(parser *P, uint64_t v)
+static const ws_reloc NO_RELOC = { WS_RELOC_NONE, 0 };
+
+/* Operand holding constant value v relative to rel (deduplicated per function). */
+static int const_reg_rel(parser *P, uint64_t v, ws_reloc rel)
 {
     for (int i = 0; i < P->nconst; i++)
-        if (P->consts[i] == v) return -2 - i;
+        if (P->consts[i] == v && P->const_rel[i].kind == rel.kind && P->const_rel[i].index == rel.index) return -2 - i;
     if (P->nconst == P->capconst) {
         P->capconst = P->capconst ? P->capconst * 2 : 64;
         P->consts = realloc(P->consts, (size_t)P->capconst * sizeof(uint64_t));
+        P->const_rel = realloc(P->const_rel, (size_t)P->capconst * sizeof(ws_reloc));
     }
     P->consts[P->nconst] = v;
+    P->const_rel[P->nconst] = rel;
     return -2 - P->nconst++;
 }
-#define WS_DYN_MARK 0xD1D0000000000000ull
-/* Constant registers are encoded as -2 - k until the function ends, then become real slots. */
+
+/* Operand holding the plain constant value v. */
+static int const_reg(parser *P, uint64_t v) { return const_reg_rel(P, v, NO_RELOC); }
+
+/* Constant operands are encoded as -2 - k until the function ends, then become operand numbers. */
 #define IS_CONST_ENC(r) ((r) <= -2)
+#define WS_PTX_MAX_REGS (1 << 17)   /* declared registers per function (a register window is 256 bytes each) */
+#define WS_PTX_MAX_VAR_BYTES (1ull << 36)   /* bytes of one variable (64 GiB) */
+#define WS_PTX_MAX_INIT_BYTES (1ull << 28)  /* bytes of one initialized variable */
+#define WS_PTX_MAX_ALIGN 4096
+#define WS_PTX_MAX_FRAME ((size_t)NK_MASK)  /* bytes of a function's local frame (offsets are 24-bit names) */
 
 /* ---------- numbers ---------- */
 /* Parse a numeric literal (with optional leading '-') as bits for type t. */
@@ -342,23 +251,31 @@ static int parse_number(parser *P, int t, uint64_t *out)
 
 /* ---------- module symbols ---------- */
 /* Add a module symbol; returns its index. */
-static int add_symbol(parser *P, const char *name, int space, uint64_t addr, size_t size, int align, int ext)
+static int add_symbol(parser *P, const char *name, int space, size_t size, int align, int ext)
 {
-    ws_module *m = P->mod;
+    ws_ptx_module *m = P->mod;
     m->syms = realloc(m->syms, (size_t)(m->nsyms + 1) * sizeof *m->syms);
     ws_symbol *s = &m->syms[m->nsyms];
+    memset(s, 0, sizeof *s);
     s->name = strdup(name);
     s->space = space;
-    s->addr = addr;
     s->size = size;
     s->align = align;
     s->is_extern_shared = ext;
+    s->scope = -1;
     hmap_put(&P->gsyms, name, (int)strlen(name), m->nsyms);
     return m->nsyms++;
 }
 
-/* Parse "{ v, v, ... }" or a single value initializer of element type t into buf. */
-static int parse_init(parser *P, int t, uint8_t *buf, size_t cap)
+/* Record that bytes [off, off+size) of symbol sym's initializer hold the address of ref plus addend. */
+static void add_data_reloc(ws_symbol *sym, size_t off, int size, ws_reloc ref, int64_t addend)
+{
+    sym->relocs = realloc(sym->relocs, sizeof *sym->relocs * (size_t)(sym->nrelocs + 1));
+    sym->relocs[sym->nrelocs++] = (ws_data_reloc){ off, (uint8_t)size, ref, addend };
+}
+
+/* Parse "{ v, v, ... }" or a single value initializer of element type t into the initializer of symbol si. */
+static int parse_init(parser *P, int t, int si_target)
 {
     int es = ws_type_size(t);
     size_t off = 0;
@@ -370,9 +287,10 @@ static int parse_init(parser *P, int t, uint8_t *buf, size_t cap)
             NEXT();
             continue;
         }
+        ws_symbol *target = &P->mod->syms[si_target];
         uint64_t v = 0;
         if (TOK->kind == WS_TK_WORD) {
-            /* generic(sym) or sym: address of a module variable */
+            /* generic(sym) or sym: address of a module variable or function */
             int gen = ISW("generic");
             if (gen) { NEXT(); if (expect(P, '(')) return -1; }
             int si = hmap_get(&P->gsyms, TOK->p, TOK->len);
@@ -381,12 +299,14 @@ static int parse_init(parser *P, int t, uint8_t *buf, size_t cap)
                 perr(P, TOK->line, "unknown symbol '%.*s' in initializer", TOK->len, TOK->p);
                 return -1;
             }
-            v = si >= 0 ? P->mod->syms[si].addr : WS_FUNC_BASE + 16ull * (uint64_t)fi;
+            ws_reloc ref = si >= 0 ? (ws_reloc){ WS_RELOC_SYM, si } : (ws_reloc){ WS_RELOC_FUNC, fi };
             NEXT();
-            if (IS('+')) { NEXT(); uint64_t o; if (parse_number(P, WS_T_U64, &o)) return -1; v += o; }
+            int64_t add = 0;
+            if (IS('+')) { NEXT(); uint64_t o; if (parse_number(P, WS_T_U64, &o)) return -1; add = (int64_t)o; }
             if (gen && expect(P, ')')) return -1;
+            if (off + (size_t)es <= target->size && es > 0) add_data_reloc(target, off, es, ref, add);
         } else if (parse_number(P, t, &v)) return -1;
-        if (off + (size_t)es <= cap) memcpy(buf + off, &v, (size_t)es);
+        if (off + (size_t)es <= target->size) memcpy(target->init + off, &v, (size_t)es);
         off += (size_t)es;
         if (IS(',')) { NEXT(); continue; }
         if (braces && IS('}')) { NEXT(); if (IS(',')) { NEXT(); continue; } if (IS('}')) continue; break; }
@@ -395,8 +315,7 @@ static int parse_init(parser *P, int t, uint8_t *buf, size_t cap)
     return 0;
 }
 
-/* Parse a variable declaration after its state-space word: [.align N] [.v2/.v4] .type name[dims] [= init] ;
- * Calls back with the resolved facts. Returns 0 or -1. */
+/* Parse a variable declaration after its state-space word: [.align N] [.v2/.v4] .type name[dims] [= init] ; */
 typedef struct vdecl { char *name; int type; size_t size; int align; int vec; int unsized; int nameline; int managed; } vdecl;
 
 /* Parse the attributes, name and dimensions of a declaration. */
@@ -408,7 +327,12 @@ static int parse_vdecl(parser *P, vdecl *d)
         if (ISW(".align")) {
             NEXT();
             uint64_t a;
-            if (parse_number(P, WS_T_U32, &a)) return -1;
+            int line = TOK->line;
+            if (parse_number(P, WS_T_U64, &a)) return -1;
+            if (a > WS_PTX_MAX_ALIGN) {
+                perr(P, line, "alignment %llu is larger than %d", (unsigned long long)a, WS_PTX_MAX_ALIGN);
+                return -1;
+            }
             d->align = (int)a;
         } else if (ISW(".v2")) { d->vec = 2; NEXT(); }
         else if (ISW(".v4")) { d->vec = 4; NEXT(); }
@@ -437,20 +361,35 @@ static int parse_vdecl(parser *P, vdecl *d)
     d->name = tokdup(P);
     d->nameline = TOK->line;
     NEXT();
-    size_t count = 1;
+    uint64_t count = 1;
     while (IS('[')) {
         NEXT();
         if (IS(']')) { d->unsized = 1; NEXT(); continue; }
         uint64_t n;
-        if (parse_number(P, WS_T_U64, &n)) return -1;
+        if (parse_number(P, WS_T_U64, &n) || expect(P, ']')) goto fail;
+        if (n && count > WS_PTX_MAX_VAR_BYTES / n) {
+            perr(P, d->nameline, "variable '%s' is too large", d->name);
+            goto fail;
+        }
         count *= n;
-        if (expect(P, ']')) return -1;
     }
     int es = ws_type_size(d->type);
     if (!es) es = 1;
-    d->size = count * (size_t)es * (size_t)d->vec;
+    if (count > WS_PTX_MAX_VAR_BYTES / ((uint64_t)es * (uint64_t)d->vec)) {
+        perr(P, d->nameline, "variable '%s' is too large", d->name);
+        goto fail;
+    }
+    d->size = (size_t)count * (size_t)es * (size_t)d->vec;
     if (!d->align) d->align = es * d->vec;
+    if (d->align < 0 || d->align > WS_PTX_MAX_ALIGN || (d->align & (d->align - 1))) {
+        perr(P, d->nameline, "alignment %d of '%s' is not a power of two up to %d", d->align, d->name, WS_PTX_MAX_ALIGN);
+        goto fail;
+    }
     return 0;
+fail:
+    free(d->name);
+    d->name = NULL;
+    return -1;
 }
 
 /* Round x up to a multiple of a (a power of two or any positive). */
@@ -460,113 +399,43 @@ static size_t align_up(size_t x, size_t a)
     return (x + a - 1) / a * a;
 }
 
-/* Module-level .global/.const declaration: allocate device memory and apply the initializer. */
+/* Module-level .global/.const declaration: a symbol with its initializer (zeros unless given). */
 static int module_var(parser *P, int space)
 {
     vdecl d;
     if (parse_vdecl(P, &d)) return -1;
-    uint64_t addr = 0;
-    size_t sz = d.size ? d.size : 1;
-    uint8_t *host;
-    if (d.managed) {
-        /* __managed__: one address valid on the host and on the device */
-        void *p = NULL;
-        if (ws_malloc_managed(P->mod->gpu, sz, &p)) { perr(P, d.nameline, "out of memory for variable '%s'", d.name); free(d.name); return -1; }
-        addr = (uint64_t)(uintptr_t)p;
-        host = p;
-    } else {
-        if (ws_mem_alloc(P->mod->gpu->mem, sz, 1, &addr)) {
-            perr(P, d.nameline, "out of device memory for variable '%s'", d.name);
-            free(d.name);
-            return -1;
-        }
-        host = ws_mem_view(P->mod->gpu->mem, addr, sz);
-    }
-    memset(host, 0, sz);
-    add_symbol(P, d.name, space, addr, d.size, d.align, 0);
+    int si = add_symbol(P, d.name, space, d.size, d.align, 0);
+    ws_symbol *sym = &P->mod->syms[si];
+    sym->managed = d.managed;
+    free(d.name);
     if (IS('=')) {
         NEXT();
-        if (parse_init(P, d.type, host, sz)) { free(d.name); return -1; }
+        if (sym->size > WS_PTX_MAX_INIT_BYTES) {
+            perr(P, TOK->line, "initializer of '%s' is too large (%zu bytes)", sym->name, sym->size);
+            return -1;
+        }
+        sym->init = calloc(1, sym->size ? sym->size : 1);
+        if (parse_init(P, d.type, si)) return -1;
     }
-    free(d.name);
     return expect(P, ';');
 }
 
-/* Shared declaration (module level or inside a function). */
-static int shared_var(parser *P, int in_entry)
+/* Shared declaration (module level, or inside function fn_scope's body: -1 for a device function or module). */
+static int shared_var(parser *P, int fn_scope)
 {
     vdecl d;
     if (parse_vdecl(P, &d)) return -1;
-    if (d.unsized || d.size == 0) {
-        /* extern dynamic shared memory: address resolved per launch; remember its alignment */
-        int i = add_symbol(P, d.name, WS_S_SHARED, 0, 0, d.align, 1);
-        (void)i;
-        if (in_entry) declare(P, d.name, (int)strlen(d.name), -1);
-    } else if (in_entry) {
-        /* function-level shared variable of a kernel: after the module-level region */
-        P->func_shared = align_up(P->func_shared, (size_t)d.align);
-        uint64_t off = P->module_shared + P->func_shared;
-        int i = add_symbol(P, d.name, WS_S_SHARED, off, d.size, d.align, 0);
-        (void)i;
-        P->func_shared += d.size;
-        declare(P, d.name, (int)strlen(d.name), -1);  /* resolved through gsyms */
-    } else {
-        /* module-level (or device-function) shared variable: laid out at module level */
-        ws_module *m = P->mod;
-        m->shared_module_bytes = align_up(m->shared_module_bytes, (size_t)d.align);
-        add_symbol(P, d.name, WS_S_SHARED, m->shared_module_bytes, d.size, d.align, 0);
-        m->shared_module_bytes += d.size;
-    }
+    int ext = d.unsized || d.size == 0;
+    int si = add_symbol(P, d.name, WS_S_SHARED, ext ? 0 : d.size, d.align, ext);
+    /* function-level variables of a kernel share one region per kernel, after the module-level region */
+    if (!ext && fn_scope >= 0) P->mod->syms[si].scope = fn_scope;
+    if (fn_scope >= 0) declare(P, d.name, (int)strlen(d.name), -1);  /* resolved through gsyms */
     free(d.name);
-    if (IS('=')) {  /* shared memory cannot be initialized; skip */
+    if (IS('=')) {  /* shared memory cannot be initialized */
         perr(P, TOK->line, "initializer on a .shared variable is not allowed");
         return -1;
     }
     return expect(P, ';');
-}
-
-/* Pre-scan: size of the module-level shared region (module scope and device-function scope declarations). */
-static size_t prescan_shared(const char *ptx, size_t len)
-{
-    ws_lex lx;
-    ws_lex_init(&lx, ptx, len);
-    int depth = 0, in_entry = 0;
-    size_t total = 0;
-    while (lx.tok.kind != WS_TK_EOF) {
-        if (ws_lex_is(&lx, '{')) depth++;
-        else if (ws_lex_is(&lx, '}')) { depth--; if (!depth) in_entry = 0; }
-        else if (depth == 0 && ws_lex_word(&lx, ".entry")) in_entry = 1;
-        else if (depth == 0 && ws_lex_word(&lx, ".func")) in_entry = 0;
-        else if (ws_lex_word(&lx, ".shared") && !(depth > 0 && in_entry)) {
-            /* parse: [.align N] [.type] name [dims] */
-            size_t align = 1, es = 1, count = 1;
-            int unsized = 0;
-            ws_lex_next(&lx);
-            for (;;) {
-                if (ws_lex_word(&lx, ".align")) {
-                    ws_lex_next(&lx);
-                    align = strtoul(lx.tok.p, NULL, 0);
-                    ws_lex_next(&lx);
-                } else if (lx.tok.kind == WS_TK_WORD && lx.tok.p[0] == '.') {
-                    int t = type_from(lx.tok.p + 1, lx.tok.len - 1);
-                    if (t) es = (size_t)ws_type_size(t);
-                    ws_lex_next(&lx);
-                } else break;
-            }
-            ws_lex_next(&lx);  /* name */
-            while (ws_lex_is(&lx, '[')) {
-                ws_lex_next(&lx);
-                if (ws_lex_is(&lx, ']')) { unsized = 1; ws_lex_next(&lx); continue; }
-                count *= strtoull(lx.tok.p, NULL, 0);
-                ws_lex_next(&lx);
-                ws_lex_next(&lx);
-            }
-            if (!unsized) total = align_up(total, align) + es * count;
-            continue;
-        }
-        ws_lex_next(&lx);
-    }
-    return total;
 }
 
 /* ---------- function declarations ---------- */
@@ -575,7 +444,7 @@ static int func_index(parser *P, const char *name, int len)
 {
     int i = hmap_get(&P->funcs, name, len);
     if (i >= 0) return i;
-    ws_module *m = P->mod;
+    ws_ptx_module *m = P->mod;
     m->funcs = realloc(m->funcs, (size_t)(m->nfuncs + 1) * sizeof *m->funcs);
     ws_func *f = &m->funcs[m->nfuncs];
     memset(f, 0, sizeof *f);
@@ -593,7 +462,7 @@ static int parse_params(parser *P, ws_func *f, int is_ret, int entry, int decl)
 {
     if (expect(P, '(')) return -1;
     size_t off = entry ? 0 : f->frame_size;
-    while (!IS(')')) {
+    while (!IS(')') && TOK->kind != WS_TK_EOF) {
         if (!ISW(".param") && !ISW(".reg")) {
             perr(P, TOK->line, "expected .param in parameter list, found '%.*s'", TOK->len, TOK->p);
             return -1;
@@ -613,6 +482,11 @@ static int parse_params(parser *P, ws_func *f, int is_ret, int entry, int decl)
             f->param_off[f->nparams] = off;
             f->param_size[f->nparams] = d.size;
             f->nparams++;
+        }
+        if (off + d.size > WS_PTX_MAX_FRAME) {
+            perr(P, d.nameline, "parameter list of '%s' is too large", f->name ? f->name : "?");
+            free(d.name);
+            return -1;
         }
         if (decl) declare(P, d.name, (int)strlen(d.name), entry ? (NK_KPARAM | (f->nparams - 1)) : (NK_LOCAL | (int)off));
         off += d.size;
@@ -634,6 +508,7 @@ typedef struct opnd {
     int base;        /* addr: base register or -1 */
     int64_t off;     /* addr: offset */
     int space;       /* addr: space implied by the symbol (0 if none) */
+    ws_reloc rel;    /* addr / word: the symbol or function the offset is relative to */
     int vregs[8];
     int nv;
     char *word;
@@ -649,33 +524,35 @@ static const struct { const char *n; int sr; } sreg_names[] = {
     {"%smid", WS_SR_SMID}, {"%nsmid", WS_SR_NSMID}, {"%gridid", WS_SR_GRIDID},
     {"%lanemask_eq", WS_SR_LANEMASK_EQ}, {"%lanemask_le", WS_SR_LANEMASK_LE}, {"%lanemask_lt", WS_SR_LANEMASK_LT},
     {"%lanemask_ge", WS_SR_LANEMASK_GE}, {"%lanemask_gt", WS_SR_LANEMASK_GT},
-    {"%dynamic_smem_size", WS_SR_DYN_SMEM}, {"%total_smem_size", WS_SR_TOTAL_SMEM},
+    {"%dynamic_smem_size", WS_SR_DYN_SMEM}, {"%total_smem_size", WS_SR_TOTAL_SMEM}, {"WARP_SZ", WS_SR_WARP_SZ},
 };
-/* pseudo registers read through dedicated handlers */
-#define WS_REG_CLOCK     (-1000)
-#define WS_REG_CLOCK64   (-1001)
-#define WS_REG_GTIMER    (-1002)
+/* pseudo registers that only mov reads (as its WS_MOV_CLOCK* forms): encoded below every operand number */
+enum { PSEUDO_BASE = -1000, PSEUDO_CLOCK = PSEUDO_BASE - WS_MOV_CLOCK, PSEUDO_CLOCK64 = PSEUDO_BASE - WS_MOV_CLOCK64,
+       PSEUDO_GTIMER = PSEUDO_BASE - WS_MOV_GLOBALTIMER };
+#define IS_PSEUDO(r) ((r) <= PSEUDO_CLOCK && (r) >= PSEUDO_GTIMER)
 
 /* Resolve a register-like word to a slot; -1 when not a register. */
 static int word_reg(parser *P, const char *s, int len)
 {
     if (len == 1 && s[0] == '_') return WS_SR_SINK;
-    if (s[0] == '%') {
+    if (s[0] == '%' || (len == 7 && !memcmp(s, "WARP_SZ", 7))) {
         for (size_t i = 0; i < sizeof sreg_names / sizeof *sreg_names; i++)
             if ((int)strlen(sreg_names[i].n) == len && !memcmp(sreg_names[i].n, s, (size_t)len)) return sreg_names[i].sr;
-        if (len == 6 && !memcmp(s, "%clock", 6)) return WS_REG_CLOCK;
-        if (len == 8 && !memcmp(s, "%clock64", 8)) return WS_REG_CLOCK64;
-        if (len == 12 && !memcmp(s, "%globaltimer", 12)) return WS_REG_GTIMER;
-        if (len == 15 && !memcmp(s, "%globaltimer_lo", 15)) return WS_REG_GTIMER;
+        if (len == 6 && !memcmp(s, "%clock", 6)) return PSEUDO_CLOCK;
+        if (len == 8 && !memcmp(s, "%clock64", 8)) return PSEUDO_CLOCK64;
+        if (len == 12 && !memcmp(s, "%globaltimer", 12)) return PSEUDO_GTIMER;
+        if (len == 15 && !memcmp(s, "%globaltimer_lo", 15)) return PSEUDO_GTIMER;
     }
     int v = lookup(P, s, len);
     if (v >= 0 && NK_KIND(v) == NK_REG) return v & NK_MASK;
     return -1;
 }
 
-/* Value of a symbol used as an address: sets *space; -1 when unknown. */
-static int symbol_addr(parser *P, const char *s, int len, int64_t *addr, int *space)
+/* A name used as an address: frame and parameter offsets directly (*rel none), module symbols and functions as
+ * relocations (*addr 0, *rel set); sets *space; -1 when unknown. */
+static int symbol_ref(parser *P, const char *s, int len, int64_t *addr, int *space, ws_reloc *rel)
 {
+    *rel = NO_RELOC;
     int v = lookup(P, s, len);
     if (v >= 0 && NK_KIND(v) == NK_LOCAL) { *addr = v & NK_MASK; *space = WS_S_LOCAL; return 0; }
     if (v >= 0 && NK_KIND(v) == NK_KPARAM) {
@@ -684,13 +561,12 @@ static int symbol_addr(parser *P, const char *s, int len, int64_t *addr, int *sp
         return 0;
     }
     int fi = hmap_get(&P->funcs, s, len);
-    if (fi >= 0) { *addr = (int64_t)(WS_FUNC_BASE + 16ull * (uint64_t)fi); *space = WS_S_GLOBAL; return 0; }
+    if (fi >= 0) { *addr = 0; *space = WS_S_GLOBAL; *rel = (ws_reloc){ WS_RELOC_FUNC, fi }; return 0; }
     int si = hmap_get(&P->gsyms, s, len);
     if (si >= 0) {
-        ws_symbol *sym = &P->mod->syms[si];
-        *space = sym->space;
-        *addr = (int64_t)sym->addr;
-        if (sym->is_extern_shared) *addr = -1;  /* resolved per launch: marker */
+        *space = P->mod->syms[si].space;
+        *addr = 0;
+        *rel = (ws_reloc){ WS_RELOC_SYM, si };
         return 0;
     }
     return -1;
@@ -707,7 +583,7 @@ static int parse_operand(parser *P, opnd *o, int ty)
     if (IS('[')) {
         NEXT();
         o->kind = 1;
-        while (!IS(']')) {
+        while (!IS(']') && TOK->kind != WS_TK_EOF) {
             if (IS('+')) { NEXT(); continue; }   /* "+-4" arrives as '+' then a negative number */
             if (TOK->kind == WS_TK_WORD) {
                 int r = word_reg(P, TOK->p, TOK->len);
@@ -716,14 +592,17 @@ static int parse_operand(parser *P, opnd *o, int ty)
                 } else {
                     int64_t a;
                     int sp;
-                    if (symbol_addr(P, TOK->p, TOK->len, &a, &sp)) {
+                    ws_reloc rel;
+                    if (symbol_ref(P, TOK->p, TOK->len, &a, &sp, &rel)) {
                         perr(P, TOK->line, "unknown name '%.*s' in address", TOK->len, TOK->p);
                         return -1;
                     }
-                    if (a == -1 && sp == WS_S_SHARED) {
-                        o->space = WS_S_SHARED;
-                        o->word = tokdup(P);  /* dynamic shared: marker */
-                        a = 0;
+                    if (rel.kind != WS_RELOC_NONE) {
+                        if (o->rel.kind != WS_RELOC_NONE || rel.kind != WS_RELOC_SYM) {
+                            perr(P, TOK->line, "unsupported address '%.*s': one variable per address", TOK->len, TOK->p);
+                            return -1;
+                        }
+                        o->rel = rel;
                     }
                     o->off += a;
                     o->space = sp;
@@ -741,7 +620,7 @@ static int parse_operand(parser *P, opnd *o, int ty)
     if (IS('{')) {
         NEXT();
         o->kind = 2;
-        while (!IS('}')) {
+        while (!IS('}') && TOK->kind != WS_TK_EOF) {
             if (TOK->kind == WS_TK_WORD) {
                 int r = word_reg(P, TOK->p, TOK->len);
                 if (r < 0) { perr(P, TOK->line, "unknown register '%.*s'", TOK->len, TOK->p); return -1; }
@@ -792,13 +671,7 @@ static int parse_operand(parser *P, opnd *o, int ty)
 }
 
 /* ---------- instructions ---------- */
-/* Opcode enum from a mnemonic, -1 when unknown. */
-static int opcode_from(const char *s, int len)
-{
-    for (int i = 0; i < WS_OP_COUNT; i++)
-        if ((int)strlen(ws_opcode_name[i]) == len && !memcmp(ws_opcode_name[i], s, (size_t)len)) return i;
-    return -1;
-}
+#define opcode_from ws_opcode_from
 
 static const struct { const char *n; int c; } cmp_names[] = {
     {"eq", WS_C_EQ}, {"ne", WS_C_NE}, {"lt", WS_C_LT}, {"le", WS_C_LE}, {"gt", WS_C_GT}, {"ge", WS_C_GE},
@@ -856,6 +729,7 @@ static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int li
                 }
             if (done) continue;
         }
+        if (op == WS_OP_BRX && MATCH("idx")) continue;   /* brx.idx: the only form */
         for (size_t i = 0; i < sizeof rnd_names / sizeof *rnd_names && !done; i++)
             if (MATCH(rnd_names[i].n)) { in->rnd = (uint8_t)rnd_names[i].r; done = 1; }
         if (done) continue;
@@ -898,20 +772,21 @@ static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int li
         else if (MATCH("warp") && in->op == WS_OP_BAR) in->sub = WS_SUB_SYNC;
         else if (in->op == WS_OP_TESTP && (MATCH("finite") || MATCH("infinite") || MATCH("number") || MATCH("notanumber") ||
                                            MATCH("normal") || MATCH("subnormal")))
-            in->sub = MATCH("finite") ? 1 : MATCH("infinite") ? 2 : MATCH("number") ? 3 : MATCH("notanumber") ? 4 : MATCH("normal") ? 5 : 6;
+            in->sub = MATCH("finite") ? WS_TESTP_FINITE : MATCH("infinite") ? WS_TESTP_INFINITE : MATCH("number") ? WS_TESTP_NUMBER :
+                      MATCH("notanumber") ? WS_TESTP_NOTANUMBER : MATCH("normal") ? WS_TESTP_NORMAL : WS_TESTP_SUBNORMAL;
         else if (MATCH("red")) in->sub = WS_SUB_RED;
         else {
-            perr(P, line, "unsupported modifier '.%.*s' on '%s'", plen, part, ws_opcode_name[in->op]);
+            perr(P, line, "unsupported modifier '.%.*s' on '%s'", plen, part, ws_opcode_name(in->op));
             return -1;
         }
         /* prmt modes */
         if (in->op == WS_OP_PRMT) {
-            if (MATCH("f4e")) in->sub = 1;
-            else if (MATCH("b4e")) in->sub = 2;
-            else if (MATCH("rc8")) in->sub = 3;
-            else if (MATCH("ecl")) in->sub = 4;
-            else if (MATCH("ecr")) in->sub = 5;
-            else if (MATCH("rc16")) in->sub = 6;
+            if (MATCH("f4e")) in->sub = WS_PRMT_F4E;
+            else if (MATCH("b4e")) in->sub = WS_PRMT_B4E;
+            else if (MATCH("rc8")) in->sub = WS_PRMT_RC8;
+            else if (MATCH("ecl")) in->sub = WS_PRMT_ECL;
+            else if (MATCH("ecr")) in->sub = WS_PRMT_ECR;
+            else if (MATCH("rc16")) in->sub = WS_PRMT_RC16;
         }
     }
     return 0;
@@ -928,6 +803,7 @@ static ws_insn *new_insn(parser *P)
     memset(in, 0, sizeof *in);
     in->guard = -1;
     in->base = -1;
+    in->sym = -1;
     in->target = -1;
     in->rpc = -1;
     in->vec = 1;
@@ -941,13 +817,13 @@ static ws_insn *new_insn(parser *P)
 }
 
 /* Add a branch fixup for label at pc. */
-static void add_fixup(parser *P, int pc, const char *label, int is_table)
+static void add_fixup(parser *P, int pc, const char *label, int is_table, int line)
 {
     if (P->nfix == P->capfix) {
         P->capfix = P->capfix ? P->capfix * 2 : 64;
         P->fix = realloc(P->fix, (size_t)P->capfix * sizeof *P->fix);
     }
-    P->fix[P->nfix++] = (fixup){ pc, strdup(label), is_table };
+    P->fix[P->nfix++] = (fixup){ pc, strdup(label), is_table, line };
 }
 
 /* Parse a call: call[.uni] (ret), func, (args) [, proto]; */
@@ -955,23 +831,22 @@ static int parse_call(parser *P, ws_insn *in)
 {
     ws_call *c = calloc(1, sizeof *c);
     in->call = c;
-    char *retname = NULL;
+    char *retname = NULL, *argnames[64];
+    int nargs = 0, rc = -1;
+    ws_func *callee = NULL;
     if (IS('(')) {
         NEXT();
         retname = tokdup(P);
         NEXT();
-        if (expect(P, ')')) return -1;
-        if (expect(P, ',')) return -1;
+        if (expect(P, ')') || expect(P, ',')) goto out;
     }
-    if (TOK->kind != WS_TK_WORD) { perr(P, TOK->line, "expected a function name in call"); return -1; }
+    if (TOK->kind != WS_TK_WORD) { perr(P, TOK->line, "expected a function name in call"); goto out; }
     int fi = hmap_get(&P->funcs, TOK->p, TOK->len);
-    ws_func *callee = NULL;
     if (fi < 0) {
         int r = word_reg(P, TOK->p, TOK->len);
         if (r < 0) {
             perr(P, TOK->line, "call of undeclared function '%.*s'", TOK->len, TOK->p);
-            free(retname);
-            return -1;
+            goto out;
         }
         in->s[0] = r;   /* indirect call through a function pointer */
         c->func = -1;
@@ -981,12 +856,11 @@ static int parse_call(parser *P, ws_insn *in)
         c->builtin = callee->builtin;
     }
     NEXT();
-    char *argnames[64];
-    int nargs = 0;
     if (IS(',')) {
         NEXT();
-        if (expect(P, '(')) return -1;
-        while (!IS(')')) {
+        if (expect(P, '(')) goto out;
+        while (!IS(')') && TOK->kind != WS_TK_EOF) {
+            if (TOK->kind == WS_TK_EOF) { perr(P, TOK->line, "unexpected end of PTX in a call's arguments"); goto out; }
             if (nargs < 64) argnames[nargs++] = tokdup(P);
             NEXT();
             if (IS(',')) NEXT();
@@ -995,8 +869,9 @@ static int parse_call(parser *P, ws_insn *in)
     }
     if (IS(',')) { NEXT(); NEXT(); }  /* prototype for indirect calls: ignored */
     if (callee && nargs != callee->nparams && !callee->builtin) {
-        perr(P, in->ptx_line, "call of '%s' with %d arguments, but it takes %d", callee->name, nargs, callee->nparams);
-        return -1;
+        perr(P, in->ptx_line, "call of '%s' with %d argument%s, but it takes %d", callee->name, nargs,
+             nargs == 1 ? "" : "s", callee->nparams);
+        goto out;
     }
     c->nargs = nargs;
     c->args = calloc((size_t)nargs + 1, sizeof *c->args);
@@ -1005,44 +880,48 @@ static int parse_call(parser *P, ws_insn *in)
         if (v < 0 || NK_KIND(v) != NK_LOCAL) {
             /* a register passed directly as an argument */
             int r = word_reg(P, argnames[i], (int)strlen(argnames[i]));
-            if (r < 0) { perr(P, in->ptx_line, "unknown call argument '%s'", argnames[i]); return -1; }
-            perr(P, in->ptx_line, "register call arguments are not supported ('%s')", argnames[i]);
-            return -1;
+            if (r < 0) perr(P, in->ptx_line, "unknown call argument '%s'", argnames[i]);
+            else perr(P, in->ptx_line, "register call arguments are not supported ('%s')", argnames[i]);
+            goto out;
         }
         c->args[i].src_off = (uint32_t)(v & NK_MASK);
         c->args[i].dst_off = (!callee || callee->builtin) ? (uint32_t)i : (uint32_t)callee->param_off[i];
         c->args[i].size = (!callee || callee->builtin) ? 8 : (uint32_t)callee->param_size[i];
-        free(argnames[i]);
     }
     if (retname) {
         int v = lookup(P, retname, (int)strlen(retname));
-        if (v < 0 || NK_KIND(v) != NK_LOCAL) { perr(P, in->ptx_line, "unknown return buffer '%s'", retname); return -1; }
+        if (v < 0 || NK_KIND(v) != NK_LOCAL) { perr(P, in->ptx_line, "unknown return buffer '%s'", retname); goto out; }
         c->has_ret = 1;
         c->ret.src_off = callee ? (uint32_t)callee->ret_off : 0;
         c->ret.dst_off = (uint32_t)(v & NK_MASK);
         c->ret.size = (uint32_t)(callee && callee->has_ret ? callee->ret_size : 4);
-        free(retname);
     }
-    return 0;
+    rc = 0;
+out:
+    for (int i = 0; i < nargs; i++) free(argnames[i]);
+    free(retname);
+    return rc;
 }
 
 /* Assign operand o as a source of in at position i. */
 static int set_src(parser *P, ws_insn *in, int i, opnd *o)
 {
+    if (i < 0 || i >= 5) {
+        perr(P, o->line, "too many source operands for '%s'", ws_opcode_name(in->op));
+        return -1;
+    }
     if (o->kind == 3) {
         /* symbol used as a value: its address */
         int64_t a;
         int sp;
-        if (symbol_addr(P, o->word, (int)strlen(o->word), &a, &sp)) {
-            perr(P, o->line, "unknown name '%s'", o->word);
-            return -1;
-        }
-        if (sp == WS_S_PARAM_K) { perr(P, o->line, "taking the address of kernel parameter '%s' is not supported", o->word); return -1; }
-        if (sp == WS_S_SHARED && a == -1) {
-            /* dynamic shared base: patched when the module's layout is known */
-            in->s[i] = const_reg(P, WS_DYN_MARK | (uint64_t)o->off);
-            return 0;
-        }
+        ws_reloc rel;
+        int rc = symbol_ref(P, o->word, (int)strlen(o->word), &a, &sp, &rel);
+        if (rc) perr(P, o->line, "unknown name '%s'", o->word);
+        else if (sp == WS_S_PARAM_K)
+            perr(P, o->line, "taking the address of kernel parameter '%s' is not supported", o->word);
+        free(o->word);
+        o->word = NULL;
+        if (rc || sp == WS_S_PARAM_K) return -1;
         if (sp == WS_S_LOCAL) {
             /* address of a frame variable: frame base + offset at run time */
             in->flags |= WS_F_LOCALSYM;
@@ -1050,12 +929,16 @@ static int set_src(parser *P, ws_insn *in, int i, opnd *o)
             in->s[i] = WS_SR_SINK;
             return 0;
         }
-        in->s[i] = const_reg(P, (uint64_t)(a + o->off));
+        in->s[i] = const_reg_rel(P, (uint64_t)(a + o->off), rel);
         return 0;
     }
     if (o->kind != 0) { perr(P, o->line, "unexpected operand form"); return -1; }
-    if (o->reg == WS_REG_CLOCK || o->reg == WS_REG_CLOCK64 || o->reg == WS_REG_GTIMER) {
-        in->imm = o->reg;
+    if (IS_PSEUDO(o->reg)) {
+        if (in->op != WS_OP_MOV || i != 0) {
+            perr(P, o->line, "%%clock, %%clock64 and %%globaltimer are supported only as the source of mov");
+            return -1;
+        }
+        in->sub = (uint8_t)(PSEUDO_BASE - o->reg);
         in->s[i] = WS_SR_SINK;
         return 0;
     }
@@ -1070,11 +953,7 @@ static int set_addr(parser *P, ws_insn *in, opnd *o)
     if (o->kind != 1) { perr(P, o->line, "expected an address operand"); return -1; }
     in->base = o->base;
     in->imm = o->off;
-    if (o->word) {  /* dynamic shared symbol: base added at run time */
-        in->flags |= WS_F_SYMOPND;
-        free(o->word);
-        o->word = NULL;
-    }
+    in->sym = o->rel.kind == WS_RELOC_SYM ? o->rel.index : -1;
     if (o->space == WS_S_PARAM_K && in->space == WS_S_PARAM_F) in->space = WS_S_PARAM_K;
     else if (o->space == WS_S_LOCAL && in->space == WS_S_PARAM_F) in->space = WS_S_LOCAL;
     if (in->space == WS_S_PARAM_F && o->base < 0) in->space = WS_S_LOCAL;
@@ -1086,7 +965,7 @@ static int set_addr(parser *P, ws_insn *in, opnd *o)
 }
 
 /* Parse and decode one instruction whose mnemonic is the current token. */
-static int parse_insn(parser *P, int guard, int pneg)
+static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
 {
     int line = TOK->line;
     const char *mn = TOK->p;
@@ -1110,11 +989,10 @@ static int parse_insn(parser *P, int guard, int pneg)
         if (parse_call(P, &P->code[pc])) return -1;
         return expect(P, ';');
     }
-    opnd ops[8];
     int n = 0;
     int ty = in->type;
     if (op == WS_OP_CVT) ty = in->type2;
-    while (!IS(';')) {
+    while (!IS(';') && TOK->kind != WS_TK_EOF) {
         if (n >= 8) { perr(P, line, "too many operands"); return -1; }
         int oty = ty;
         if ((op == WS_OP_CVT) && n == 0) oty = in->type;
@@ -1131,14 +1009,14 @@ static int parse_insn(parser *P, int guard, int pneg)
     switch (op) {
     case WS_OP_BRA:
         if (n != 1 || ops[0].kind != 3) { perr(P, line, "bra needs a label"); return -1; }
-        add_fixup(P, pc, ops[0].word, 0);
-        free(ops[0].word);
+        add_fixup(P, pc, ops[0].word, 0, line);
+        free(ops[0].word); ops[0].word = NULL;
         break;
     case WS_OP_BRX:
         if (n != 2 || ops[1].kind != 3) { perr(P, line, "brx.idx needs an index and a target list"); return -1; }
         in->s[0] = ops[0].reg;
-        add_fixup(P, pc, ops[1].word, 1);
-        free(ops[1].word);
+        add_fixup(P, pc, ops[1].word, 1, line);
+        free(ops[1].word); ops[1].word = NULL;
         break;
     case WS_OP_LD: case WS_OP_LDU: {
         if (n != 2) { perr(P, line, "ld needs 2 operands"); return -1; }
@@ -1190,13 +1068,13 @@ static int parse_insn(parser *P, int guard, int pneg)
             in->nd = (uint8_t)ops[0].nv;
             for (int i = 0; i < ops[0].nv && i < 4; i++) in->d[i] = ops[0].vregs[i];
             if (set_src(P, in, 0, &ops[1])) return -1;
-            in->sub = 1;
+            in->sub = WS_MOV_UNPACK;
         } else if (ops[1].kind == 2) {  /* pack: mov.b64 x, {a,b} */
             in->d[0] = ops[0].reg;
             in->nd = 1;
             in->ns = (uint8_t)ops[1].nv;
             for (int i = 0; i < ops[1].nv && i < 4; i++) in->s[i] = ops[1].vregs[i];
-            in->sub = 2;
+            in->sub = WS_MOV_PACK;
         } else {
             in->d[0] = ops[0].reg;
             in->nd = 1;
@@ -1205,10 +1083,10 @@ static int parse_insn(parser *P, int guard, int pneg)
         }
         break;
     default:
-        if (n < 1) { perr(P, line, "'%s' needs operands", ws_opcode_name[op]); return -1; }
+        if (n < 1) { perr(P, line, "'%s' needs operands", ws_opcode_name(op)); return -1; }
         if (op == WS_OP_ACTIVEMASK) { in->d[0] = ops[0].reg; in->nd = 1; break; }
         if (ops[0].kind == 2) {  /* cvt/others with vector destinations are not used; reject */
-            perr(P, line, "vector destination not supported for '%s'", ws_opcode_name[op]);
+            perr(P, line, "vector destination not supported for '%s'", ws_opcode_name(op));
             return -1;
         }
         in->d[0] = ops[0].reg;
@@ -1224,6 +1102,16 @@ static int parse_insn(parser *P, int guard, int pneg)
     return 0;
 }
 
+/* Parse and decode one instruction; operand names left over after an error are freed. */
+static int parse_insn(parser *P, int guard, int pneg)
+{
+    opnd ops[8];
+    memset(ops, 0, sizeof ops);
+    int rc = parse_insn_ops(P, guard, pneg, ops);
+    for (int i = 0; i < 8; i++) free(ops[i].word);
+    return rc;
+}
+
 /* ---------- function bodies ---------- */
 /* Declare registers: .reg .type name<N> | name, name2 ; */
 static int parse_reg_decl(parser *P)
@@ -1236,18 +1124,31 @@ static int parse_reg_decl(parser *P)
         NEXT();
     }
     (void)t;
-    while (!IS(';')) {
+    while (!IS(';') && TOK->kind != WS_TK_EOF) {
         if (TOK->kind != WS_TK_WORD) { perr(P, TOK->line, "expected a register name"); return -1; }
         char *name = tokdup(P);
+        int line = TOK->line;
         NEXT();
+        uint64_t cnt = 1;
+        int numbered = 0;
         if (IS('<')) {
             NEXT();
-            uint64_t cnt;
             if (parse_number(P, WS_T_U32, &cnt)) { free(name); return -1; }
             if (expect(P, '>')) { free(name); return -1; }
-            char buf[256];
+            numbered = 1;
+        }
+        if (cnt > WS_PTX_MAX_REGS || (uint64_t)P->nregs + cnt > WS_PTX_MAX_REGS) {
+            perr(P, line, "too many registers in function '%s' (at most %d)", P->fn->name, WS_PTX_MAX_REGS);
+            free(name);
+            return -1;
+        }
+        ws_func *f = P->fn;
+        f->regdecl = realloc(f->regdecl, sizeof *f->regdecl * (size_t)(f->nregdecl + 1));
+        f->regdecl[f->nregdecl++] = (ws_regdecl){ strdup(name), WS_SR_COUNT + P->nregs, (int)cnt, numbered };
+        if (numbered) {
+            char buf[300];
             for (uint64_t i = 0; i < cnt; i++) {
-                int l = snprintf(buf, sizeof buf, "%s%llu", name, (unsigned long long)i);
+                int l = snprintf(buf, sizeof buf, "%.255s%llu", name, (unsigned long long)i);
                 declare(P, buf, l, NK_REG | (WS_SR_COUNT + P->nregs++));
             }
         } else {
@@ -1268,6 +1169,11 @@ static int parse_local_decl(parser *P)
     if (parse_vdecl(P, &d)) return -1;
     if (d.type == WS_T_PRED) d.size = 1;
     P->frame = align_up(P->frame, (size_t)(d.align < 4 ? 4 : d.align));
+    if (P->frame + (d.size ? d.size : 1) > WS_PTX_MAX_FRAME) {
+        perr(P, d.nameline, "local variables of '%s' exceed %zu bytes", P->fn->name, WS_PTX_MAX_FRAME);
+        free(d.name);
+        return -1;
+    }
     declare(P, d.name, (int)strlen(d.name), NK_LOCAL | (int)P->frame);
     P->frame += d.size ? d.size : 1;
     free(d.name);
@@ -1298,6 +1204,7 @@ static int parse_function(parser *P, int is_extern)
     int fi = func_index(P, TOK->p, TOK->len);
     NEXT();
     ws_func *f = &P->mod->funcs[fi];
+    P->fn_index = fi;
     int first_decl = !f->decoded && !f->nparams && !f->has_ret;
     if (first_decl) {
         f->is_entry = entry;
@@ -1314,10 +1221,11 @@ static int parse_function(parser *P, int is_extern)
             scratch.nparams = 0;
             scratch.param_off = scratch.param_size = NULL;
             P->fn = &scratch;
-            if (parse_params(P, &scratch, 0, entry, 1)) return -1;
+            int prc = parse_params(P, &scratch, 0, entry, 1);
             free(scratch.param_off);
             free(scratch.param_size);
             P->fn = f;
+            if (prc) return -1;
         } else if (parse_params(P, f, 0, entry, 1)) return -1;
     }
     /* performance directives */
@@ -1339,128 +1247,7 @@ static int parse_function(parser *P, int is_extern)
     return parse_body(P, f);
 }
 
-/* Compute immediate post-dominators and set the reconvergence pc of every branch of the current function. */
-static void compute_reconvergence(parser *P)
-{
-    int n = P->ncode;
-    if (n <= 0 || n > (1 << 26)) return;
-    /* leaders */
-    char *leader = calloc((size_t)n + 1, 1);
-    leader[0] = 1;
-    for (int i = 0; i < n; i++) {
-        ws_insn *in = &P->code[i];
-        if (in->op == WS_OP_BRA) { if (in->target >= 0 && in->target < n) leader[in->target] = 1; if (i + 1 < n) leader[i + 1] = 1; }
-        if (in->op == WS_OP_BRX) { for (int k = 0; k < in->ntargets; k++) leader[in->targets[k]] = 1; if (i + 1 < n) leader[i + 1] = 1; }
-        if ((in->op == WS_OP_RET || in->op == WS_OP_EXIT || in->op == WS_OP_TRAP) && i + 1 < n) leader[i + 1] = 1;
-    }
-    int *blk = malloc(sizeof(int) * (size_t)n);
-    int nb = 0;
-    for (int i = 0; i < n; i++) { if (leader[i]) nb++; blk[i] = nb - 1; }
-    int *start = malloc(sizeof(int) * (size_t)(nb + 1));
-    for (int i = 0; i < n; i++) if (leader[i]) start[blk[i]] = i;
-    int EXIT = nb;
-    /* successors (at most: fallthrough, target, or brx list) */
-    int *succ_n = calloc((size_t)nb + 1, sizeof(int));
-    int **succ = calloc((size_t)nb + 1, sizeof(int *));
-    for (int b = 0; b < nb; b++) {
-        int last = (b + 1 < nb ? start[b + 1] : n) - 1;
-        ws_insn *in = &P->code[last];
-        int cap = 2 + (in->op == WS_OP_BRX ? in->ntargets : 0);
-        succ[b] = malloc(sizeof(int) * (size_t)cap);
-        int fall = last + 1 < n ? blk[last + 1] : EXIT;
-        int cond = in->guard >= 0;
-        if (in->op == WS_OP_BRA) {
-            succ[b][succ_n[b]++] = in->target >= 0 && in->target < n ? blk[in->target] : EXIT;
-            if (cond) succ[b][succ_n[b]++] = fall;
-        } else if (in->op == WS_OP_BRX) {
-            for (int k = 0; k < in->ntargets; k++) succ[b][succ_n[b]++] = blk[in->targets[k]];
-            if (cond) succ[b][succ_n[b]++] = fall;
-        } else if (in->op == WS_OP_RET || in->op == WS_OP_EXIT || in->op == WS_OP_TRAP) {
-            succ[b][succ_n[b]++] = EXIT;
-            if (cond) succ[b][succ_n[b]++] = fall;
-        } else succ[b][succ_n[b]++] = fall;
-    }
-    /* predecessors on the reverse graph = successors on the forward graph; DFS from EXIT over reverse edges */
-    int *pred_n = calloc((size_t)nb + 1, sizeof(int));
-    for (int b = 0; b < nb; b++) for (int k = 0; k < succ_n[b]; k++) pred_n[succ[b][k]]++;
-    int **pred = calloc((size_t)nb + 1, sizeof(int *));
-    for (int b = 0; b <= nb; b++) { pred[b] = malloc(sizeof(int) * (size_t)(pred_n[b] + 1)); pred_n[b] = 0; }
-    for (int b = 0; b < nb; b++) for (int k = 0; k < succ_n[b]; k++) { int s = succ[b][k]; pred[s][pred_n[s]++] = b; }
-    /* postorder of the reverse graph from EXIT (iterative DFS) */
-    int *order = malloc(sizeof(int) * (size_t)(nb + 1));
-    int *po = malloc(sizeof(int) * (size_t)(nb + 1));
-    char *seen = calloc((size_t)nb + 1, 1);
-    int *stack = malloc(sizeof(int) * (size_t)(nb + 1) * 2);
-    int sp = 0, no = 0;
-    stack[sp++] = EXIT; stack[sp++] = 0;
-    seen[EXIT] = 1;
-    while (sp) {
-        int k = stack[sp - 1], v = stack[sp - 2];
-        if (k < pred_n[v]) {
-            stack[sp - 1] = k + 1;
-            int u = pred[v][k];
-            if (!seen[u]) { seen[u] = 1; stack[sp++] = u; stack[sp++] = 0; }
-        } else {
-            sp -= 2;
-            po[v] = no;
-            order[no++] = v;
-        }
-    }
-    /* Cooper-Harvey-Kennedy on the reverse graph: "predecessors" there are forward successors */
-    int *idom = malloc(sizeof(int) * (size_t)(nb + 1));
-    for (int b = 0; b <= nb; b++) idom[b] = -1;
-    idom[EXIT] = EXIT;
-    int changed = 1;
-    while (changed) {
-        changed = 0;
-        for (int i = no - 1; i >= 0; i--) {
-            int b = order[i];
-            if (b == EXIT) continue;
-            int nd = -1;
-            for (int k = 0; k < succ_n[b]; k++) {
-                int s = succ[b][k];
-                if (!seen[s] || idom[s] < 0) continue;
-                if (nd < 0) { nd = s; continue; }
-                int x = s, y = nd;
-                while (x != y) {
-                    while (po[x] < po[y]) x = idom[x];
-                    while (po[y] < po[x]) y = idom[y];
-                }
-                nd = x;
-            }
-            if (nd >= 0 && idom[b] != nd) { idom[b] = nd; changed = 1; }
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        ws_insn *in = &P->code[i];
-        if (in->op != WS_OP_BRA && in->op != WS_OP_BRX) continue;
-        int b = blk[i];
-        int pd = seen[b] ? idom[b] : -1;
-        in->rpc = (pd < 0 || pd == EXIT) ? -1 : start[pd];
-    }
-    for (int b = 0; b <= nb; b++) { free(pred[b]); if (b < nb) free(succ[b]); }
-    free(pred); free(succ); free(pred_n); free(succ_n); free(order); free(po); free(seen); free(stack);
-    free(idom); free(leader); free(blk); free(start);
-}
-
-/* Reorder instructions within basic blocks as ptxas would (loads first), before reconvergence analysis. */
-static void schedule_blocks(parser *P)
-{
-    int n = P->ncode;
-    if (n <= 1) return;
-    char *leader = calloc((size_t)n + 1, 1);
-    leader[0] = 1;
-    for (int i = 0; i < n; i++) {
-        ws_insn *in = &P->code[i];
-        if (in->op == WS_OP_BRA && in->target >= 0 && in->target < n) leader[in->target] = 1;
-        if (in->op == WS_OP_BRX) for (int k = 0; k < in->ntargets; k++) if (in->targets[k] >= 0 && in->targets[k] < n) leader[in->targets[k]] = 1;
-        if (ws_opcode_class[in->op] & WS_CLS_CTRL) leader[i + 1] = 1;
-    }
-    ws_ptx_schedule(P->code, n, leader);
-    free(leader);
-}
-
-/* Finish a function: resolve labels, constants, reconvergence points and handlers. */
+/* Finish a function: resolve labels and constants, classify, schedule, and find reconvergence points. */
 static int finish_function(parser *P, ws_func *f)
 {
     for (int i = 0; i < P->nfix; i++) {
@@ -1468,63 +1255,82 @@ static int finish_function(parser *P, ws_func *f)
         if (x->is_table) {
             int t = hmap_get(&P->tables, x->label, (int)strlen(x->label));
             if (t < 0) { perr(P, P->code[x->pc].ptx_line, "unknown branch target list '%s'", x->label); return -1; }
-            P->code[x->pc].targets = P->tables_v[t];
-            P->code[x->pc].ntargets = P->tables_n[t];
+            int nt = P->tables_n[t];
+            if (nt > 65535) { perr(P, P->code[x->pc].ptx_line, "branch target list '%s' is too long", x->label); return -1; }
+            P->code[x->pc].targets = malloc(sizeof(int32_t) * (size_t)(nt + 1));   /* owned by the instruction */
+            memcpy(P->code[x->pc].targets, P->tables_v[t], sizeof(int32_t) * (size_t)nt);
+            P->code[x->pc].ntargets = (uint16_t)nt;
         } else {
             int pc = hmap_get(&P->labels, x->label, (int)strlen(x->label));
             if (pc < 0) { perr(P, P->code[x->pc].ptx_line, "unknown label '%s'", x->label); return -1; }
             P->code[x->pc].target = pc;
         }
         free(x->label);
+        x->label = NULL;
     }
     P->nfix = 0;
     int nslots = WS_SR_COUNT + P->nregs;
     f->first_const = nslots;
     f->nconst = P->nconst;
     f->const_val = malloc(sizeof(uint64_t) * (size_t)(P->nconst + 1));
-    memcpy(f->const_val, P->consts, sizeof(uint64_t) * (size_t)P->nconst);
+    if (P->nconst) memcpy(f->const_val, P->consts, sizeof(uint64_t) * (size_t)P->nconst);
+    f->const_reloc = NULL;
+    for (int k = 0; k < P->nconst; k++)
+        if (P->const_rel[k].kind != WS_RELOC_NONE) {
+            f->const_reloc = malloc(sizeof(ws_reloc) * (size_t)P->nconst);
+            memcpy(f->const_reloc, P->const_rel, sizeof(ws_reloc) * (size_t)P->nconst);
+            break;
+        }
     f->nregs = nslots + P->nconst;
     for (int i = 0; i < P->ncode; i++) {
         ws_insn *in = &P->code[i];
         for (int k = 0; k < 4; k++) if (IS_CONST_ENC(in->d[k])) { perr(P, in->ptx_line, "constant used as a destination"); return -1; }
         for (int k = 0; k < 5; k++) if (IS_CONST_ENC(in->s[k])) in->s[k] = nslots + (-2 - in->s[k]);
         if (IS_CONST_ENC(in->base)) {
-            in->imm += (int64_t)P->consts[-2 - in->base];
+            /* a constant base folds into the offset; its relocation moves with it */
+            int k = -2 - in->base;
+            in->imm += (int64_t)P->consts[k];
+            if (P->const_rel[k].kind == WS_RELOC_FUNC) { perr(P, in->ptx_line, "a function used as a memory address"); return -1; }
+            if (P->const_rel[k].kind == WS_RELOC_SYM) {
+                if (in->sym >= 0) { perr(P, in->ptx_line, "unsupported address: two variables in one address"); return -1; }
+                in->sym = P->const_rel[k].index;
+            }
             in->base = -1;
         }
         if (in->guard >= 0 && in->guard < WS_SR_COUNT) { perr(P, in->ptx_line, "bad guard predicate"); return -1; }
+        if (in->op == WS_OP_BRX && in->ntargets == 0) { perr(P, in->ptx_line, "brx.idx with an empty target list"); return -1; }
+        ws_insn_classify(in);
     }
-    schedule_blocks(P);
-    compute_reconvergence(P);
-    for (int i = 0; i < P->ncode; i++) {
-        ws_insn *in = &P->code[i];
-        in->fn = ws_select_handler(in);
-        if (!in->fn) {
-            char mods[64] = "";
-            if (in->type) snprintf(mods, sizeof mods, ".%s", ws_type_name(in->type));
-            perr(P, in->ptx_line, "unsupported PTX instruction form '%s%s' (opcode '%s')", ws_opcode_name[in->op], mods,
-                 ws_opcode_name[in->op]);
-            return -1;
-        }
+    /* ptxas-like scheduling inside basic blocks, then reconvergence points on the scheduled code */
+    if (P->ncode > 1) {
+        char *leader = calloc((size_t)P->ncode + 1, 1);
+        ws_cfg_leaders(P->code, P->ncode, WS_IF_CTRL, leader);
+        ws_ptx_schedule(P->code, P->ncode, leader);
+        free(leader);
     }
-    /* a function must not fall off its end */
+    ws_cfg_reconvergence(P->code, P->ncode);
+    /* a function must not fall off its end: an implicit ret (after the analysis, so that paths reaching the end
+     * separately still return separately) */
     if (!P->ncode || (P->code[P->ncode - 1].op != WS_OP_RET && P->code[P->ncode - 1].op != WS_OP_EXIT &&
                       !(P->code[P->ncode - 1].op == WS_OP_BRA && P->code[P->ncode - 1].guard < 0))) {
         ws_insn *in = new_insn(P);
         in->op = WS_OP_RET;
-        in->fn = ws_select_handler(in);
+        ws_insn_classify(in);
     }
     f->code = P->code;
     f->ncode = P->ncode;
     P->code = NULL;
     P->ncode = P->capcode = 0;
     f->frame_size = align_up(P->frame, 16);
-    if (f->is_entry) {
-        f->static_smem = P->module_shared + P->func_shared;
-        if (P->func_shared > P->max_func_shared) P->max_func_shared = P->func_shared;
-    }
     f->decoded = 1;
     return 0;
+}
+
+/* Free the current function's branch-target tables. */
+static void free_tables(parser *P)
+{
+    for (int t = 0; t < P->ntables; t++) free(P->tables_v[t]);
+    P->ntables = 0;
 }
 
 /* Parse "{ ... }" body of function f. */
@@ -1534,10 +1340,9 @@ static int parse_body(parser *P, ws_func *f)
     P->nregs = 0;
     P->nconst = 0;
     P->frame = f->frame_size;
-    P->func_shared = 0;
     hmap_free(&P->labels);
     hmap_free(&P->tables);
-    P->ntables = 0;
+    free_tables(P);
     int depth = 0;
     do {
         if (IS('{')) { depth++; scope_push(P); NEXT(); continue; }
@@ -1546,7 +1351,7 @@ static int parse_body(parser *P, ws_func *f)
         if (TOK->kind == WS_TK_EOF) { perr(P, TOK->line, "unexpected end of PTX inside function '%s'", f->name); return -1; }
         if (ISW(".reg")) { if (parse_reg_decl(P)) return -1; continue; }
         if (ISW(".local") || ISW(".param")) { if (parse_local_decl(P)) return -1; continue; }
-        if (ISW(".shared")) { NEXT(); if (shared_var(P, f->is_entry)) return -1; continue; }
+        if (ISW(".shared")) { NEXT(); if (shared_var(P, f->is_entry ? P->fn_index : -1)) return -1; continue; }
         if (ISW(".loc")) {
             NEXT();
             P->cur_file = (int)strtol(TOK->p, NULL, 10); NEXT();
@@ -1570,8 +1375,8 @@ static int parse_body(parser *P, ws_func *f)
             }
             continue;
         }
-        if (ISW(".pragma")) { while (!IS(';')) NEXT(); NEXT(); continue; }
-        if (ISW(".maxnreg") || ISW(".maxntid") || ISW(".reqntid") || ISW(".minnctapersm")) { while (!IS(';') && !IS('{')) NEXT(); if (IS(';')) NEXT(); continue; }
+        if (ISW(".pragma")) { while (!IS(';') && TOK->kind != WS_TK_EOF) NEXT(); NEXT(); continue; }
+        if (ISW(".maxnreg") || ISW(".maxntid") || ISW(".reqntid") || ISW(".minnctapersm")) { while (!IS(';') && !IS('{') && TOK->kind != WS_TK_EOF) NEXT(); if (IS(';')) NEXT(); continue; }
         if (TOK->kind == WS_TK_WORD && TOK->len > 0 && TOK->p[0] != '.' && TOK->p[0] != '@') {
             /* label? */
             ws_lex save = P->lx;
@@ -1580,6 +1385,7 @@ static int parse_body(parser *P, ws_func *f)
             if (IS(':')) {
                 NEXT();
                 if (ISW(".branchtargets")) {
+                    int tline = TOK->line;
                     NEXT();
                     int t = P->ntables++;
                     P->tables_v = realloc(P->tables_v, sizeof(int *) * (size_t)P->ntables);
@@ -1588,11 +1394,18 @@ static int parse_body(parser *P, ws_func *f)
                     P->tables_n[t] = 0;
                     char **names = NULL;
                     int nn = 0;
-                    while (!IS(';')) {
+                    while (!IS(';') && TOK->kind != WS_TK_EOF) {
                         if (TOK->kind == WS_TK_WORD) { names = realloc(names, sizeof(char *) * (size_t)(nn + 1)); names[nn++] = tokdup(P); }
                         NEXT();
                     }
                     NEXT();
+                    if (nn > 4096 || t >= 4096) {
+                        perr(P, TOK->line, "branch target list '%s' is too long or too many lists (at most 4096)", name);
+                        for (int k = 0; k < nn; k++) free(names[k]);
+                        free(names);
+                        free(name);
+                        return -1;
+                    }
                     /* resolve later: store names as fixups via a deferred pass */
                     P->tables_v[t] = malloc(sizeof(int) * (size_t)(nn + 1));
                     P->tables_n[t] = nn;
@@ -1600,7 +1413,7 @@ static int parse_body(parser *P, ws_func *f)
                     hmap_put(&P->tables, name, (int)strlen(name), t);
                     /* record names for resolution at end of body */
                     for (int k = 0; k < nn; k++) {
-                        add_fixup(P, -1 - t * 4096 - k, names[k], 2);
+                        add_fixup(P, -1 - t * 4096 - k, names[k], 2, tline);
                         free(names[k]);
                     }
                     free(names);
@@ -1632,39 +1445,22 @@ static int parse_body(parser *P, ws_func *f)
         if (parse_insn(P, guard, pneg)) return -1;
     } while (depth > 0);
     /* resolve branch-target tables (fixups of kind 2) */
-    int w = 0;
     for (int i = 0; i < P->nfix; i++) {
         fixup *x = &P->fix[i];
-        if (x->is_table != 2) { P->fix[w++] = *x; continue; }
+        if (x->is_table != 2) continue;
         int code = -1 - x->pc;
         int t = code / 4096, k = code % 4096;
         int pc = hmap_get(&P->labels, x->label, (int)strlen(x->label));
-        if (pc < 0) { perr(P, 0, "unknown label '%s' in .branchtargets", x->label); return -1; }
+        if (pc < 0) { perr(P, x->line, "unknown label '%s' in .branchtargets", x->label); return -1; }
         P->tables_v[t][k] = pc;
-        free(x->label);
+    }
+    int w = 0;   /* keep the branch fixups; the table ones are done */
+    for (int i = 0; i < P->nfix; i++) {
+        if (P->fix[i].is_table == 2) free(P->fix[i].label);
+        else P->fix[w++] = P->fix[i];
     }
     P->nfix = w;
     return finish_function(P, f);
-}
-
-/* Size every entry's local memory: its frame plus the deepest chain of callee frames. */
-static size_t stack_need(ws_module *m, int fi, int depth)
-{
-    ws_func *f = &m->funcs[fi];
-    if (f->stack_need) return f->stack_need;
-    if (f->visiting || depth > 64) return 16384;  /* recursion: a fixed stack, as CUDA's default limit suggests */
-    f->visiting = 1;
-    size_t deepest = 0;
-    for (int i = 0; i < f->ncode; i++) {
-        ws_insn *in = &f->code[i];
-        if (in->op == WS_OP_CALL && in->call && in->call->func >= 0 && !m->funcs[in->call->func].builtin) {
-            size_t s = stack_need(m, in->call->func, depth + 1);
-            if (s > deepest) deepest = s;
-        }
-    }
-    f->visiting = 0;
-    f->stack_need = f->frame_size + deepest;
-    return f->stack_need;
 }
 
 /* Parse a whole module. */
@@ -1682,7 +1478,7 @@ static int parse_module(parser *P)
             int idx = (int)strtol(TOK->p, NULL, 10);
             NEXT();
             if (TOK->kind == WS_TK_STR) {
-                ws_module *m = P->mod;
+                ws_ptx_module *m = P->mod;
                 if (idx >= m->nfiles) {
                     m->files = realloc(m->files, sizeof(char *) * (size_t)(idx + 1));
                     for (int k = m->nfiles; k <= idx; k++) m->files[k] = NULL;
@@ -1714,95 +1510,65 @@ static int parse_module(parser *P)
         if (ISW(".entry") || ISW(".func")) { if (parse_function(P, is_extern)) return -1; continue; }
         if (ISW(".global")) { NEXT(); if (module_var(P, WS_S_GLOBAL)) return -1; continue; }
         if (ISW(".const")) { NEXT(); if (module_var(P, WS_S_CONST)) return -1; continue; }
-        if (ISW(".shared")) { NEXT(); if (shared_var(P, 0)) return -1; continue; }
-        if (ISW(".alias") || ISW(".pragma")) { while (!IS(';')) NEXT(); NEXT(); continue; }
+        if (ISW(".shared")) { NEXT(); if (shared_var(P, -1)) return -1; continue; }
+        if (ISW(".alias") || ISW(".pragma")) { while (!IS(';') && TOK->kind != WS_TK_EOF) NEXT(); NEXT(); continue; }
         perr(P, TOK->line, "unexpected '%.*s' at module level", TOK->len, TOK->p);
         return -1;
     }
     return P->failed ? -1 : 0;
 }
 
-/* Release a module's memory. */
-static void module_free(ws_module *m)
+/* Free a parsed module. */
+void ws_ptx_free(ws_ptx_module *m)
 {
     if (!m) return;
     for (int i = 0; i < m->nfuncs; i++) {
         ws_func *f = &m->funcs[i];
         for (int k = 0; k < f->ncode; k++) {
             if (f->code[k].call) { free(f->code[k].call->args); free(f->code[k].call); }
+            free(f->code[k].targets);
         }
-        free(f->name); free(f->code); free(f->const_val); free(f->param_off); free(f->param_size);
+        free(f->name); free(f->code); free(f->const_val); free(f->const_reloc); free(f->param_off); free(f->param_size);
+        for (int k = 0; k < f->nregdecl; k++) free(f->regdecl[k].prefix);
+        free(f->regdecl);
     }
-    for (int i = 0; i < m->nsyms; i++) free(m->syms[i].name);
+    for (int i = 0; i < m->nsyms; i++) { free(m->syms[i].name); free(m->syms[i].init); free(m->syms[i].relocs); }
     for (int i = 0; i < m->nfiles; i++) free(m->files[i]);
-    free(m->files); free(m->funcs); free(m->syms); free(m->kernels); free(m->origin);
+    free(m->files); free(m->funcs); free(m->syms); free(m->origin);
     free(m);
 }
 
-/* Parse and decode a PTX text into a module of gpu g. */
-ws_module *ws_ptx_parse(ws_gpu *g, const char *ptx, size_t len, const char *origin, char *err, size_t errlen)
+/* Parse and decode a PTX text into a module. */
+ws_ptx_module *ws_ptx_parse(const char *ptx, size_t len, const char *origin, char *err, size_t errlen)
 {
     parser *P = calloc(1, sizeof *P);
-    ws_module *m = calloc(1, sizeof *m);
-    m->gpu = g;
+    ws_ptx_module *m = calloc(1, sizeof *m);
     m->origin = strdup(origin ? origin : "ptx");
     P->mod = m;
     P->err = err;
     P->errlen = errlen;
     P->origin = m->origin;
+    P->fn_index = -1;
     if (errlen) err[0] = 0;
-    P->module_shared = prescan_shared(ptx, len);
     ws_lex_init(&P->lx, ptx, len);
     int rc = parse_module(P);
-    if (!rc) {
-        m->shared_module_bytes = P->module_shared;
+    if (!rc)
         for (int i = 0; i < m->nfuncs; i++) {
             ws_func *f = &m->funcs[i];
             f->files = m->files;
-            if (f->is_entry && f->decoded) {
-                stack_need(m, i, 0);
-                m->kernels = realloc(m->kernels, sizeof *m->kernels * (size_t)(m->nkernels + 1));
-                ws_kernel *k = &m->kernels[m->nkernels++];
-                memset(k, 0, sizeof *k);
-                k->mod = m;
-                k->func = i;
-                k->dyn_align = 16;
-            }
+            if (f->is_entry && f->decoded) ws_cfg_stack_need(m, i);
         }
-        /* special-register slots the module uses (warps initialise only those); ids always, for reports */
-        m->sreg_used = (1u << WS_SR_TID_X) | (1u << WS_SR_TID_Y) | (1u << WS_SR_TID_Z) | (1u << WS_SR_CTAID_X) |
-                       (1u << WS_SR_CTAID_Y) | (1u << WS_SR_CTAID_Z) | (1u << WS_SR_SINK) | (1u << WS_SR_CARRY);
-        for (int i = 0; i < m->nfuncs; i++)
-            for (int c = 0; c < m->funcs[i].ncode; c++) {
-                const ws_insn *in = &m->funcs[i].code[c];
-                for (int k = 0; k < 5; k++) if (in->s[k] >= 0 && in->s[k] < WS_SR_COUNT) m->sreg_used |= 1u << in->s[k];
-                for (int k = 0; k < 4; k++) if (in->d[k] >= 0 && in->d[k] < WS_SR_COUNT) m->sreg_used |= 1u << in->d[k];
-                if (in->base >= 0 && in->base < WS_SR_COUNT) m->sreg_used |= 1u << in->base;
-            }
-        size_t dyn_align = 16;
-        for (int i = 0; i < m->nsyms; i++)
-            if (m->syms[i].is_extern_shared && (size_t)m->syms[i].align > dyn_align) dyn_align = (size_t)m->syms[i].align;
-        /* dynamic shared memory starts at one offset for the whole module, after every kernel's static data */
-        m->dyn_base = align_up(P->module_shared + P->max_func_shared, dyn_align);
-        for (int k = 0; k < m->nkernels; k++) m->kernels[k].dyn_align = dyn_align;
-        for (int i = 0; i < m->nfuncs; i++) {
-            ws_func *f = &m->funcs[i];
-            for (int c = 0; c < f->nconst; c++)
-                if ((f->const_val[c] & 0xFFFF000000000000ull) == WS_DYN_MARK)
-                    f->const_val[c] = m->dyn_base + (f->const_val[c] & 0xFFFFFFFFFFFFull);
-            for (int c = 0; c < f->ncode; c++)
-                if (f->code[c].flags & WS_F_SYMOPND) { f->code[c].imm += (int64_t)m->dyn_base; f->code[c].flags &= ~WS_F_SYMOPND; }
-        }
-    }
     hmap_free(&P->gsyms); hmap_free(&P->funcs); hmap_free(&P->names); hmap_free(&P->labels); hmap_free(&P->tables);
     for (int i = 0; i < P->nshadows; i++) free(P->shadows[i].name);
     for (int i = 0; i < P->nfix; i++) free(P->fix[i].label);
-    free(P->shadows); free(P->scope_marks); free(P->fix); free(P->code); free(P->consts);
+    for (int i = 0; i < P->ncode; i++) {
+        if (P->code[i].call) { free(P->code[i].call->args); free(P->code[i].call); }
+        free(P->code[i].targets);
+    }
+    free(P->shadows); free(P->scope_marks); free(P->fix); free(P->code); free(P->consts); free(P->const_rel);
+    free_tables(P);
     free(P->tables_v); free(P->tables_n);
     free(P);
-    if (rc) { module_free(m); return NULL; }
+    if (rc) { ws_ptx_free(m); return NULL; }
     return m;
 }
-
-/* Free a module (used by the GPU on destruction). */
-void ws_ptx_free(ws_module *m) { module_free(m); }

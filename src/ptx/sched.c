@@ -7,20 +7,10 @@
 #include "sched.h"
 
 /* Whether an instruction is a plain load that may move. */
-static int is_load(const ws_insn *in)
-{
-    return in->op == WS_OP_LD || in->op == WS_OP_LDU;
-}
+static int is_load(const ws_insn *in) { return in->mem == WS_MK_LOAD; }
 
 /* Whether an instruction must keep its place relative to memory operations and control flow. */
-static int is_fence(const ws_insn *in)
-{
-    unsigned cls = ws_opcode_class[in->op];
-    if (cls & (WS_CLS_CTRL | WS_CLS_SYNC)) return 1;
-    return in->op == WS_OP_ST || in->op == WS_OP_ATOM || in->op == WS_OP_RED || in->op == WS_OP_PREFETCH ||
-           in->op == WS_OP_PREFETCHU || in->op == WS_OP_ADDC || in->op == WS_OP_SUBC || in->op == WS_OP_MADC ||
-           (in->flags & WS_F_CC) || (in->imm <= -1000 && in->imm >= -1002 && in->op == WS_OP_MOV);
-}
+static int is_fence(const ws_insn *in) { return (in->iflags & WS_IF_ORDERED) != 0; }
 
 /* Registers an instruction writes (into w); returns how many. */
 static int writes(const ws_insn *in, int *w)

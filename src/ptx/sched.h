@@ -2,9 +2,9 @@
 #ifndef WS_SCHED_H
 #define WS_SCHED_H
 
-#include "../core/exec.h"
+#include "insn.h"
 
-/* Hoist loads above independent instructions within each basic block; leader[i] marks block starts. */
+/* Reorder code[0..n) inside the basic blocks that leader[] (n + 1 entries) marks, loads first. */
 void ws_ptx_schedule(ws_insn *code, int n, const char *leader);
 
 #endif

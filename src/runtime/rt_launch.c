@@ -47,24 +47,22 @@ cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **
     if (e) return e;
     ws_launch_stats st;
     memset(&st, 0, sizeof st);
-    /* theoretical occupancy: for the report, and the residency the timing model schedules with */
+    /* theoretical occupancy, for every launch in every mode: the residency the engines schedule with (functional
+     * results of blocks that wait on each other depend on it) and the report's figures */
     ws_occ_result occ;
     int have_occ = 0;
-    if (ws_rt_report_enabled() || ws_rt_g.tm || ws_rt_checking) {
-        const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
-        ws_kernel_info info;
-        ws_kernel_get_info(k, &info);
-        ws_occ_opts opts = ws_occ_default_opts();
-        opts.carveout_pct = f->carveout;
-        opts.smem_optin = f->max_dyn_smem != (size_t)-1;
-        memset(&occ, 0, sizeof occ);
-        long long nb = (long long)grid.x * grid.y * grid.z;
-        have_occ = ws_occ_compute_ex(d, (int)(block.x * block.y * block.z), kernel_regs(d, f, &info),
-                                     info.static_smem + smem, nb, &opts, &occ) == 0 && occ.ok;
-        if (ws_rt_g.tm) ws_tm_set_blocks_per_sm(ws_rt_g.tm, have_occ ? occ.blocks_per_sm : 0);
-        if (have_occ) ws_gpu_set_blocks_per_sm(ws_rt_g.gpu, occ.blocks_per_sm);   /* real residency */
-    }
-    int r = ws_launch(ws_rt_g.gpu, k, grid, block, smem, args, &st);
+    const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
+    ws_kernel_info info;
+    ws_kernel_get_info(k, &info);
+    ws_occ_opts opts = ws_occ_default_opts();
+    opts.carveout_pct = f->carveout;
+    opts.smem_optin = f->max_dyn_smem != (size_t)-1;
+    memset(&occ, 0, sizeof occ);
+    long long nb = (long long)grid.x * grid.y * grid.z;
+    have_occ = ws_occ_compute_ex(d, (int)(block.x * block.y * block.z), kernel_regs(d, f, &info),
+                                 info.static_smem + smem, nb, &opts, &occ) == 0 && occ.ok;
+    ws_launch_config cfg = { grid, block, smem, have_occ ? occ.blocks_per_sm : 0 };
+    int r = ws_launch(ws_rt_g.gpu, k, &cfg, args, &st);
     if (r == WS_OK || ws_rt_is_fault((cudaError_t)r))
         ws_rt_report_launch(f, grid, block, smem, r, &st, have_occ ? &occ : NULL, ws_rt_g.tm ? ws_tm_last(ws_rt_g.tm) : NULL);
     if (ws_rt_g.tm && r == WS_OK)

@@ -33,6 +33,7 @@
  *    L1<->L2 path and DRAM have bandwidth ledgers (bytes per cycle, in windows of cycles, so that requests may
  *    arrive out of time order from different SMs); atomics queue at their L2 slice. */
 #include "memsys.h"
+#include "../ptx/fuse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,6 @@
 #define WS_MS_SECTOR 32u           /* sector bytes */
 #define WS_MS_L1_WAYS 16u          /* L1 associativity (sets = capacity / ways / line) */
 #define WS_MS_L2_WAYS 16u
-#define WS_MS_BIG_ALIGN (1u << 20) /* "aligned to anything" in the ptxas fusion analysis */
 #define WS_MS_SLICE_SHIFT 8u       /* L2 slices interleave every 256 bytes */
 #define WS_MS_LOCAL_TAG 0x7000000000000000ull /* local memory lives in its own address range */
 #define WS_MS_MAXLINES 128         /* distinct lines one warp instruction can touch (32 lanes x 2 x 2) */
@@ -74,16 +74,9 @@ typedef struct ws_ms_bw {
     uint64_t last;       /* latest completion handed out */
 } ws_ms_bw;
 
-/* ---------- ptxas fusion tables ---------- */
-typedef struct ws_ms_fuse {
-    uint8_t role;        /* WS_MS_FUSE_* */
-    uint8_t width;       /* bytes per lane of the fused access (leader) */
-    int16_t delta;       /* leader's offset minus the fused access's start */
-} ws_ms_fuse;
-
 typedef struct ws_ms_fnfuse {
     const ws_func *fn;
-    ws_ms_fuse *tab;     /* fn->ncode entries */
+    ws_fuse *tab;        /* fn->ncode entries (ws_ptx_fusion) */
 } ws_ms_fnfuse;
 
 struct ws_memsys {
@@ -325,193 +318,6 @@ void ws_ms_shared_wavefronts(const ws_memsys *ms, const uint64_t *addr, uint32_t
 }
 
 /* ---------- ptxas load fusion (LDS.64 / LDS.128 from scalar ld.shared) ---------- */
-/* Known power-of-two alignment of a value (its lowest set bit; 0 aligns to anything). */
-static uint32_t ws_ms_lowbit(uint64_t v)
-{
-    if (!v) return WS_MS_BIG_ALIGN;
-    uint64_t b = v & (~v + 1);
-    return b > WS_MS_BIG_ALIGN ? WS_MS_BIG_ALIGN : (uint32_t)b;
-}
-
-/* Alignment of register r under the current estimate al[] (constants by value). */
-static uint32_t ws_ms_ralign(const ws_func *fn, const uint32_t *al, int r)
-{
-    if (r < 0 || r >= fn->nregs) return 1;
-    if (r >= fn->first_const && r < fn->first_const + fn->nconst) return ws_ms_lowbit(fn->const_val[r - fn->first_const]);
-    return al[r];
-}
-
-/* Product of two alignments, capped. */
-static uint32_t ws_ms_amul(uint32_t a, uint32_t b)
-{
-    uint64_t p = (uint64_t)a * b;
-    return p > WS_MS_BIG_ALIGN ? WS_MS_BIG_ALIGN : (uint32_t)p;
-}
-
-/* Alignment of what instruction in writes to its first destination, given register alignments al[]. */
-static uint32_t ws_ms_def_align(const ws_func *fn, const ws_insn *in, const uint32_t *al)
-{
-    uint32_t a0 = in->ns > 0 ? ws_ms_ralign(fn, al, in->s[0]) : 1;
-    uint32_t a1 = in->ns > 1 ? ws_ms_ralign(fn, al, in->s[1]) : 1;
-    uint32_t a2 = in->ns > 2 ? ws_ms_ralign(fn, al, in->s[2]) : 1;
-    switch (in->op) {
-    case WS_OP_MOV: case WS_OP_CVT: case WS_OP_CVTA:
-        return in->flags & WS_F_LOCALSYM ? 1 : a0;
-    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_OR: case WS_OP_XOR:
-        if (in->flags & (WS_F_CC | WS_F_HI)) return 1;
-        return a0 < a1 ? a0 : a1;
-    case WS_OP_AND:
-        return a0 > a1 ? a0 : a1;
-    case WS_OP_SHL: {
-        int r = in->s[1];
-        if (r < fn->first_const || r >= fn->first_const + fn->nconst) return 1;
-        uint64_t k = fn->const_val[r - fn->first_const];
-        return k >= 20 ? WS_MS_BIG_ALIGN : ws_ms_amul(a0, 1u << k);
-    }
-    case WS_OP_MUL: case WS_OP_MUL24:
-        return in->flags & WS_F_HI ? 1 : ws_ms_amul(a0, a1);
-    case WS_OP_MAD: case WS_OP_MAD24: {
-        if (in->flags & (WS_F_HI | WS_F_CC)) return 1;
-        uint32_t p = ws_ms_amul(a0, a1);
-        return p < a2 ? p : a2;
-    }
-    default:
-        return 1;
-    }
-}
-
-/* Whether instruction in ends a fusion window (control flow, barriers, shared-memory writes). */
-static int ws_ms_fuse_break(const ws_insn *in)
-{
-    switch (in->op) {
-    case WS_OP_BRA: case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT:
-    case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_MEMBAR: case WS_OP_FENCE:
-        return 1;
-    case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
-        return in->space == WS_S_SHARED || in->space == WS_S_GENERIC;
-    default:
-        return 0;
-    }
-}
-
-/* Whether instruction in is a scalar 32-bit shared load that ptxas may fuse. */
-static int ws_ms_fuse_cand(const ws_insn *in)
-{
-    return in->op == WS_OP_LD && in->space == WS_S_SHARED && in->vec <= 1 && in->nd == 1 &&
-           (in->type == WS_T_B32 || in->type == WS_T_U32 || in->type == WS_T_S32 || in->type == WS_T_F32);
-}
-
-/* Fuse the candidates idx[0..n) (same base register and guard, one window) into 128- and 64-bit accesses. */
-static void ws_ms_fuse_group(const ws_func *fn, const uint32_t *al, ws_ms_fuse *tab, const int *idx, int n)
-{
-    if (n < 2) return;
-    const ws_insn *c = fn->code;
-    int base = c[idx[0]].base;
-    uint32_t a = base < 0 ? WS_MS_BIG_ALIGN : ws_ms_ralign(fn, al, base);
-    static const unsigned widths[2] = { 16, 8 };
-    for (int wi = 0; wi < 2; wi++) {
-        unsigned wd = widths[wi], parts = wd / 4;
-        if (a < wd) continue;
-        for (int i = 0; i < n; i++) {
-            int64_t k = c[idx[i]].imm;
-            if (tab[idx[i]].role || k % (int64_t)wd) continue;
-            int mem[4] = { idx[i], -1, -1, -1 };
-            unsigned got = 1;
-            for (unsigned p = 1; p < parts; p++)
-                for (int j = 0; j < n; j++)
-                    if (!tab[idx[j]].role && c[idx[j]].imm == k + 4 * (int64_t)p && c[idx[j]].d[0] != c[idx[i]].d[0]) {
-                        int dup = 0;
-                        for (unsigned q = 0; q < p; q++) if (mem[q] == idx[j]) dup = 1;
-                        if (!dup) { mem[p] = idx[j]; got++; break; }
-                    }
-            if (got != parts) continue;
-            int lead = mem[0];
-            for (unsigned p = 1; p < parts; p++) if (mem[p] < lead) lead = mem[p];
-            for (unsigned p = 0; p < parts; p++) tab[mem[p]].role = WS_MS_FUSE_FOLLOWER;
-            tab[lead].role = WS_MS_FUSE_LEADER;
-            tab[lead].width = (uint8_t)wd;
-            tab[lead].delta = (int16_t)(c[lead].imm - k);
-        }
-    }
-}
-
-/* Build the fusion table of a function: which scalar shared loads ptxas would merge. */
-static ws_ms_fuse *ws_ms_fuse_build(const ws_func *fn)
-{
-    int n = fn->ncode;
-    ws_ms_fuse *tab = calloc((size_t)(n > 0 ? n : 1), sizeof *tab);
-    uint32_t *al = malloc(sizeof *al * (size_t)(fn->nregs > 0 ? fn->nregs : 1));
-    char *lead = calloc((size_t)(n > 0 ? n : 1) + 1, 1);
-    int *cand = malloc(sizeof *cand * (size_t)(n > 0 ? n : 1));
-    if (!tab || !al || !lead || !cand) { free(al); free(lead); free(cand); return tab; }
-    /* 1. alignment of every register: the weakest over all its definitions (flow-insensitive fixed point) */
-    for (int r = 0; r < fn->nregs; r++) al[r] = r < WS_SR_COUNT ? 1 : WS_MS_BIG_ALIGN;
-    for (int iter = 0, changed = 1; changed && iter < 32; iter++) {
-        changed = 0;
-        for (int i = 0; i < n; i++) {
-            const ws_insn *in = &fn->code[i];
-            if (in->nd < 1) continue;
-            uint32_t a = in->op == WS_OP_LD && in->space == WS_S_PARAM_K ? 1 : ws_ms_def_align(fn, in, al);
-            for (int d = 0; d < in->nd && d < 4; d++) {
-                int r = in->d[d];
-                if (r < WS_SR_COUNT || r >= fn->nregs) continue;
-                uint32_t v = d == 0 ? a : 1;
-                if (v < al[r]) { al[r] = v; changed = 1; }
-            }
-        }
-    }
-    /* 2. windows: straight-line code between branch targets, branches, barriers and shared writes */
-    lead[0] = 1;
-    for (int i = 0; i < n; i++) {
-        const ws_insn *in = &fn->code[i];
-        if ((in->op == WS_OP_BRA) && in->target >= 0 && in->target < n) lead[in->target] = 1;
-        if (in->op == WS_OP_BRX) for (int t = 0; t < in->ntargets; t++)
-            if (in->targets[t] >= 0 && in->targets[t] < n) lead[in->targets[t]] = 1;
-        if (ws_ms_fuse_break(in)) lead[i + 1] = 1;
-    }
-    /* 3. in each window, group candidates by (base, guard); a redefinition of either closes the group */
-    int ncand = 0;
-    for (int i = 0; i <= n; i++) {
-        int close_all = i == n || lead[i];
-        const ws_insn *in = i < n ? &fn->code[i] : NULL;
-        if (close_all || (in && in->nd > 0)) {
-            /* finalize the groups whose base this instruction redefines (all groups at a window end) */
-            int keep = 0;
-            for (int a = 0; a < ncand; a++) {
-                const ws_insn *ca = &fn->code[cand[a]];
-                int hit = close_all;
-                for (int d = 0; !hit && d < in->nd && d < 4; d++)
-                    hit = (ca->base >= 0 && in->d[d] == ca->base) || (ca->guard >= 0 && in->d[d] == ca->guard);
-                if (!hit) { cand[keep++] = cand[a]; continue; }
-                if (cand[a] < 0) continue;
-                /* gather the whole group of this base/guard */
-                int grp[64], g = 0;
-                for (int b = a; b < ncand && g < 64; b++) {
-                    if (cand[b] < 0) continue;
-                    const ws_insn *cb = &fn->code[cand[b]];
-                    if (cb->base == ca->base && cb->guard == ca->guard && cb->pneg == ca->pneg) {
-                        grp[g++] = cand[b];
-                        if (b != a) cand[b] = -1;
-                    }
-                }
-                ws_ms_fuse_group(fn, al, tab, grp, g);
-            }
-            ncand = keep;
-            int k2 = 0;
-            for (int a = 0; a < ncand; a++) if (cand[a] >= 0) cand[k2++] = cand[a];
-            ncand = k2;
-        }
-        if (in && ws_ms_fuse_cand(in) && !(in->guard >= 0 && in->guard == in->base)) {
-            int clobbers = in->base >= 0 && in->d[0] == in->base;
-            if (!clobbers) cand[ncand++] = i;
-        }
-    }
-    free(al);
-    free(lead);
-    free(cand);
-    return tab;
-}
-
 /* Fusion role of instruction in of function fn (WS_MS_FUSE_*); *width and *delta describe a leader's access. */
 int ws_ms_fusion(ws_memsys *ms, const ws_func *fn, const ws_insn *in, unsigned *width, int *delta)
 {
@@ -528,10 +334,10 @@ int ws_ms_fusion(ws_memsys *ms, const ws_func *fn, const ws_insn *in, unsigned *
         }
         e = &ms->fns[ms->nfns++];
         e->fn = fn;
-        e->tab = ws_ms_fuse_build(fn);
+        e->tab = ws_ptx_fusion(fn);
     }
     if (!e->tab) return WS_MS_FUSE_NONE;
-    const ws_ms_fuse *f = &e->tab[in - fn->code];
+    const ws_fuse *f = &e->tab[in - fn->code];
     if (width) *width = f->width;
     if (delta) *delta = f->delta;
     return f->role;
@@ -948,7 +754,7 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
     if (!rec || !rec->is_mem || !rec->exec || !rec->in) return now;
     if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
     const ws_insn *in = rec->in;
-    int kind = in->op == WS_OP_ST ? 1 : (in->op == WS_OP_ATOM || in->op == WS_OP_RED) ? 2 : 0;
+    int kind = in->mem == WS_MK_STORE ? 1 : (in->mem == WS_MK_ATOMIC || in->mem == WS_MK_REDUCE) ? 2 : 0;
     unsigned size = rec->size ? rec->size : 4;
     uint32_t todo = rec->exec;
     uint64_t done = now;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "../device/device.h"
 #include "../core/observe.h"
+#include "../ptx/fuse.h"
 
 /* Nsight Compute counters accumulated over a launch */
 typedef struct ws_ms_counts {
@@ -74,7 +75,7 @@ void ws_ms_shared_wavefronts(const ws_memsys *ms, const uint64_t *addr, uint32_t
  * carries the fused access (width bytes per lane starting delta bytes before its own address); the others are
  * FOLLOWERs and cost no shared-memory traffic (the timing model may also treat them as free). The analysis runs
  * once per function on first use (that call allocates). */
-enum { WS_MS_FUSE_NONE, WS_MS_FUSE_LEADER, WS_MS_FUSE_FOLLOWER };
+enum { WS_MS_FUSE_NONE = WS_FUSE_NONE, WS_MS_FUSE_LEADER = WS_FUSE_LEADER, WS_MS_FUSE_FOLLOWER = WS_FUSE_FOLLOWER };
 int ws_ms_fusion(ws_memsys *ms, const ws_func *fn, const ws_insn *in, unsigned *width, int *delta);
 /* Turn that fusion on (default) or off. */
 void ws_ms_set_fusion(ws_memsys *ms, int on);

@@ -20,8 +20,6 @@ const char *const ws_stall_names[WS_ST_COUNT] = {
 /* warp scheduling policies */
 enum { POL_GTO, POL_LRR, POL_LOWEST };
 
-/* pipelines of a sub-partition */
-enum { P_INT, P_FP32, P_FP64, P_SFU, P_LSU, P_CTRL, P_COUNT };
 
 typedef struct tw {           /* a resident warp as the scheduler sees it */
     ws_warp *w;
@@ -31,6 +29,7 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     int waiting_bar;           /* parked at a barrier */
     int npipe;                 /* pipeline of its next instruction */
     uint64_t ready_saved;      /* `ready` when it was picked for a deferred issue (stall accounting) */
+    uint64_t bar_since;        /* cycle it arrived at the barrier it waits at (events) */
     uint64_t age;              /* arrival order (greedy-then-oldest) */
     uint64_t *rr;              /* cycle each register slot is ready */
     uint8_t *rk;               /* kind of the producer of each slot (stall reason if waited on) */
@@ -49,7 +48,7 @@ typedef struct tsp {          /* SM sub-partition: one warp scheduler */
     int n, cap;
     uint64_t wake;             /* nothing can issue before this cycle */
     tw *last;                  /* greedy: the warp that issued last */
-    uint64_t pipe_free[P_COUNT];
+    uint64_t pipe_free[WS_PIPE_COUNT];
     uint64_t issued;           /* instructions issued */
     uint64_t eligible_sum;     /* sum over examined cycles of eligible warps */
     uint64_t active_area;      /* sum over cycles of resident warps */
@@ -83,12 +82,13 @@ typedef struct tsm {
     int nblocks;               /* resident blocks */
     uint64_t busy_since, active_cycles;
     int warp_rr;               /* next sub-partition for an arriving warp */
+    ws_tm_event *ev;           /* events of the current cycle for the listeners */
+    size_t nev, capev;
 } tsm;
 
 struct ws_tm {
     const ws_device *dev;
     ws_memsys *ms;
-    int blocks_per_sm_req;
     int flush_all;
     ws_tm_result last;
     /* per launch */
@@ -100,9 +100,13 @@ struct ws_tm {
     int nregs;                 /* register slots per warp the scoreboard tracks */
     uint64_t flops;
     uint64_t end;              /* last completion seen */
-    int pipe_interval[P_COUNT];
+    int pipe_interval[WS_PIPE_COUNT];
+    int lat_cycles[WS_LAT_COUNT];  /* dependent-issue latency of each latency class */
+    int lat_kind[WS_LAT_COUNT];    /* stall reason of a warp waiting on it */
     int policy;
     int max_resident;          /* most blocks resident on one SM */
+    const ws_tm_listener *lis[WS_TM_MAX_LISTENERS];   /* event listeners */
+    int nlis;
 };
 
 /* Create a timing model for device dev. */
@@ -123,83 +127,87 @@ void ws_tm_destroy(ws_tm *tm)
     free(tm);
 }
 
-/* Blocks per SM for the next launch. */
-void ws_tm_set_blocks_per_sm(ws_tm *tm, int bps) { tm->blocks_per_sm_req = bps; }
 /* Cache control for later launches. */
 void ws_tm_set_cache_control(ws_tm *tm, int flush_all) { tm->flush_all = flush_all; }
 /* Result of the most recent launch. */
 const ws_tm_result *ws_tm_last(const ws_tm *tm) { return &tm->last; }
 
-/* Pipeline an instruction issues to. */
-static int pipe_of(const ws_insn *in)
+/* Add an event listener to later launches. */
+int ws_tm_add_listener(ws_tm *tm, const ws_tm_listener *l)
 {
-    int t = in->type;
-    int fp64 = t == WS_T_F64, fp = t == WS_T_F32 || t == WS_T_F16 || t == WS_T_F16X2 || t == WS_T_BF16 || t == WS_T_BF16X2;
-    switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
-        return in->space == WS_S_PARAM_K ? P_INT : P_LSU;
-    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: return P_LSU;
-    case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_RCP: case WS_OP_SIN: case WS_OP_COS: case WS_OP_LG2:
-    case WS_OP_EX2: case WS_OP_TANH:
-        return fp64 ? P_FP64 : P_SFU;
-    case WS_OP_DIV: return fp64 ? P_FP64 : fp ? P_SFU : P_INT;
-    case WS_OP_BRA: case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_BAR:
-    case WS_OP_BARRIER:
-        return P_CTRL;
-    case WS_OP_MUL: case WS_OP_MAD: case WS_OP_FMA: case WS_OP_MUL24: case WS_OP_MAD24:
-        return fp64 ? P_FP64 : P_FP32;   /* IMAD runs on the FMA pipe on Volta and later */
-    default:
-        return fp64 ? P_FP64 : fp ? P_FP32 : P_INT;
-    }
+    if (!l) return -1;
+    for (int i = 0; i < tm->nlis; i++) if (tm->lis[i] == l) return 0;
+    if (tm->nlis >= WS_TM_MAX_LISTENERS) return -1;
+    tm->lis[tm->nlis++] = l;
+    return 0;
 }
 
-/* Dependent-issue latency of a non-memory instruction; sets *kind to the stall reason of a waiter. */
-static int fixed_latency(const ws_device *d, const ws_insn *in, int *kind)
+/* Remove an event listener. */
+void ws_tm_remove_listener(ws_tm *tm, const ws_tm_listener *l)
 {
-    *kind = WS_ST_WAIT;
-    int t = in->type;
-    switch (in->op) {
-    case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_RCP: case WS_OP_SIN: case WS_OP_COS: case WS_OP_LG2:
-    case WS_OP_EX2: case WS_OP_TANH:
-        *kind = WS_ST_SHORT_SCOREBOARD;
-        return t == WS_T_F64 ? d->lat_fp64 * 4 : d->lat_sfu;
-    case WS_OP_DIV:
-        *kind = WS_ST_SHORT_SCOREBOARD;
-        if (t == WS_T_F64) return d->lat_fp64 * 8;
-        if (t == WS_T_F32) return (in->flags & WS_F_APPROX) ? d->lat_sfu : d->lat_sfu * 2;
-        return d->lat_int * 10;   /* integer division is a ~20-instruction sequence in SASS */
-    case WS_OP_REM: return d->lat_int * 10;
-    case WS_OP_SHFL: case WS_OP_MATCH: case WS_OP_REDUX: *kind = WS_ST_SHORT_SCOREBOARD; return d->lat_shfl;
-    case WS_OP_VOTE: case WS_OP_ACTIVEMASK: return d->lat_int;
-    case WS_OP_CVT: return t == WS_T_F64 || in->type2 == WS_T_F64 ? d->lat_fp64 : d->lat_cvt;
-    case WS_OP_MOV:
-        if (in->s[0] == WS_SR_TID_X || in->s[0] == WS_SR_TID_Y || in->s[0] == WS_SR_TID_Z || in->s[0] == WS_SR_LANEID ||
-            in->s[0] == WS_SR_WARPID || in->s[0] == WS_SR_SMID || in->imm <= -1000) {
-            *kind = WS_ST_SHORT_SCOREBOARD;
-            return d->lat_sfu;   /* S2R goes through a variable-latency unit */
+    for (int i = 0; i < tm->nlis; i++)
+        if (tm->lis[i] == l) {
+            memmove(&tm->lis[i], &tm->lis[i + 1], sizeof *tm->lis * (size_t)(tm->nlis - i - 1));
+            tm->nlis--;
+            return;
         }
-        return d->lat_int;
-    case WS_OP_BRA: case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: return d->lat_branch;
-    default:
-        if (t == WS_T_F64) return d->lat_fp64;
-        if (t == WS_T_F32 || t == WS_T_F16 || t == WS_T_F16X2) return d->lat_fp32;
-        return d->lat_int;
+}
+
+/* Append an event to SM s's batch (only called when someone listens). */
+static ws_tm_event *emit(ws_tm *tm, int s, int kind, uint64_t block, uint64_t t0, uint64_t t1)
+{
+    tsm *sm = &tm->sms[s];
+    if (sm->nev == sm->capev) {
+        sm->capev = sm->capev ? sm->capev * 2 : 256;
+        sm->ev = realloc(sm->ev, sizeof *sm->ev * sm->capev);
+    }
+    ws_tm_event *e = &sm->ev[sm->nev++];
+    memset(e, 0, sizeof *e);
+    e->kind = (uint8_t)kind;
+    e->sm = (uint16_t)s;
+    e->block = block;
+    e->t0 = t0;
+    e->t1 = t1;
+    return e;
+}
+
+/* Hand every SM's batch to the listeners, SM by SM. */
+static void flush_events(ws_tm *tm)
+{
+    for (int s = 0; s < tm->nsm; s++) {
+        tsm *sm = &tm->sms[s];
+        if (!sm->nev) continue;
+        for (int i = 0; i < tm->nlis; i++)
+            if (tm->lis[i]->events) tm->lis[i]->events(tm->lis[i]->ctx, tm->L, sm->ev, sm->nev);
+        sm->nev = 0;
     }
 }
 
-/* Floating-point operations of one thread executing in (FMA counts 2). */
-static int flops_of(const ws_insn *in)
+/* Dependent-issue latency (cycles) and waiter's stall reason of every latency class, from the device. */
+static void latency_table(const ws_device *d, int *cycles, int *kind)
 {
-    int t = in->type;
-    if (t != WS_T_F32 && t != WS_T_F64 && t != WS_T_F16 && t != WS_T_F16X2) return 0;
-    int x2 = t == WS_T_F16X2 ? 2 : 1;
-    switch (in->op) {
-    case WS_OP_FMA: case WS_OP_MAD: return 2 * x2;
-    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL: case WS_OP_DIV: case WS_OP_SQRT: case WS_OP_RCP:
-    case WS_OP_RSQRT: case WS_OP_MIN: case WS_OP_MAX: case WS_OP_EX2: case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS:
-        return x2;
-    default: return 0;
-    }
+    static const unsigned char waits[WS_LAT_COUNT] = {
+        [WS_LAT_INT] = WS_ST_WAIT, [WS_LAT_FP32] = WS_ST_WAIT, [WS_LAT_FP64] = WS_ST_WAIT,
+        [WS_LAT_SFU] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_SFU64] = WS_ST_SHORT_SCOREBOARD,
+        [WS_LAT_DIV32] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_DIV64] = WS_ST_SHORT_SCOREBOARD,
+        [WS_LAT_IDIV] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_IREM] = WS_ST_WAIT,
+        [WS_LAT_SHFL] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_CVT] = WS_ST_WAIT,
+        [WS_LAT_S2R] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_BRANCH] = WS_ST_WAIT,
+    };
+    cycles[WS_LAT_INT] = d->lat_int;
+    cycles[WS_LAT_FP32] = d->lat_fp32;
+    cycles[WS_LAT_FP64] = d->lat_fp64;
+    cycles[WS_LAT_SFU] = d->lat_sfu;
+    cycles[WS_LAT_SFU64] = d->lat_fp64 * 4;
+    cycles[WS_LAT_DIV32] = d->lat_sfu * 2;
+    cycles[WS_LAT_DIV64] = d->lat_fp64 * 8;
+    cycles[WS_LAT_IDIV] = d->lat_int * 10;   /* integer division is a ~20-instruction sequence in SASS */
+    cycles[WS_LAT_IREM] = d->lat_int * 10;
+    cycles[WS_LAT_SHFL] = d->lat_shfl;
+    cycles[WS_LAT_CVT] = d->lat_cvt;
+    cycles[WS_LAT_S2R] = d->lat_sfu;         /* S2R goes through a variable-latency unit */
+    cycles[WS_LAT_BRANCH] = d->lat_branch;
+    for (int i = 0; i < WS_LAT_COUNT; i++) kind[i] = waits[i];
 }
 
 /* The instruction warp w will issue next (peeking through a pending reconvergence pop). */
@@ -221,7 +229,7 @@ static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
     if (w->state != WS_W_RUN) { x->ready = NEVER; return; }
     const ws_insn *in = next_insn(w);
     if (!in) return;
-    x->npipe = pipe_of(in);
+    x->npipe = in->pipe;
     int srcs[8], n = 0;
     for (int i = 0; i < 5; i++) if (in->s[i] >= WS_SR_COUNT) srcs[n++] = in->s[i];
     if (in->base >= WS_SR_COUNT) srcs[n++] = in->base;
@@ -258,6 +266,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
     tb->b = b;
     tb->sm = s;
     b->sm = s;
+    if (tm->nlis) emit(tm, s, WS_TE_BLOCK_PLACED, b->linear, t, t);
     if (sm->nblocks == 0) sm->busy_since = t;
     sm->nblocks++;
     if (sm->nblocks > tm->max_resident) tm->max_resident = sm->nblocks;
@@ -299,6 +308,7 @@ static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
         sp->nres--;
         if (sp->last == x) sp->last = NULL;
     }
+    if (tm->nlis) emit(tm, tb->sm, WS_TE_BLOCK_RETIRED, tb->b->linear, t, t);
     ws_run_block_retire(L, tb->b);
     tm->retired++;
     sm->nblocks--;
@@ -314,6 +324,11 @@ static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
         tw *x = &tb->warps[i];
         if (x->waiting_bar && x->w->state == WS_W_RUN) {
             x->waiting_bar = 0;
+            if (tm->nlis) {
+                ws_tm_event *e = emit(tm, tb->sm, WS_TE_BARRIER_WAIT, tb->b->linear, x->bar_since, t);
+                e->warp = (uint32_t)x->w->warp_in_block;
+                e->sp = (uint8_t)(x->sp - tm->sms[tb->sm].sp);
+            }
             compute_ready(tm, x, t + (uint64_t)tm->dev->lat_bar);
             if (x->ready < t + (uint64_t)tm->dev->lat_bar) x->ready = t + (uint64_t)tm->dev->lat_bar;
             x->reason = WS_ST_BARRIER;
@@ -341,19 +356,6 @@ static tpend *defer(ws_tm *tm, int s, int kind, tw *x, tblk *tb)
     return p;
 }
 
-/* Whether an instruction touches state shared between SMs (global memory, output): it runs in the serial phase. */
-static int is_serial(const ws_insn *in)
-{
-    switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
-        return in->space == WS_S_GLOBAL || in->space == WS_S_CONST || in->space == WS_S_GENERIC;
-    case WS_OP_CALL: case WS_OP_TRAP: case WS_OP_BRKPT:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* Account a memory access with the memory system and set its destination registers' ready cycles. */
 static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t)
 {
@@ -364,6 +366,41 @@ static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t
     for (int i = 0; i < 4; i++) {
         int d = in->d[i];
         if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = (uint8_t)kind; }
+    }
+}
+
+/* Events for the gap before an issue at t: `dep` cycles waiting for x->reason, the rest not selected. */
+static void stall_events(ws_tm *tm, const tw *x, uint64_t dep, uint64_t gap, uint64_t t)
+{
+    int s = x->blk->sm;
+    uint64_t t0 = x->last_issue + 1;
+    uint8_t spi = (uint8_t)(x->sp - tm->sms[s].sp);
+    if (dep) {
+        ws_tm_event *e = emit(tm, s, WS_TE_STALL, x->blk->b->linear, t0, t0 + dep);
+        e->reason = (uint8_t)x->reason;
+        e->warp = (uint32_t)x->w->warp_in_block;
+        e->sp = spi;
+    }
+    if (gap > dep) {
+        ws_tm_event *e = emit(tm, s, WS_TE_STALL, x->blk->b->linear, t0 + dep, t);
+        e->reason = WS_ST_NOT_SELECTED;
+        e->warp = (uint32_t)x->w->warp_in_block;
+        e->sp = spi;
+    }
+}
+
+/* The event of an issue at t (r NULL: only a reconvergence pop happened). */
+static void issue_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t)
+{
+    int s = x->blk->sm;
+    ws_tm_event *e = emit(tm, s, WS_TE_ISSUE, x->blk->b->linear, t, t + 1);
+    e->warp = (uint32_t)x->w->warp_in_block;
+    e->sp = (uint8_t)(x->sp - tm->sms[s].sp);
+    if (r) {
+        e->in = r->in;
+        e->fn = r->fn;
+        e->active = r->active;
+        e->exec = r->exec;
     }
 }
 
@@ -381,9 +418,12 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         if (dep > gap) dep = gap;
         acc->stall[x->reason] += dep;
         acc->stall[WS_ST_NOT_SELECTED] += gap - dep;
+        if (tm->nlis) stall_events(tm, x, dep, gap, t);
     }
     acc->stall[WS_ST_SELECTED]++;
-    if (!ws_warp_step(w, &r)) {
+    int stepped = ws_warp_step(w, &r);
+    if (tm->nlis) issue_event(tm, x, stepped ? &r : NULL, t);
+    if (!stepped) {
         /* only a reconvergence pop happened: the warp may have finished */
         x->last_issue = t;
         if (w->state == WS_W_DONE) {
@@ -397,26 +437,27 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         return;
     }
     const ws_insn *in = r.in;
-    int p = pipe_of(in);
+    int p = in->pipe;
     sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
     sp->issued++;
     sp->last = x;
     x->last_issue = t;
-    acc->flops += (uint64_t)flops_of(in) * (uint64_t)__builtin_popcount(r.exec);
-    if (r.is_mem && r.exec && in->space != WS_S_PARAM_K) {
+    acc->flops += (uint64_t)in->flops * (uint64_t)__builtin_popcount(r.exec);
+    if ((in->iflags & WS_IF_MEMSYS) && r.exec) {
         if (serial) mem_account(tm, acc, x, &r, t);
         else defer(tm, x->blk->sm, PD_MEMSYS, x, NULL)->rec = r;
     } else {
-        int kind;
-        uint64_t done = t + (uint64_t)fixed_latency(tm->dev, in, &kind);
+        uint64_t done = t + (uint64_t)tm->lat_cycles[in->lat];
+        uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
         for (int i = 0; i < 4; i++) {
             int d = in->d[i];
-            if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = (uint8_t)kind; }
+            if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = kind; }
         }
     }
-    if (in->op == WS_OP_BAR || in->op == WS_OP_BARRIER) {
+    if (in->iflags & WS_IF_BARRIER) {
         if (w->state == WS_W_BAR) {
             x->waiting_bar = 1;
+            x->bar_since = t;
             x->ready = NEVER;
         }
         barrier_released(tm, x->blk, t);   /* the last arrival releases the others (and itself) */
@@ -458,7 +499,7 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
         int p = x->npipe;
         if (sp->pipe_free[p] > t) {
             if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p];
-            x->reason = p == P_LSU ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE;
+            x->reason = p == WS_PIPE_LSU ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE;
             x->ready = sp->pipe_free[p];
             continue;
         }
@@ -472,7 +513,7 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
     sp->eligible_sum += (uint64_t)eligible;
     if (best) {
         const ws_insn *nx = next_insn(best->w);
-        if (nx && is_serial(nx)) {
+        if (nx && (nx->iflags & WS_IF_SERIAL)) {
             /* runs in the serial phase; reserve its pipeline and keep the warp from being picked again */
             int p = best->npipe;
             sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
@@ -574,7 +615,7 @@ static int threads_for(const ws_run *L, int nsm)
 {
     const char *e = getenv("WARPSIM_THREADS");
     int n = e && *e ? atoi(e) : (sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1);
-    if (L->obs || nsm < 2) n = 1;
+    if (L->nobs || nsm < 2) n = 1;
     return n >= 2 ? 2 : 1;
 }
 
@@ -596,25 +637,19 @@ static void tm_engine(void *ctx, ws_run *L)
     /* pipeline issue intervals (cycles between two warp instructions of one sub-partition) */
     int ws = L->warp_size;
     int per_sp = nsp;
-    tm->pipe_interval[P_FP32] = d->fp32_lanes_per_sm ? (ws * per_sp + d->fp32_lanes_per_sm - 1) / d->fp32_lanes_per_sm : 1;
-    tm->pipe_interval[P_INT] = (ws * per_sp + d->lanes_int_per_sm - 1) / d->lanes_int_per_sm;
-    tm->pipe_interval[P_FP64] = (ws * per_sp + d->lanes_fp64_per_sm - 1) / d->lanes_fp64_per_sm;
-    tm->pipe_interval[P_SFU] = (ws * per_sp + d->lanes_sfu_per_sm - 1) / d->lanes_sfu_per_sm;
-    tm->pipe_interval[P_LSU] = (ws * per_sp + d->lanes_lsu_per_sm - 1) / d->lanes_lsu_per_sm;
-    tm->pipe_interval[P_CTRL] = 1;
-    for (int p = 0; p < P_COUNT; p++) if (tm->pipe_interval[p] < 1) tm->pipe_interval[p] = 1;
+    tm->pipe_interval[WS_PIPE_FP32] = d->fp32_lanes_per_sm ? (ws * per_sp + d->fp32_lanes_per_sm - 1) / d->fp32_lanes_per_sm : 1;
+    tm->pipe_interval[WS_PIPE_INT] = (ws * per_sp + d->lanes_int_per_sm - 1) / d->lanes_int_per_sm;
+    tm->pipe_interval[WS_PIPE_FP64] = (ws * per_sp + d->lanes_fp64_per_sm - 1) / d->lanes_fp64_per_sm;
+    tm->pipe_interval[WS_PIPE_SFU] = (ws * per_sp + d->lanes_sfu_per_sm - 1) / d->lanes_sfu_per_sm;
+    tm->pipe_interval[WS_PIPE_LSU] = (ws * per_sp + d->lanes_lsu_per_sm - 1) / d->lanes_lsu_per_sm;
+    tm->pipe_interval[WS_PIPE_CTRL] = 1;
+    latency_table(d, tm->lat_cycles, tm->lat_kind);
+    for (int p = 0; p < WS_PIPE_COUNT; p++) if (tm->pipe_interval[p] < 1) tm->pipe_interval[p] = 1;
     /* registers tracked by the scoreboard: the largest window of any function */
     tm->nregs = 0;
     for (int i = 0; i < L->mod->nfuncs; i++) if (L->mod->funcs[i].nregs > tm->nregs) tm->nregs = L->mod->funcs[i].nregs;
     /* residency */
-    unsigned threads = L->block.x * L->block.y * L->block.z;
-    int bps = tm->blocks_per_sm_req;
-    if (bps <= 0) {
-        bps = d->max_blocks_per_sm;
-        if (d->max_threads_per_sm && bps > d->max_threads_per_sm / (int)threads) bps = d->max_threads_per_sm / (int)threads;
-        if (L->smem_bytes && d->smem_per_sm && (size_t)bps > d->smem_per_sm / L->smem_bytes) bps = (int)(d->smem_per_sm / L->smem_bytes);
-        if (bps < 1) bps = 1;
-    }
+    int bps = L->blocks_per_sm;   /* the launch configuration's residency */
     tm->max_resident = 0;
     tm->age = 0;
     tm->retired = 0;
@@ -626,6 +661,8 @@ static void tm_engine(void *ctx, ws_run *L)
     ws_ms_reset_counts(tm->ms);
     /* the L1 gets what the shared-memory carve-out of this launch leaves */
     ws_ms_set_smem_per_sm(tm->ms, (size_t)bps * (L->entry->static_smem + L->dyn_smem + d->smem_reserved_per_block));
+    for (int i = 0; i < tm->nlis; i++)
+        if (tm->lis[i]->launch_begin) tm->lis[i]->launch_begin(tm->lis[i]->ctx, L, tm->nsm, nsp);
     /* first wave: consecutive blocks go to consecutive SMs */
     uint64_t start = 0;
     for (int round = 0; round < bps; round++)
@@ -660,6 +697,7 @@ placed:;
             phase_parallel(tm, &acc, 0, tm->nsm, t);
         }
         phase_serial(tm, &acc, t);
+        if (tm->nlis) flush_events(tm);
         if (tm->retired >= L->nblocks) break;
         uint64_t next = NEVER;
         for (int s = 0; s < tm->nsm; s++) if (tm->sms[s].wake < next) next = tm->sms[s].wake;
@@ -740,6 +778,12 @@ placed:;
     }
     /* blocks still resident after a fault are retired by the launcher */
     for (int i = 0; i < L->npool; i++) if (L->pool[i]->in_use) ws_run_block_retire(L, L->pool[i]);
+    if (tm->nlis) {
+        flush_events(tm);
+        for (int i = 0; i < tm->nlis; i++)
+            if (tm->lis[i]->launch_end) tm->lis[i]->launch_end(tm->lis[i]->ctx, L, R);
+    }
+    for (int s = 0; s < tm->nsm; s++) free(tm->sms[s].ev);
     free(tm->sms);
     tm->sms = NULL;
     tm->L = NULL;

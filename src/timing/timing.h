@@ -8,6 +8,9 @@
 #include <stdint.h>
 #include "../core/exec.h"
 #include "memsys.h"
+#include "tm_events.h"
+
+#define WS_TM_MAX_LISTENERS 8
 
 /* warp stall reasons (Nsight Compute smsp__pcsamp_warps_issue_stalled_* families) */
 enum {
@@ -49,11 +52,13 @@ ws_tm *ws_tm_create(const ws_device *dev);
 void ws_tm_destroy(ws_tm *tm);
 /* Make tm the launch engine of g. */
 void ws_tm_attach(ws_tm *tm, ws_gpu *g);
-/* Blocks per SM for the next launch (from the occupancy calculator; 0 = derive from threads and shared memory). */
-void ws_tm_set_blocks_per_sm(ws_tm *tm, int blocks_per_sm);
 /* 1: flush L1 and L2 before every launch (Nsight Compute --cache-control all), 0: keep them warm. */
 void ws_tm_set_cache_control(ws_tm *tm, int flush_all);
 /* Result of the most recent launch. */
 const ws_tm_result *ws_tm_last(const ws_tm *tm);
+/* Add an event listener (tm_events.h) to later launches (up to WS_TM_MAX_LISTENERS); 0, or -1 when full. */
+int ws_tm_add_listener(ws_tm *tm, const ws_tm_listener *l);
+/* Remove an event listener. */
+void ws_tm_remove_listener(ws_tm *tm, const ws_tm_listener *l);
 
 #endif

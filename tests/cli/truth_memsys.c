@@ -106,7 +106,8 @@ static int run(drv *d, const char *bench, const char *kname, ws_dim3 grid, ws_di
     ws_ms_reset_counts(d->ms);
     memset(d->now, 0, sizeof *d->now * (size_t)d->nsm);
     ws_launch_stats st;
-    int rc = ws_launch(G, k, grid, block, dyn, args, &st);
+    ws_launch_config cfg = { grid, block, dyn, 0 };
+    int rc = ws_launch(G, k, &cfg, args, &st);
     ws_ms_end_launch(d->ms);
     if (rc) { printf("%s LAUNCH_FAILED %d %s\n", bench, rc, st.error); return 1; }
     const ws_ms_counts *c = ws_ms_counts_get(d->ms);
@@ -270,7 +271,7 @@ int main(int argc, char **argv)
     memset(&obs, 0, sizeof obs);
     obs.ctx = &d;
     obs.post = drv_post;
-    ws_gpu_set_observer(G, &obs);
+    ws_gpu_add_observer(G, &obs);
     printf("name l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum "
            "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum "
            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum "
@@ -290,7 +291,7 @@ int main(int argc, char **argv)
         rng_state = 12345u;
         fails += bench(&d, name, n) != 0;
     }
-    ws_gpu_set_observer(G, NULL);
+    ws_gpu_remove_observer(G, &obs);
     ws_ms_destroy(d.ms);
     free(d.now);
     ws_gpu_destroy(G);

@@ -52,6 +52,8 @@ static ws_rec rec(int op, int space, unsigned size, uint32_t mask, uint64_t base
     g_insn.vec = 1;
     g_insn.guard = -1;
     g_insn.base = -1;
+    g_insn.sym = -1;
+    ws_insn_classify(&g_insn);
     r.in = &g_insn;
     r.active = r.exec = mask;
     r.is_mem = 1;
@@ -456,15 +458,16 @@ static void fuse_run(ws_gpu *g, ws_kernel *k, int on, uint64_t *wf, uint64_t *re
     memset(&o, 0, sizeof o);
     o.ctx = &f;
     o.post = fuse_post;
-    ws_gpu_set_observer(g, &o);
+    ws_gpu_add_observer(g, &o);
     uint64_t out;
     ws_malloc(g, 64, &out);
     void *args[] = { &out };
     ws_dim3 grid = { 1, 1, 1 }, block = { 16, 2, 1 };
     ws_launch_stats st;
-    int rc = ws_launch(g, k, grid, block, 0, args, &st);
+    ws_launch_config cfg = { grid, block, 0, 0 };
+    int rc = ws_launch(g, k, &cfg, args, &st);
     if (rc) printf("FAIL  fusion kernel launch: %d %s\n", rc, st.error);
-    ws_gpu_set_observer(g, NULL);
+    ws_gpu_remove_observer(g, &o);
     *wf = ws_ms_counts_get(f.ms)->shld_wavefronts;
     *req = ws_ms_counts_get(f.ms)->shld_requests;
     ws_ms_destroy(f.ms);

@@ -1,0 +1,235 @@
+/* engine.c - executing warp instructions: the per-warp issue loop (plain, and with observers filling one record
+ * per instruction), barriers, and the functional engine that runs a launch's blocks one after another. */
+#include <stdlib.h>
+#include <string.h>
+#include "ops.h"
+#include "observe.h"
+
+#define WS_VISIT_BUDGET 200000   /* warp instructions a block may run before others get a turn */
+#define WS_WARP_QUANTUM 4096     /* warp instructions a warp runs before the next warp of its block */
+
+/* Resolve a generic address into (space, address in that space). */
+int ws_resolve_generic(const ws_warp *w, uint64_t addr, uint64_t *out)
+{
+    (void)w;
+    if (addr - WS_SHARED_WIN < WS_WIN_SPAN) { *out = addr - WS_SHARED_WIN; return WS_S_SHARED; }
+    if (addr - WS_LOCAL_WIN < WS_WIN_SPAN) { *out = addr - WS_LOCAL_WIN; return WS_S_LOCAL; }
+    *out = addr;
+    return WS_S_GLOBAL;
+}
+
+/* Fill the memory part of a record: per-lane resolved spaces and addresses. */
+static void rec_fill_mem(ws_warp *w, const ws_insn *in, uint32_t m, ws_rec *r)
+{
+    int mk = in->mem;
+    r->is_mem = 1;
+    r->is_write = mk == WS_MK_STORE || mk == WS_MK_ATOMIC || mk == WS_MK_REDUCE;
+    r->is_read = mk == WS_MK_LOAD || mk == WS_MK_ATOMIC;
+    unsigned n = mk == WS_MK_STORE ? (in->ns ? in->ns : 1) : in->vec;
+    r->size = (unsigned)ws_type_size(in->type) * n;
+    int sp = in->space;
+    const uint64_t imm = (uint64_t)in->imm;
+    if (in->base >= 0) {
+        const uint64_t *B = &w->regs[(size_t)in->base * WS_LANES];
+        FOR_LANES(m, r->addr[l] = B[l] + imm);
+    } else {
+        uint64_t a = (sp == WS_S_LOCAL ? (uint64_t)w->local_base : 0) + imm;
+        FOR_LANES(m, r->addr[l] = a);
+    }
+    if (sp == WS_S_GENERIC) {
+        FOR_LANES(m, r->space[l] = (uint8_t)ws_resolve_generic(w, r->addr[l], &r->addr[l]));
+    } else {
+        memset(r->space, sp, sizeof r->space);
+    }
+}
+
+/* Execute the next instruction of w (after any pending reconvergence pops) and fill r for observers and the
+ * timing model; returns 0 when the warp stopped without executing one. Counts the instruction. */
+static int exec_one(ws_warp *w, ws_rec *r)
+{
+    const ws_run *L = w->L;
+    for (;;) {
+        if (w->state != WS_W_RUN) return 0;
+        ws_stk *top = &w->stk[w->sp - 1];
+        if (top->pc != top->rpc) break;
+        ws_warp_pop(w);
+    }
+    ws_stk *top = &w->stk[w->sp - 1];
+    const ws_insn *in = &w->code[top->pc++];
+    uint32_t m = top->mask;
+    r->in = in;
+    r->fn = w->fn;
+    r->active = m;
+    w->nthread += (uint64_t)__builtin_popcount(m);
+    if (in->guard >= 0) {
+        uint32_t g = (uint32_t)w->regs[(size_t)in->guard * WS_LANES];
+        if (in->pneg) g = ~g;
+        m &= g;
+    }
+    r->exec = m;
+    r->is_mem = 0;
+    if (in->mem != WS_MK_NONE && in->mem != WS_MK_HINT) {
+        rec_fill_mem(w, in, m, r);
+        for (int i = 0; i < L->nobs && m; i++)
+            if (L->obs[i]->pre_mem) {
+                L->obs[i]->pre_mem(L->obs[i]->ctx, w, r);
+                m = r->exec;
+            }
+    }
+    w->ninst++;
+    if (m && w->state == WS_W_RUN) in->fn(w, in, m);
+    for (int i = 0; i < L->nobs; i++)
+        if (L->obs[i]->post) L->obs[i]->post(L->obs[i]->ctx, w, r);
+    return 1;
+}
+
+/* Run one warp for up to budget instructions with an observer attached. */
+static uint64_t warp_run_observed(ws_warp *w, uint64_t budget)
+{
+    ws_rec r;
+    uint64_t n = 0;
+    while (n < budget && exec_one(w, &r)) n++;
+    return n;
+}
+
+/* Run one warp for up to budget instructions; returns the number executed. */
+static uint64_t warp_run(ws_warp *w, uint64_t budget)
+{
+    if (w->L->nobs) return warp_run_observed(w, budget);
+    uint64_t n = 0, nthr = 0;
+    while (n < budget) {
+        ws_stk *top = &w->stk[w->sp - 1];
+        if (top->pc == top->rpc) {
+            ws_warp_pop(w);
+            if (w->state != WS_W_RUN) break;
+            continue;
+        }
+        const ws_insn *in = &w->code[top->pc++];
+        uint32_t m = top->mask;
+        nthr += (uint64_t)__builtin_popcount(m);
+        if (in->guard >= 0) {
+            uint32_t g = (uint32_t)w->regs[(size_t)in->guard * WS_LANES];
+            if (in->pneg) g = ~g;
+            m &= g;
+        }
+        n++;
+        if (m) in->fn(w, in, m);
+        if (w->state != WS_W_RUN) break;
+    }
+    w->ninst += n;
+    w->nthread += nthr;
+    return n;
+}
+
+/* Release warps waiting at barrier id when enough have arrived. */
+static void barrier_check(ws_run *L, ws_block *b, int id)
+{
+    int expect = b->bar_expect[id] ? b->bar_expect[id] : b->live_warps;
+    if (b->bar_count[id] < expect || b->bar_count[id] == 0) return;
+    uint32_t red = b->bar_red[id];
+    b->bar_count[id] = 0;
+    b->bar_expect[id] = 0;
+    b->bar_red[id] = 0;
+    for (int i = 0; i < b->nwarps; i++) {
+        ws_warp *w = &b->warps[i];
+        if (w->state != WS_W_BAR || w->bar_id != id) continue;
+        w->state = WS_W_RUN;
+        const ws_insn *in = &w->code[w->stk[w->sp - 1].pc - 1];
+        if (in->sub == WS_SUB_RED) {
+            uint32_t m = w->stk[w->sp - 1].mask;
+            if (in->type == WS_T_PRED) PSET(in->d[0], red ? 0xffffffffu : 0, m);
+            else FOR_LANES(m, { RG(in->d[0], l) = red; });
+        }
+    }
+    (void)L;
+}
+
+/* Account a warp that just stopped: barrier arrival releases waiters, completion may finish the block. */
+static void warp_stopped(ws_run *L, ws_warp *w)
+{
+    ws_block *b = w->blk;
+    if (w->state == WS_W_BAR) barrier_check(L, b, w->bar_id);
+    else if (w->state == WS_W_DONE) {
+        b->live_warps--;
+        for (int id = 0; id < 16; id++) if (b->bar_count[id]) barrier_check(L, b, id);
+        if (!b->live_warps) b->done = 1;
+    }
+}
+
+/* Run a resident block until it finishes or uses its visit budget; returns instructions executed. */
+static uint64_t block_visit(ws_run *L, ws_block *b)
+{
+    uint64_t total = 0;
+    while (!b->done && total < WS_VISIT_BUDGET && !L->fault) {
+        uint64_t pass = 0;
+        for (int i = 0; i < b->nwarps && !L->fault; i++) {
+            ws_warp *w = &b->warps[i];
+            if (w->state != WS_W_RUN) continue;
+            pass += warp_run(w, WS_WARP_QUANTUM);
+            if (w->state != WS_W_RUN) warp_stopped(L, w);
+        }
+        total += pass;
+        if (!pass) break;   /* every warp waits: possibly on another block */
+    }
+    return total;
+}
+
+/* Execute one instruction of warp w for an external engine; fills r. Returns 1 when an instruction ran. */
+int ws_warp_step(ws_warp *w, ws_rec *r)
+{
+    int ran = exec_one(w, r);
+    if (w->state != WS_W_RUN) warp_stopped(w->L, w);
+    return ran;
+}
+
+/* The functional engine: blocks run one after another, and concurrently when they wait on each other. */
+void ws_functional_engine(ws_run *L)
+{
+    ws_block **res = calloc(L->resident, sizeof *res);
+    uint64_t live = 0;
+    int yielded = 0;
+    while (!L->fault) {
+        /* admit a block when none is resident; when the resident ones all yielded without finishing (they wait on
+         * each other), fill every free slot at once, as the device would hold them all */
+        while (L->next < L->nblocks && live < L->resident && (live == 0 || yielded)) {
+            int64_t lin = ws_run_next_block(L);
+            ws_block *b = ws_run_block_start(L, (uint64_t)lin);
+            for (uint64_t i = 0; i < L->resident; i++) if (!res[i]) { res[i] = b; break; }
+            live++;
+        }
+        if (!live) break;
+        uint64_t progress = 0;
+        int finished = 0;
+        for (uint64_t i = 0; i < L->resident && !L->fault; i++) {
+            ws_block *b = res[i];
+            if (!b) continue;
+            progress += block_visit(L, b);
+            if (b->done) {
+                ws_run_block_retire(L, b);
+                res[i] = NULL;
+                live--;
+                finished = 1;
+            }
+        }
+        yielded = !finished;
+        if (L->max_inst && !L->fault) {
+            uint64_t sum = L->ninst;
+            for (uint64_t i = 0; i < L->resident; i++)
+                if (res[i]) for (int wi = 0; wi < res[i]->nwarps; wi++) sum += res[i]->warps[wi].ninst;
+            if (sum > L->max_inst) {
+                L->fault = WS_ERR_LAUNCH_TIMEOUT;
+                snprintf(L->fault_msg, sizeof L->fault_msg, "watchdog: kernel %s exceeded %llu warp instructions",
+                         L->entry->name, (unsigned long long)L->max_inst);
+            }
+        }
+        if (!progress && !finished && live && (live >= L->resident || L->next >= L->nblocks) && !L->fault) {
+            L->fault = WS_ERR_LAUNCH_FAILURE;
+            snprintf(L->fault_msg, sizeof L->fault_msg,
+                     "deadlock: no warp of the %llu resident block(s) of %s can make progress (all wait at barriers)",
+                     (unsigned long long)live, L->entry->name);
+        }
+    }
+    for (uint64_t i = 0; i < L->resident; i++) if (res[i]) ws_run_block_retire(L, res[i]);
+    free(res);
+}
+

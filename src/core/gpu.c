@@ -1,0 +1,205 @@
+/* gpu.c - the simulated GPU object: creation, device memory, loaded modules and their kernels, observers. */
+#include <stdlib.h>
+#include <string.h>
+#include "exec.h"
+#include "observe.h"
+#include "../ptx/parse.h"
+
+/* Create a simulated GPU for device model dev. */
+ws_gpu *ws_gpu_create(const ws_device *dev, const ws_options *opt)
+{
+    ws_gpu *g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->dev = dev;
+    if (opt) g->opt = *opt;
+    size_t cap = dev && dev->global_mem ? dev->global_mem : (16ull << 30);
+    g->mem = ws_mem_create(cap);
+    if (!g->mem) { free(g); return NULL; }
+    return g;
+}
+
+/* Tell the observers about a host-side memory event. */
+static void host_event(ws_gpu *g, int what, uint64_t addr, size_t len)
+{
+    for (int i = 0; i < g->nobs; i++)
+        if (g->obs[i]->host_mem) g->obs[i]->host_mem(g->obs[i]->ctx, what, addr, len);
+}
+
+/* Destroy a simulated GPU and everything it owns. */
+void ws_gpu_destroy(ws_gpu *g)
+{
+    if (!g) return;
+    host_event(g, WS_HM_RESET, 0, 0);
+    for (int i = 0; i < g->nmods; i++) ws_module_free(g->mods[i]);
+    free(g->mods);
+    ws_mem_destroy(g->mem);
+    free(g);
+}
+
+/* The device model the GPU was created with. */
+const ws_device *ws_gpu_device(const ws_gpu *g) { return g->dev; }
+
+/* Attach an observer to later launches. */
+int ws_gpu_add_observer(ws_gpu *g, const ws_observer *obs)
+{
+    if (!obs) return -1;
+    for (int i = 0; i < g->nobs; i++) if (g->obs[i] == obs) return 0;
+    if (g->nobs >= WS_MAX_OBSERVERS) return -1;
+    g->obs[g->nobs++] = obs;
+    return 0;
+}
+
+/* Detach an observer. */
+void ws_gpu_remove_observer(ws_gpu *g, const ws_observer *obs)
+{
+    for (int i = 0; i < g->nobs; i++)
+        if (g->obs[i] == obs) {
+            memmove(&g->obs[i], &g->obs[i + 1], sizeof *g->obs * (size_t)(g->nobs - i - 1));
+            g->nobs--;
+            return;
+        }
+}
+
+/* Install an engine that runs launches instead of the functional scheduler (the timing model); NULL removes it. */
+void ws_gpu_set_engine(ws_gpu *g, ws_engine_fn fn, void *ctx)
+{
+    g->engine = fn;
+    g->engine_ctx = ctx;
+}
+
+/* Allocate global memory. */
+int ws_malloc(ws_gpu *g, size_t size, uint64_t *addr)
+{
+    if (ws_mem_alloc(g->mem, size, WS_ALLOC_DEVICE, addr)) return WS_ERR_MEMORY_ALLOCATION;
+    host_event(g, WS_HM_ALLOC, *addr, size);
+    return WS_OK;
+}
+
+/* Allocate managed memory (same address on host and device). */
+int ws_malloc_managed(ws_gpu *g, size_t size, void **ptr)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, size ? size : 1)) return WS_ERR_MEMORY_ALLOCATION;
+    memset(p, 0, size ? size : 1);
+    ws_mem_add_host(g->mem, p, size ? size : 1, WS_ALLOC_MANAGED);
+    *ptr = p;
+    return WS_OK;
+}
+
+/* Free an allocation. */
+int ws_free(ws_gpu *g, uint64_t addr)
+{
+    const ws_alloc *a = ws_mem_find(g->mem, addr);
+    size_t size = a && a->addr == addr ? a->size : 0;
+    if (ws_mem_free(g->mem, addr) == 0) {
+        host_event(g, WS_HM_FREE, addr, size);
+        return WS_OK;
+    }
+    void *p = (void *)(uintptr_t)addr;
+    if (a && a->kind == WS_ALLOC_MANAGED && a->host == p) {
+        ws_mem_remove_host(g->mem, p);
+        free(p);
+        return WS_OK;
+    }
+    host_event(g, WS_HM_BADFREE, addr, 0);
+    return WS_ERR_INVALID_VALUE;
+}
+
+/* Tell the observers that the host side wrote or read a device range. */
+void ws_gpu_host_access(ws_gpu *g, uint64_t addr, size_t len, int write)
+{
+    if (g && len) host_event(g, write ? WS_HM_WRITE : WS_HM_READ, addr, len);
+}
+
+/* Make host memory visible to kernels at its own address. */
+void ws_register_host(ws_gpu *g, void *p, size_t size) { ws_mem_add_host(g->mem, p, size, WS_ALLOC_HOST); }
+
+/* Forget a registered host range. */
+void ws_unregister_host(ws_gpu *g, void *p) { ws_mem_remove_host(g->mem, p); }
+
+/* Host view of a device range. */
+void *ws_host_view(ws_gpu *g, uint64_t addr, size_t len) { return ws_mem_view(g->mem, addr, len); }
+
+/* Whether addr lies in device memory. */
+int ws_is_device_addr(ws_gpu *g, uint64_t addr, uint64_t *base, size_t *size)
+{
+    const ws_alloc *a = ws_mem_find(g->mem, addr);
+    if (!a) return 0;
+    if (base) *base = a->addr;
+    if (size) *size = a->size;
+    return 1;
+}
+
+/* Parse, decode and link a PTX text. */
+ws_module *ws_module_load(ws_gpu *g, const char *ptx, size_t len, const char *origin, char *err, size_t errlen)
+{
+    ws_ptx_module *p = ws_ptx_parse(ptx, len, origin, err, errlen);
+    if (!p) return NULL;
+    ws_module *m = ws_module_link(g, p, err, errlen);
+    if (!m) return NULL;
+    g->mods = realloc(g->mods, sizeof *g->mods * (size_t)(g->nmods + 1));
+    g->mods[g->nmods++] = m;
+    return m;
+}
+
+/* Kernel by mangled name. */
+ws_kernel *ws_module_kernel(ws_module *m, const char *name)
+{
+    for (int i = 0; i < m->nkernels; i++)
+        if (!strcmp(m->funcs[m->kernels[i].func].name, name)) return &m->kernels[i];
+    return NULL;
+}
+
+/* Module variable by name. */
+int ws_module_global(ws_module *m, const char *name, uint64_t *addr, size_t *size)
+{
+    const ws_ptx_module *p = m->ptx;
+    for (int i = 0; i < p->nsyms; i++)
+        if ((p->syms[i].space == WS_S_GLOBAL || p->syms[i].space == WS_S_CONST) && !strcmp(p->syms[i].name, name)) {
+            if (addr) *addr = m->sym_addr[i];
+            if (size) *size = p->syms[i].size;
+            return WS_OK;
+        }
+    return WS_ERR_INVALID_SYMBOL;
+}
+
+/* Symbols of a linked module. */
+int ws_module_symbols(const ws_module *m, ws_symbol_info *out, int cap)
+{
+    const ws_ptx_module *p = m->ptx;
+    for (int i = 0; i < p->nsyms && i < cap; i++) {
+        const ws_symbol *s = &p->syms[i];
+        out[i] = (ws_symbol_info){ s->name, s->space, m->sym_addr[i], s->size, s->is_extern_shared,
+                                   s->scope >= 0 ? p->funcs[s->scope].name : NULL };
+    }
+    return p->nsyms;
+}
+
+/* Kernels of a linked module. */
+int ws_module_kernels(ws_module *m, int i, ws_kernel **k)
+{
+    if (k) *k = i >= 0 && i < m->nkernels ? &m->kernels[i] : NULL;
+    return m->nkernels;
+}
+
+/* Static facts about a kernel. */
+void ws_kernel_get_info(const ws_kernel *k, ws_kernel_info *info)
+{
+    const ws_func *f = &k->mod->funcs[k->func];
+    memset(info, 0, sizeof *info);
+    info->name = f->name;
+    info->nparams = f->nparams;
+    info->param_bytes = f->param_bytes;
+    info->param_offset = f->param_off;
+    info->param_size = f->param_size;
+    info->static_smem = f->static_smem;
+    info->dyn_smem_base = k->mod->dyn_base;
+    info->local_bytes = f->stack_need;
+    info->max_threads = f->maxntid;
+    info->ptx_regs = f->nregs;
+}
+
+/* Set the opt-in dynamic shared memory limit of a kernel. */
+void ws_kernel_set_max_dyn_smem(ws_kernel *k, size_t bytes) { k->max_dyn_smem = bytes; }
+/* Opt-in dynamic shared memory limit of a kernel (0 = default). */
+size_t ws_kernel_max_dyn_smem(const ws_kernel *k) { return k->max_dyn_smem; }

@@ -1,0 +1,147 @@
+/* listing.c - the decoded listing of a parsed module (listing.h): every field a decoded instruction carries,
+ * in a stable text form that golden tests compare. */
+#include <stdio.h>
+#include <string.h>
+#include "listing.h"
+
+static const char *const space_name[] = { "generic", "global", "shared", "local", "const", "param", "param.func" };
+static const char *const rnd_name[] = { "", "rn", "rz", "rm", "rp", "rna", "rni", "rzi", "rmi", "rpi" };
+static const char *const cmp_name[] = { "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
+                                        "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan" };
+static const char *const sub_name[] = { "", "and", "or", "xor", "add", "min", "max", "inc", "dec", "cas", "exch",
+                                        "up", "down", "bfly", "idx", "all", "any", "uni", "ballot", "popc",
+                                        "arrive", "sync", "red" };
+static const char *const mov_name[] = { "", "unpack", "pack", "%clock", "%clock64", "%globaltimer" };
+static const char *const testp_name[] = { "", "finite", "infinite", "number", "notanumber", "normal", "subnormal" };
+static const char *const prmt_name[] = { "", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
+static const char *const pipe_name[WS_PIPE_COUNT] = { "INT", "FP32", "FP64", "SFU", "LSU", "CTRL" };
+static const char *const lat_name[WS_LAT_COUNT] = { "int", "fp32", "fp64", "sfu", "sfu64", "div32", "div64", "idiv",
+                                                    "irem", "shfl", "cvt", "s2r", "branch" };
+static const char *const mem_name[] = { "-", "load", "store", "atomic", "reduce", "hint" };
+static const struct { unsigned bit; const char *n; } iflag_names[] = {
+    { WS_IF_BRANCH, "branch" }, { WS_IF_ENDS, "ends" }, { WS_IF_CTRL, "ctrl" }, { WS_IF_BARRIER, "barrier" },
+    { WS_IF_FENCE, "fence" }, { WS_IF_WARPSYNC, "warpsync" }, { WS_IF_SERIAL, "serial" },
+    { WS_IF_ORDERED, "ordered" }, { WS_IF_VISIBLE, "visible" }, { WS_IF_MEMSYS, "memsys" },
+};
+static const struct { unsigned bit; const char *n; } flag_names[] = {
+    { WS_F_FTZ, "ftz" }, { WS_F_SAT, "sat" }, { WS_F_APPROX, "approx" }, { WS_F_HI, "hi" }, { WS_F_LO, "lo" },
+    { WS_F_WIDE, "wide" }, { WS_F_CC, "cc" }, { WS_F_UNI, "uni" }, { WS_F_TO, "to" }, { WS_F_CLAMP, "clamp" },
+    { WS_F_LEFT, "l" }, { WS_F_NEG1, "neg1" }, { WS_F_NEG2, "neg2" }, { WS_F_SHIFTAMT, "shiftamt" },
+    { WS_F_RELU, "relu" }, { WS_F_FULL, "full" }, { WS_F_LOCALSYM, "localsym" }, { WS_F_SYNCMEM, "syncmem" },
+};
+
+#define NAME(tab, i) ((unsigned)(i) < sizeof tab / sizeof *tab ? tab[i] : "?")
+
+/* The sub-operation of in as text (its meaning depends on the opcode). */
+static const char *sub_text(const ws_insn *in)
+{
+    if (in->op == WS_OP_MOV) return NAME(mov_name, in->sub);
+    if (in->op == WS_OP_TESTP) return NAME(testp_name, in->sub);
+    if (in->op == WS_OP_PRMT) return NAME(prmt_name, in->sub);
+    return NAME(sub_name, in->sub);
+}
+
+/* Print a list of operands ("{a, b}") of function f. */
+static void operands(FILE *out, const ws_func *f, const char *label, const int32_t *r, int n)
+{
+    char buf[96];
+    fprintf(out, " %s={", label);
+    for (int i = 0; i < n; i++) fprintf(out, "%s%s", i ? "," : "", ws_operand_name(f, r[i], buf, sizeof buf));
+    fputc('}', out);
+}
+
+/* Print one decoded instruction of f. */
+static void insn_line(FILE *out, const ws_ptx_module *m, const ws_func *f, int pc)
+{
+    const ws_insn *in = &f->code[pc];
+    char buf[96];
+    fprintf(out, "  %4d L%-5u ", pc, in->ptx_line);
+    if (in->guard >= 0) fprintf(out, "@%s%s ", in->pneg ? "!" : "", ws_operand_name(f, in->guard, buf, sizeof buf));
+    fputs(ws_opcode_name(in->op), out);
+    const char *sub = sub_text(in);
+    if (*sub) fprintf(out, ".%s", sub);
+    if (in->op == WS_OP_BAR && in->sub == WS_SUB_RED) fprintf(out, ".%s", NAME(sub_name, in->type2));
+    if (in->cmp) fprintf(out, ".%s", NAME(cmp_name, in->cmp));
+    if (in->rnd) fprintf(out, ".%s", NAME(rnd_name, in->rnd));
+    for (size_t i = 0; i < sizeof flag_names / sizeof *flag_names; i++)
+        if (in->flags & flag_names[i].bit) fprintf(out, ".%s", flag_names[i].n);
+    if (in->mem != WS_MK_NONE || in->op == WS_OP_CVTA || in->op == WS_OP_ISSPACEP) fprintf(out, ".%s", NAME(space_name, in->space));
+    if (in->vec > 1) fprintf(out, ".v%u", in->vec);
+    if (in->type) fprintf(out, ".%s", ws_type_name(in->type));
+    if (in->type2 && !(in->op == WS_OP_BAR && in->sub == WS_SUB_RED)) fprintf(out, ".%s", ws_type_name(in->type2));
+    if (in->nd) operands(out, f, "d", in->d, in->nd);
+    if (in->d[1] != WS_SR_SINK && in->nd < 2) operands(out, f, "p", &in->d[1], 1);
+    if (in->ns) operands(out, f, "s", in->s, in->ns > 5 ? 5 : in->ns);
+    if (in->base >= 0 || in->sym >= 0 || in->mem != WS_MK_NONE) {
+        fputs(" addr=[", out);
+        if (in->base >= 0) fprintf(out, "%s+", ws_operand_name(f, in->base, buf, sizeof buf));
+        if (in->sym >= 0) fprintf(out, "%s+", m->syms[in->sym].name);
+        fprintf(out, "%lld]", (long long)in->imm);
+    } else if (in->imm) fprintf(out, " imm=%lld", (long long)in->imm);
+    if (in->op == WS_OP_BRA) fprintf(out, " ->%d", in->target);
+    if (in->op == WS_OP_BRX) {
+        fputs(" ->{", out);
+        for (int i = 0; i < in->ntargets; i++) fprintf(out, "%s%d", i ? "," : "", in->targets[i]);
+        fputc('}', out);
+    }
+    if (in->iflags & WS_IF_BRANCH) {
+        if (in->rpc < 0) fputs(" rpc=exit", out);
+        else fprintf(out, " rpc=%d", in->rpc);
+    }
+    if (in->call) {
+        const ws_call *c = in->call;
+        fprintf(out, " call=%s args=%d%s", c->func >= 0 ? m->funcs[c->func].name : "(indirect)", c->nargs,
+                c->has_ret ? " ret" : "");
+    }
+    fprintf(out, " | %s %s %s", NAME(pipe_name, in->pipe), NAME(lat_name, in->lat), NAME(mem_name, in->mem));
+    if (in->flops) fprintf(out, " flops=%u", in->flops);
+    for (size_t i = 0; i < sizeof iflag_names / sizeof *iflag_names; i++)
+        if (in->iflags & iflag_names[i].bit) fprintf(out, " %s", iflag_names[i].n);
+    if (in->line) fprintf(out, " @%u:%u", in->file, in->line);
+    fputc('\n', out);
+}
+
+/* Print the decoded listing of a parsed module. */
+void ws_ptx_listing(FILE *out, const ws_ptx_module *m)
+{
+    fprintf(out, "module %s: %d functions, %d symbols\n", m->origin, m->nfuncs, m->nsyms);
+    for (int i = 0; i < m->nsyms; i++) {
+        const ws_symbol *s = &m->syms[i];
+        fprintf(out, "symbol %s .%s size=%zu align=%d", s->name, NAME(space_name, s->space), s->size, s->align);
+        if (s->is_extern_shared) fputs(" dynamic", out);
+        if (s->managed) fputs(" managed", out);
+        if (s->scope >= 0) fprintf(out, " scope=%s", m->funcs[s->scope].name);
+        if (s->init) {
+            fputs(" init=", out);
+            for (size_t k = 0; k < s->size && k < 32; k++) fprintf(out, "%02x", s->init[k]);
+            if (s->size > 32) fputs("...", out);
+        }
+        for (int k = 0; k < s->nrelocs; k++) {
+            const ws_data_reloc *r = &s->relocs[k];
+            fprintf(out, " reloc@%zu=%s+%lld", r->offset,
+                    r->ref.kind == WS_RELOC_SYM ? m->syms[r->ref.index].name : m->funcs[r->ref.index].name,
+                    (long long)r->addend);
+        }
+        fputc('\n', out);
+    }
+    for (int i = 0; i < m->nfuncs; i++) {
+        const ws_func *f = &m->funcs[i];
+        fprintf(out, "%s %s", f->is_entry ? ".entry" : ".func", f->name);
+        if (!f->decoded) { fputs(f->builtin ? " (built-in)\n" : " (declared)\n", out); continue; }
+        fprintf(out, " params=%d", f->nparams);
+        for (int k = 0; k < f->nparams; k++) fprintf(out, "%s%zu:%zu", k ? "," : " ", f->param_off[k], f->param_size[k]);
+        if (f->has_ret) fprintf(out, " ret=%zu:%zu", f->ret_off, f->ret_size);
+        fprintf(out, " frame=%zu stack=%zu regs=%d consts=%d", f->frame_size, f->stack_need,
+                f->first_const - WS_SR_COUNT, f->nconst);
+        if (f->maxntid) fprintf(out, " maxntid=%d", f->maxntid);
+        fputc('\n', out);
+        for (int k = 0; k < f->nconst; k++) {
+            if (!f->const_reloc || f->const_reloc[k].kind == WS_RELOC_NONE) continue;
+            const ws_reloc *r = &f->const_reloc[k];
+            fprintf(out, "  const #%d = %s+%llu\n", k,
+                    r->kind == WS_RELOC_SYM ? m->syms[r->index].name : m->funcs[r->index].name,
+                    (unsigned long long)f->const_val[k]);
+        }
+        for (int pc = 0; pc < f->ncode; pc++) insn_line(out, m, f, pc);
+    }
+}

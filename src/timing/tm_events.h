@@ -1,0 +1,48 @@
+/* tm_events.h - what the timing model tells its listeners: blocks placed on and retired from SMs, every issued
+ * warp instruction with its sub-partition and lanes, the intervals a warp stalled and why, barrier waits. Traces
+ * and pictures (src/report) are built on it. Events reach the listeners in batches, in an order that does not
+ * depend on how many threads simulate the SMs: cycle by cycle, SM by SM, in the order each SM produced them. */
+#ifndef WS_TM_EVENTS_H
+#define WS_TM_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../core/exec.h"
+
+/* kinds of events */
+enum ws_tm_event_kind {
+    WS_TE_BLOCK_PLACED,     /* block `block` became resident on SM `sm` at t0 */
+    WS_TE_BLOCK_RETIRED,    /* block `block` finished on SM `sm` at t0 */
+    WS_TE_ISSUE,            /* warp `warp` of block `block` issued `in` at t0 on sub-partition `sp` */
+    WS_TE_STALL,            /* the warp could not issue during [t0, t1) because of `reason` (WS_ST_*) */
+    WS_TE_BARRIER_WAIT      /* the warp waited at a block barrier during [t0, t1) */
+};
+
+/* one event */
+typedef struct ws_tm_event {
+    uint8_t kind;           /* enum ws_tm_event_kind */
+    uint8_t reason;         /* WS_TE_STALL: WS_ST_* */
+    uint8_t sp;             /* sub-partition (warp events) */
+    uint16_t sm;
+    uint32_t warp;          /* warp index within its block (warp events) */
+    uint64_t block;         /* grid-linear block index */
+    uint64_t t0, t1;        /* cycles: the event's time, or the interval [t0, t1) */
+    const ws_insn *in;      /* WS_TE_ISSUE: the instruction (NULL for a reconvergence-only step) */
+    const ws_func *fn;      /* WS_TE_ISSUE: its function */
+    uint32_t active, exec;  /* WS_TE_ISSUE: lanes active, lanes that executed (after the guard) */
+} ws_tm_event;
+
+struct ws_tm_result;
+
+/* a listener; any callback may be NULL */
+typedef struct ws_tm_listener {
+    void *ctx;
+    /* a launch starts on nsm SMs of nsp sub-partitions each */
+    void (*launch_begin)(void *ctx, const ws_run *L, int nsm, int nsp);
+    /* a batch of events */
+    void (*events)(void *ctx, const ws_run *L, const ws_tm_event *ev, size_t n);
+    /* the launch ended with result r */
+    void (*launch_end)(void *ctx, const ws_run *L, const struct ws_tm_result *r);
+} ws_tm_listener;
+
+#endif
