@@ -59,7 +59,30 @@ bench: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all test bench clean
+# make install [PREFIX=/usr/local] [DESTDIR=]: PREFIX/bin/warpsim, the simulated CUDA libraries in
+# PREFIX/lib/warpsim/, the presets in PREFIX/share/warpsim/devices/; warpsim finds both relative to itself.
+PREFIX  ?= /usr/local
+INSTALL ?= install
+# the libraries `warpsim run` puts in front of NVIDIA's (add e.g. $(B)/lib/libcuda.so.1 here to install it)
+INSTALL_LIBS := $(B)/lib/libcudart.so.13
+I_BIN   := $(DESTDIR)$(PREFIX)/bin
+I_LIB   := $(DESTDIR)$(PREFIX)/lib/warpsim
+I_DEV   := $(DESTDIR)$(PREFIX)/share/warpsim/devices
+
+install: $(B)/warpsim $(INSTALL_LIBS)
+	$(INSTALL) -d -m 755 "$(I_BIN)" "$(I_LIB)" "$(I_DEV)"
+	$(INSTALL) -m 755 $(B)/warpsim "$(I_BIN)/warpsim"
+	$(INSTALL) -m 755 $(INSTALL_LIBS) "$(I_LIB)/"
+	ln -sf libcudart.so.13 "$(I_LIB)/libcudart.so"
+	rm -f "$(I_DEV)"/*.preset
+	$(INSTALL) -m 644 devices/*.preset devices/README.md "$(I_DEV)/"
+
+uninstall:
+	rm -f "$(I_BIN)/warpsim" "$(I_LIB)/libcudart.so" $(foreach l,$(notdir $(INSTALL_LIBS)),"$(I_LIB)/$(l)")
+	rm -f "$(I_DEV)"/*.preset "$(I_DEV)/README.md"
+	rmdir "$(I_LIB)" "$(I_DEV)" "$(DESTDIR)$(PREFIX)/share/warpsim" 2>/dev/null || true
+
+.PHONY: all test bench clean install uninstall
 -include $(wildcard $(B)/obj/src/*/*.d)
 
 calibrate: all

@@ -14,7 +14,8 @@ static void devices_usage(FILE *f)
     fprintf(f,
         "usage: warpsim devices [--json]          table of the device presets (default marked *)\n"
         "       warpsim devices [--json] NAME     every field of one preset (NAME or a path to a .preset file)\n"
-        "Presets are the files %s/NAME.preset (directory: $WARPSIM_DEVICES, else the built-in one);\n"
+        "Presets are the files %s/NAME.preset (the folder: $WARPSIM_DEVICES, else\n"
+        "PREFIX/share/warpsim/devices of an installed warpsim, else the build tree's devices/);\n"
         "devices/README.md describes the format. --gpu NAME selects one in every command.\n",
         ws_device_dir());
 }

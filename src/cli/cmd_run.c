@@ -1,6 +1,7 @@
 /* cmd_run.c - `warpsim run`: run an unmodified CUDA program (built with nvcc -cudart shared) on the simulated
  * GPU by starting it with warpsim's libcudart.so.13 in front of NVIDIA's. Options reach the runtime through
- * the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID. */
+ * the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID, and
+ * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets). */
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
@@ -15,6 +16,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "paths.h"
+#include "run_cache.h"
 #include "run_check.h"
 #include "../device/device.h"
 
@@ -35,7 +38,8 @@ static void run_usage(FILE *f)
     cli_check_usage(f);
     fprintf(f,
         "PROGRAM must be linked with the shared CUDA runtime: nvcc -cudart shared ...\n"
-        "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into build/run-cache/.\n");
+        "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into $XDG_CACHE_HOME/warpsim/run/\n"
+        "(default ~/.cache/warpsim/run/); an unchanged source (headers and nvcc included) is not recompiled.\n");
 }
 
 /* Whether s ends with suffix. */
@@ -64,20 +68,6 @@ static int valid_block_order(const char *v)
     errno = 0;
     (void)strtoull(v + 7, &end, 0);
     return errno == 0 && *end == 0;
-}
-
-/* Directory of the warpsim executable (from /proc/self/exe) into dir; 0 on success. */
-static int exe_dir(char *dir, size_t cap)
-{
-    char path[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0) return -1;
-    path[n] = 0;
-    char *slash = strrchr(path, '/');
-    if (!slash) return -1;
-    *slash = 0;
-    if ((size_t)snprintf(dir, cap, "%s", path) >= cap) return -1;
-    return 0;
 }
 
 /* Read a whole file; NULL on failure. */
@@ -191,77 +181,6 @@ static int find_program(const char *name, char *out, size_t cap)
     return rc;
 }
 
-/* Create directory path and its parents; 0 on success. */
-static int mkdir_p(const char *path)
-{
-    char tmp[PATH_MAX];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s", path) >= sizeof tmp) return -1;
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-/* Run a command (argv) and wait; its exit status, or -1 when it could not start. */
-static int run_wait(char *const argv[])
-{
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        fprintf(stderr, "warpsim run: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) return -1;
-    if (WIFEXITED(st)) return WEXITSTATUS(st);
-    return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
-/* Compile FILE.cu with nvcc into the run cache (build/run-cache next to the warpsim binary, else a temp
- * directory); the executable's path goes to out. 0 on success. */
-static int compile_cu(const char *cu, const char *bindir, int quiet, char *out, size_t cap)
-{
-    if (access(cu, R_OK) != 0) {
-        fprintf(stderr, "warpsim run: cannot read %s\n", cu);
-        return -1;
-    }
-    const char *base = strrchr(cu, '/');
-    base = base ? base + 1 : cu;
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - 3), base);
-    char dir[PATH_MAX];
-    int have_dir = 0;
-    if ((size_t)snprintf(dir, sizeof dir, "%s/run-cache", bindir) < sizeof dir && mkdir_p(dir) == 0 &&
-        access(dir, W_OK) == 0)
-        have_dir = 1;
-    if (!have_dir) {
-        const char *t = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/warpsim-run-XXXXXX", t && *t ? t : "/tmp");
-        if (!mkdtemp(dir)) {
-            fprintf(stderr, "warpsim run: cannot create a directory for the compiled program\n");
-            return -1;
-        }
-    }
-    if ((size_t)snprintf(out, cap, "%s/%s", dir, name) >= cap) return -1;
-    if (!quiet) fprintf(stderr, "warpsim: nvcc -cudart shared -lineinfo -o %s %s\n", out, cu);
-    char *argv[] = {"nvcc", "-cudart", "shared", "-lineinfo", "-o", out, (char *)cu, NULL};
-    int rc = run_wait(argv);
-    if (rc == 127 || rc < 0) {
-        fprintf(stderr, "warpsim run: nvcc not found; install the CUDA toolkit or put nvcc on PATH\n");
-        return -1;
-    }
-    if (rc != 0) {
-        fprintf(stderr, "warpsim run: nvcc failed to compile %s (exit %d)\n", cu, rc);
-        return -1;
-    }
-    return 0;
-}
-
 /* Prepend dir to the colon-separated environment variable var. */
 static int env_prepend(const char *var, const char *dir)
 {
@@ -360,22 +279,20 @@ int cli_run(int argc, char **argv)
         fprintf(stderr, "warpsim run: --block-order=%s: expected random:SEED (e.g. random:42)\n", block_order);
         return 2;
     }
-    char bindir[PATH_MAX], libdir[PATH_MAX + 8], rtlib[PATH_MAX + 32];
-    if (exe_dir(bindir, sizeof bindir) != 0) {
-        fprintf(stderr, "warpsim run: cannot locate the warpsim executable (/proc/self/exe)\n");
+    char libdir[PATH_MAX];
+    if (cli_lib_dir(libdir, sizeof libdir, err, sizeof err) != 0) {
+        fprintf(stderr, "warpsim run: %s\n", err);
         return 2;
     }
-    snprintf(libdir, sizeof libdir, "%s/lib", bindir);
-    snprintf(rtlib, sizeof rtlib, "%s/libcudart.so.13", libdir);
-    if (access(rtlib, R_OK) != 0) {
-        fprintf(stderr, "warpsim run: the simulated CUDA runtime %s is missing; run make\n", rtlib);
-        return 2;
-    }
+    /* the runtime in the program reads the presets from the folder this process found (absolute: the program
+     * may change directory) */
+    char devdir[PATH_MAX];
+    if (!realpath(ws_device_dir(), devdir)) snprintf(devdir, sizeof devdir, "%s", ws_device_dir());
 
     char prog[PATH_MAX];
     const char *given = argv[i];
     if (ends_with(given, ".cu")) {
-        if (compile_cu(given, bindir, quiet, prog, sizeof prog) != 0) return 2;
+        if (cli_compile_cu(given, quiet, prog, sizeof prog) != 0) return 2;
     } else if (find_program(given, prog, sizeof prog) != 0) {
         fprintf(stderr, "warpsim run: %s: no such program\n", given);
         return 2;
@@ -411,7 +328,7 @@ int cli_run(int argc, char **argv)
                                            sizeof report_abs)
             report = report_abs;
     }
-    if (env_prepend("LD_LIBRARY_PATH", libdir) != 0 || (gpu && setenv("WARPSIM_GPU", gpu, 1) != 0) ||
+    if (env_prepend("LD_LIBRARY_PATH", libdir) != 0 || setenv("WARPSIM_DEVICES", devdir, 1) != 0 || (gpu && setenv("WARPSIM_GPU", gpu, 1) != 0) ||
         (report && setenv("WARPSIM_REPORT", report, 1) != 0) ||
         (block_order && setenv("WARPSIM_BLOCK_ORDER", block_order, 1) != 0) ||
         (quiet && setenv("WARPSIM_QUIET", "1", 1) != 0) || (timing && setenv("WARPSIM_TIMING", "1", 1) != 0) ||

@@ -3,7 +3,9 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef WS_DEVICES_DIR
 #define WS_DEVICES_DIR "devices"
@@ -490,11 +494,56 @@ int ws_device_load_file(const char *path, ws_device *out, char *err, size_t errl
     return 0;
 }
 
-/* Directory holding the preset files (WARPSIM_DEVICES, else the one compiled in). */
+/* The preset folder found next to the code (installed layout), else the compiled-in one; set once. */
+static char g_found_dir[PATH_MAX];
+static pthread_once_t g_found_once = PTHREAD_ONCE_INIT;
+
+/* Folder of the file that holds this code: the warpsim executable (PREFIX/bin) or the simulated runtime
+ * loaded into a program (PREFIX/lib/warpsim); 0 on success. */
+static int code_dir(char *out, size_t cap)
+{
+    char path[PATH_MAX];
+    Dl_info di;
+    struct link_map *lm = NULL;
+    /* the main program's link map has an empty name (dli_fname is then argv[0], maybe relative) */
+    if (dladdr1((void *)&code_dir, &di, (void **)&lm, RTLD_DL_LINKMAP) && lm && lm->l_name && lm->l_name[0]) {
+        if (!realpath(lm->l_name, path)) return -1;
+    } else {
+        ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+        if (n <= 0) return -1;
+        path[n] = 0;
+    }
+    char *slash = strrchr(path, '/');
+    if (!slash) return -1;
+    *slash = 0;
+    return (size_t)snprintf(out, cap, "%s", path) < cap ? 0 : -1;
+}
+
+/* Locate the preset folder once: DIR/../share/warpsim/devices (DIR = PREFIX/bin) or
+ * DIR/../../share/warpsim/devices (DIR = PREFIX/lib/warpsim), else the build tree's (WS_DEVICES_DIR). */
+static void find_device_dir(void)
+{
+    static const char *const rel[] = { "../share/warpsim/devices", "../../share/warpsim/devices" };
+    char dir[PATH_MAX], cand[PATH_MAX + 64], real[PATH_MAX];
+    snprintf(g_found_dir, sizeof g_found_dir, "%s", WS_DEVICES_DIR);
+    if (code_dir(dir, sizeof dir)) return;
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        struct stat st;
+        if ((size_t)snprintf(cand, sizeof cand, "%s/%s", dir, rel[i]) >= sizeof cand) continue;
+        if (stat(cand, &st) || !S_ISDIR(st.st_mode) || !realpath(cand, real)) continue;
+        snprintf(g_found_dir, sizeof g_found_dir, "%s", real);
+        return;
+    }
+}
+
+/* Directory holding the preset files: $WARPSIM_DEVICES, else share/warpsim/devices of the installation this
+ * code belongs to, else the build tree's devices/ (compiled in). */
 const char *ws_device_dir(void)
 {
     const char *e = getenv("WARPSIM_DEVICES");
-    return (e && *e) ? e : WS_DEVICES_DIR;
+    if (e && *e) return e;
+    pthread_once(&g_found_once, find_device_dir);
+    return g_found_dir;
 }
 
 /* The cache of loaded presets: one node per resolved path. */

@@ -91,7 +91,8 @@ const ws_device *ws_device_get(const char *name_or_path, char *err, size_t errle
 /* Parse one preset file into *out; 0 on success, -1 with "file:line: field: problem" in err. */
 int ws_device_load_file(const char *path, ws_device *out, char *err, size_t errlen);
 
-/* Directory holding the preset files (WARPSIM_DEVICES, else the one compiled in). */
+/* Directory holding the preset files: $WARPSIM_DEVICES, else PREFIX/share/warpsim/devices found relative to the
+ * executable or library holding this code (an installed warpsim), else the build tree's devices/ (compiled in). */
 const char *ws_device_dir(void);
 
 /* Write every field of d as preset text ("key = value" lines) or, with json = 1, as one JSON object into buf

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# install.sh - `make install PREFIX=...` gives a warpsim that works from any folder: it is installed into a
+# temporary prefix (nothing else is copied) and run from another temporary folder, where it must find its
+# libraries (PREFIX/lib/warpsim) and presets (PREFIX/share/warpsim/devices) relative to itself, the runtime it
+# loads into a program must find the presets too, `warpsim run FILE.cu` must cache its build under
+# $XDG_CACHE_HOME/warpsim (else ~/.cache/warpsim) and rebuild when a header changes, and the source tree must
+# stay untouched. Exits 0 when every check passes, 77 (skip) without nvcc.
+# TIMEOUT: 300
+set -u
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+NVCC=${NVCC:-nvcc}
+if ! command -v "$NVCC" >/dev/null 2>&1; then
+  echo "install: nvcc not found; skipping"
+  exit 77
+fi
+unset WARPSIM_DEVICES WARPSIM_GPU DESTDIR
+fails=0
+
+# check NAME CONDITION-RESULT: report one check
+check() {
+  if [ "$2" = 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
+}
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+work=$tmp/work
+export XDG_CACHE_HOME=$tmp/xdg-cache
+mkdir -p "$work"
+in_git=0
+git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 && in_git=1
+[ "$in_git" = 1 ] && git -C "$ROOT" status --porcelain >"$tmp/status.before"
+
+# 1. make install puts everything under the prefix
+make -s -C "$ROOT" install PREFIX="$prefix" >"$tmp/install.log" 2>&1
+rc=$?
+cat "$tmp/install.log"
+[ "$rc" = 0 ] && [ -x "$prefix/bin/warpsim" ] && [ -f "$prefix/lib/warpsim/libcudart.so.13" ] &&
+  [ "$(readlink "$prefix/lib/warpsim/libcudart.so")" = libcudart.so.13 ] &&
+  [ -f "$prefix/share/warpsim/devices/README.md" ] && [ -f "$prefix/share/warpsim/devices/h200.preset" ]
+check "make install PREFIX=... installs bin/, lib/warpsim/, share/warpsim/devices/" $?
+touch "$tmp/stamp"
+sleep 1   # so that anything written into the source tree from now on is newer than the stamp
+
+# a preset that exists only in the installed folder proves which folder warpsim and its runtime read
+printf 'base = h100\nfull_name = "warpsim install probe"\n' >"$prefix/share/warpsim/devices/install-probe.preset"
+WS=$prefix/bin/warpsim
+cd "$work" || exit 1
+
+# 2. warpsim devices lists the installed presets
+out=$("$WS" devices 2>&1); rc=$?
+echo "$out"
+ok=0
+[ "$rc" = 0 ] || ok=1
+for p in "$ROOT"/devices/*.preset install-probe; do
+  echo "$out" | grep -q "^$(basename "$p" .preset)[ *]" || { echo "missing preset $p"; ok=1; }
+done
+"$WS" devices --json | grep -q "\"dir\": \"$prefix/share/warpsim/devices\"" || ok=1
+check "warpsim devices lists the presets of PREFIX/share/warpsim/devices" $ok
+
+# 3. warpsim run FILE.cu from another folder, cached under $XDG_CACHE_HOME/warpsim
+out=$("$WS" run "$ROOT/examples/vecadd.cu" 2>&1); rc=$?
+echo "$out"
+[ "$rc" = 0 ] && echo "$out" | grep -q "vecAdd<<<2, 64>>>: c\[69\] = 207, all 70 correct"
+check "installed warpsim runs examples/vecadd.cu from another folder" $?
+ls "$XDG_CACHE_HOME"/warpsim/run/*/vecadd >/dev/null 2>&1 &&
+  [ "$(stat -c %a "$XDG_CACHE_HOME/warpsim")" = 700 ] && [ "$(stat -c %a "$XDG_CACHE_HOME"/warpsim/run/*/)" = 700 ]
+check "the build is cached under \$XDG_CACHE_HOME/warpsim/run in 0700 folders" $?
+out=$("$WS" run "$ROOT/examples/vecadd.cu" 2>&1); rc=$?
+echo "$out"
+[ "$rc" = 0 ] && echo "$out" | grep -q "all 70 correct" && echo "$out" | grep -q "unchanged; running the cached build" &&
+  ! echo "$out" | grep -q "warpsim: nvcc"
+check "an unchanged source is not recompiled" $?
+
+# 4. a program built beforehand runs on the installed runtime and presets
+cat >"$work/probe.cu" <<'EOF'
+#include <cstdio>
+#include <cstring>
+__global__ void sq(int *p) { p[threadIdx.x] = threadIdx.x * threadIdx.x; }
+int main() {
+  int *d, h[8] = {0};
+  cudaMalloc(&d, sizeof h);
+  sq<<<1, 8>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  printf("sq %d %d %d\n", h[1], h[3], h[7]);
+  printf("gpu %s\n", prop.name);
+  FILE *m = fopen("/proc/self/maps", "r");
+  char line[4096];
+  while (m && fgets(line, sizeof line, m))
+    if (strstr(line, "libcudart") && strchr(line, '/')) { printf("lib %s", strchr(line, '/')); break; }
+  return 0;
+}
+EOF
+"$NVCC" -cudart shared -o "$work/probe" "$work/probe.cu" >"$tmp/nvcc.log" 2>&1 || cat "$tmp/nvcc.log"
+out=$("$WS" run --gpu install-probe ./probe 2>&1); rc=$?
+echo "$out"
+[ "$rc" = 0 ] && echo "$out" | grep -q "^sq 1 9 49$" && echo "$out" | grep -q "^gpu warpsim install probe$" &&
+  echo "$out" | grep -q "^lib $prefix/lib/warpsim/libcudart.so.13$"
+check "a prebuilt program runs on PREFIX/lib/warpsim with an installed preset" $?
+out=$(env LD_LIBRARY_PATH="$prefix/lib/warpsim" WARPSIM_GPU=install-probe ./probe 2>&1); rc=$?
+echo "$out"
+[ "$rc" = 0 ] && echo "$out" | grep -q "^gpu warpsim install probe$"
+check "the installed runtime finds PREFIX/share/warpsim/devices by itself (no warpsim run)" $?
+
+# 5. a changed header recompiles
+printf '#define VAL 1\n' >"$work/val.h"
+printf '#include <cstdio>\n#include "val.h"\nint main() { printf("val %%d\\n", VAL); return 0; }\n' >"$work/hdr.cu"
+out1=$("$WS" run --quiet hdr.cu 2>&1)
+printf '#define VAL 2\n' >"$work/val.h"
+out2=$("$WS" run --quiet hdr.cu 2>&1)
+echo "$out1 / $out2"
+[ "$out1" = "val 1" ] && [ "$out2" = "val 2" ]
+check "a changed header is recompiled" $?
+
+# 6. default cache ~/.cache/warpsim; concurrent runs of one new source share the cache safely
+mkdir -p "$tmp/home"
+for k in 1 2 3; do
+  env -u XDG_CACHE_HOME HOME="$tmp/home" "$WS" run --quiet hdr.cu >"$tmp/par$k.out" 2>&1 &
+done
+wait
+ok=0
+for k in 1 2 3; do [ "$(cat "$tmp/par$k.out")" = "val 2" ] || { cat "$tmp/par$k.out"; ok=1; }; done
+ls "$tmp"/home/.cache/warpsim/run/*/hdr "$tmp"/home/.cache/warpsim/run/*/hdr.deps >/dev/null 2>&1 || ok=1
+[ -z "$(find "$tmp/home/.cache/warpsim" -name '.tmp-*')" ] || ok=1
+check "without XDG_CACHE_HOME the cache is ~/.cache/warpsim; 3 concurrent runs agree" $ok
+
+# 7. nothing new in the source tree (the run log the test runner writes excepted)
+cd "$tmp" || exit 1
+new=$(find "$ROOT" -path "$ROOT/.git" -prune -o -path "$ROOT/build/tests/out" -prune -o -newer "$tmp/stamp" -print)
+[ -n "$new" ] && echo "new in the source tree: $new"
+ok=0
+[ -z "$new" ] || ok=1
+if [ "$in_git" = 1 ]; then
+  git -C "$ROOT" status --porcelain >"$tmp/status.after"
+  cmp -s "$tmp/status.before" "$tmp/status.after" || { diff "$tmp/status.before" "$tmp/status.after"; ok=1; }
+fi
+check "the source tree is unchanged" $ok
+
+# 8. make uninstall removes what make install put there
+make -s -C "$ROOT" uninstall PREFIX="$prefix" >/dev/null 2>&1
+rm -f "$prefix/share/warpsim/devices/install-probe.preset"
+make -s -C "$ROOT" uninstall PREFIX="$prefix" >/dev/null 2>&1
+[ ! -e "$prefix/bin/warpsim" ] && [ ! -e "$prefix/lib/warpsim" ] && [ ! -e "$prefix/share/warpsim" ]
+check "make uninstall removes the installed files" $?
+
+if [ "$fails" -ne 0 ]; then echo "install: $fails check(s) failed"; exit 1; fi
+echo "install: all checks passed"
+exit 0
