@@ -117,6 +117,7 @@ SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 
 sanitize-build:
 	$(MAKE) B=$(SAN_B) CC=$(SAN_CC) CFLAGS='$(SAN_CFLAGS) $(SAN_FLAGS)' LDLIBS='$(SAN_FLAGS) $(LDLIBS)' all
+	SAN_CC=$(SAN_CC) bash tests/fuzz/run_sanitize.sh --setup $(SAN_B)
 
 sanitize: all sanitize-build
 	SAN_CC=$(SAN_CC) bash tests/fuzz/run_sanitize.sh $(SAN_B) $(SAN_TESTS)
