@@ -89,3 +89,60 @@ calibrate: all
 	python3 bench/calibrate.py
 
 .PHONY: calibrate
+
+# ---- fuzzing. `make fuzz` builds every tests/fuzz/fuzz_NAME.c harness with clang's libFuzzer, ASan and UBSan
+# into $(FUZZ_B)/fuzz_NAME (linked with the core sources built the same way into $(FUZZ_B)/libwarpsim.a), replays
+# tests/fuzz/regress/NAME/, then fuzzes each for FUZZ_SECONDS from the seeds in tests/fuzz/corpus/NAME/
+# (see tests/fuzz/README.md). A new harness needs no change here. `make fuzz-regress` only replays.
+FUZZ_CC      ?= clang
+FUZZ_B       ?= $(B)-fuzz
+FUZZ_SECONDS ?= 600
+FUZZ_ARGS    ?=
+FUZZ_CFLAGS  ?= -O1 -g
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TARGETS ?= $(FUZZ_NAMES)
+FUZZ_OBJ     := $(CORE_SRC:%.c=$(FUZZ_B)/obj/%.o)
+
+$(FUZZ_B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(WFLAGS) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_B)/libwarpsim.a: $(FUZZ_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_B)/libwarpsim.a
+	$(FUZZ_CC) $(CPPFLAGS) $(WFLAGS) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -Isrc -o $@ $< \
+	    $(FUZZ_B)/libwarpsim.a $(LDLIBS)
+
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
+
+fuzz: fuzz-build
+	FUZZ_ARGS='$(FUZZ_ARGS)' bash tests/fuzz/run_fuzz.sh $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-regress: fuzz-build
+	bash tests/fuzz/run_fuzz.sh $(FUZZ_B) 0 $(FUZZ_TARGETS)
+
+.PHONY: fuzz fuzz-build fuzz-regress
+-include $(wildcard $(FUZZ_B)/obj/src/*/*.d)
+
+# test_fatbin replays tests/fuzz/regress/fatbin and tests/fuzz/corpus/fatbin from the source tree
+$(B)/tests/test_fatbin: CPPFLAGS += -DWS_SOURCE_DIR='"$(CURDIR)"'
+$(B)/tests/test_fatbin: tests/fuzz/fuzz_fatbin.c
+
+# ---- sanitizers. `make sanitize` builds the simulator, the runtime and the unit tests with ASan and UBSan into
+# $(SAN_B) (gcc), then runs tests/run_tests.sh through $(SAN_B)/warpsim-san, which preloads gcc's libasan into
+# the nvcc-built programs that load the sanitized $(SAN_B)/lib/libcudart.so.13 (tests/fuzz/run_sanitize.sh).
+SAN_B      ?= $(B)-san
+SAN_CC     ?= gcc
+SAN_CFLAGS ?= -O1 -g $(filter -m%,$(OPT))
+SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+sanitize-build:
+	$(MAKE) B=$(SAN_B) CC=$(SAN_CC) CFLAGS='$(SAN_CFLAGS) $(SAN_FLAGS)' LDLIBS='$(SAN_FLAGS) $(LDLIBS)' all
+	SAN_CC=$(SAN_CC) bash tests/fuzz/run_sanitize.sh --setup $(SAN_B)
+
+sanitize: all sanitize-build
+	SAN_CC=$(SAN_CC) bash tests/fuzz/run_sanitize.sh $(SAN_B) $(SAN_TESTS)
+
+.PHONY: sanitize sanitize-build

@@ -1,7 +1,9 @@
-/* fatbin.c - NVIDIA fatbinary reader: entries, zstd / LZ4 decompression, PTX selection, ELF .nv_fatbin. */
+/* fatbin.c - NVIDIA fatbinary reader: entries, zstd (libzstd) / LZ4 (liblz4) decompression, PTX selection, ELF .nv_fatbin. */
 #include "fatbin.h"
 
 #include <elf.h>
+#include <limits.h>
+#include <lz4.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 #define FATBIN_HEADER_MIN   16u
 #define ENTRY_HEADER_MIN    0x38u
 #define MAX_FATBIN_BYTES    ((uint64_t)1 << 34)
-#define MAX_TEXT_BYTES      ((uint64_t)1 << 32)
+#define MAX_TEXT_BYTES      ((uint64_t)1 << 30) /* largest decompressed entry accepted */
 
 /* Write a formatted message into err (if any). */
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -107,48 +109,128 @@ int ws_fatbin_parse(const void *data, size_t avail, ws_fatbin_entry *out, int ma
     return 0;
 }
 
-/* Copy a literal/match length extension (bytes of 255 continue); returns -1 on overrun. */
-static int lz4_len(const unsigned char *src, size_t srclen, size_t *ip, size_t *len)
+/* Decode one raw LZ4 block with liblz4. */
+long ws_fatbin_lz4_decode(const unsigned char *src, size_t srclen, unsigned char *dst, size_t dstcap)
 {
-    unsigned char b;
-    do {
-        if (*ip >= srclen) return -1;
-        b = src[(*ip)++];
-        *len += b;
-    } while (b == 255);
+    if (!src || !dst || srclen == 0 || srclen > LZ4_MAX_INPUT_SIZE) return -1;
+    int cap = dstcap > (size_t)INT_MAX ? INT_MAX : (int)dstcap;
+    int r = LZ4_decompress_safe((const char *)src, (char *)dst, (int)srclen, cap);
+    return r < 0 ? -1 : (long)r;
+}
+
+/* Short name of an entry's kind for messages. */
+static const char *kind_name(int kind)
+{
+    return kind == WS_FATBIN_KIND_PTX ? "PTX" : kind == WS_FATBIN_KIND_ELF ? "ELF" : "unknown-kind";
+}
+
+/* Bytes of compressed data of entry e: the declared compressed size, or for zstd without one the size of the
+ * frames at the start of the payload. 0 with a message when there is none. */
+static size_t compressed_bytes(const ws_fatbin_entry *e, int zs, char *err, size_t errlen)
+{
+    if (e->compressed_size) return e->compressed_size;
+    if (zs) {
+        size_t n = ZSTD_findFrameCompressedSize(e->payload, e->payload_size);
+        if (!ZSTD_isError(n) && n > 0 && n <= e->payload_size) return n;
+    }
+    set_err(err, errlen, "%s: compressed %s entry (arch %u) declares no compressed size", zs ? "zstd" : "lz4",
+            kind_name(e->kind), e->arch);
     return 0;
 }
 
-/* Decode one raw LZ4 block. */
-long ws_fatbin_lz4_decode(const unsigned char *src, size_t srclen, unsigned char *dst, size_t dstcap)
+/* Uncompressed size of entry e (csize compressed bytes), checked against what the codec can produce from csize
+ * bytes and, for zstd, against the frame header. 0 with a message when the sizes are missing or inconsistent. */
+static uint64_t uncompressed_bytes(const ws_fatbin_entry *e, int zs, size_t csize, char *err, size_t errlen)
 {
-    size_t ip = 0, op = 0;
-    while (ip < srclen) {
-        unsigned token = src[ip++];
-        size_t lit = token >> 4;
-        if (lit == 15 && lz4_len(src, srclen, &ip, &lit)) return -1;
-        if (lit > srclen - ip || lit > dstcap - op) return -1;
-        memcpy(dst + op, src + ip, lit);
-        ip += lit;
-        op += lit;
-        if (ip == srclen) break;               /* the last sequence has literals only */
-        if (srclen - ip < 2) return -1;
-        size_t offset = (size_t)src[ip] | (size_t)src[ip + 1] << 8;
-        ip += 2;
-        if (offset == 0 || offset > op) return -1;
-        size_t mlen = token & 15;
-        if (mlen == 15 && lz4_len(src, srclen, &ip, &mlen)) return -1;
-        mlen += 4;
-        if (mlen > dstcap - op) return -1;
-        const unsigned char *m = dst + op - offset;
-        if (offset >= mlen) {
-            memcpy(dst + op, m, mlen);
-        } else {
-            for (size_t i = 0; i < mlen; i++) dst[op + i] = m[i]; /* overlapping copy repeats the pattern */
+    const char *codec = zs ? "zstd" : "lz4";
+    uint64_t usize = e->uncompressed_size;
+    if (zs) {
+        unsigned long long fcs = ZSTD_getFrameContentSize(e->payload, csize);
+        if (fcs == ZSTD_CONTENTSIZE_ERROR) {
+            set_err(err, errlen, "zstd: %s entry (arch %u) does not start with a zstd frame", kind_name(e->kind),
+                    e->arch);
+            return 0;
         }
-        op += mlen;
+        /* a frame may omit its size, and the fatbin header may too; one of them must say it. The frame's size
+         * is the whole entry's only when that frame is all the compressed data */
+        size_t first = ZSTD_findFrameCompressedSize(e->payload, csize);
+        int whole = !ZSTD_isError(first) && first == csize && fcs != ZSTD_CONTENTSIZE_UNKNOWN;
+        if (whole && usize && fcs != usize) {
+            set_err(err, errlen, "zstd: %s entry (arch %u): the fatbin header declares %llu uncompressed bytes, "
+                    "its zstd frame %llu", kind_name(e->kind), e->arch, (unsigned long long)usize, fcs);
+            return 0;
+        }
+        if (whole && !usize) usize = fcs;
     }
-    return (long)op;
+    if (!usize) {
+        set_err(err, errlen, "%s: compressed %s entry (arch %u) declares no uncompressed size", codec,
+                kind_name(e->kind), e->arch);
+        return 0;
+    }
+    /* LZ4 turns one input byte into at most 255 output bytes; zstd at most 32768 (a 4-byte RLE block of 128 KiB) */
+    uint64_t most = zs ? (uint64_t)csize << 15 : (uint64_t)csize * 255;
+    if (usize > most) {
+        set_err(err, errlen, "%s: compressed %s entry (arch %u) declares %llu uncompressed bytes, more than %s can "
+                "produce from its %zu compressed bytes", codec, kind_name(e->kind), e->arch,
+                (unsigned long long)usize, codec, csize);
+        return 0;
+    }
+    if (usize > MAX_TEXT_BYTES) {
+        set_err(err, errlen, "%s: compressed %s entry (arch %u) declares %llu uncompressed bytes, more than the "
+                "%llu accepted", codec, kind_name(e->kind), e->arch, (unsigned long long)usize,
+                (unsigned long long)MAX_TEXT_BYTES);
+        return 0;
+    }
+    if (!zs && csize > LZ4_MAX_INPUT_SIZE) {
+        set_err(err, errlen, "lz4: compressed %s entry (arch %u) of %zu bytes is larger than LZ4 allows",
+                kind_name(e->kind), e->arch, csize);
+        return 0;
+    }
+    return usize;
+}
+
+/* Decompress entry e into a malloc'd buffer of its declared size plus a NUL; NULL with a message. */
+static char *decompress_entry(const ws_fatbin_entry *e, int zs, size_t *n, char *err, size_t errlen)
+{
+    const char *codec = zs ? "zstd" : "lz4";
+    size_t csize = compressed_bytes(e, zs, err, errlen);
+    if (!csize) return NULL;
+    uint64_t usize = uncompressed_bytes(e, zs, csize, err, errlen);
+    if (!usize) return NULL;
+    char *out = malloc((size_t)usize + 1);
+    if (!out) {
+        set_err(err, errlen, "out of memory decompressing a %s entry (%llu bytes)", kind_name(e->kind),
+                (unsigned long long)usize);
+        return NULL;
+    }
+    size_t got = 0;
+    if (zs) {
+        size_t r = ZSTD_decompress(out, (size_t)usize, e->payload, csize);
+        if (ZSTD_isError(r)) {
+            set_err(err, errlen, "zstd: cannot decompress %s entry (arch %u): %s", kind_name(e->kind), e->arch,
+                    ZSTD_getErrorName(r));
+            free(out);
+            return NULL;
+        }
+        got = r;
+    } else {
+        int r = LZ4_decompress_safe((const char *)e->payload, out, (int)csize, (int)usize);
+        if (r < 0) {
+            set_err(err, errlen, "lz4: %s entry (arch %u) is corrupt or larger than its declared %llu bytes",
+                    kind_name(e->kind), e->arch, (unsigned long long)usize);
+            free(out);
+            return NULL;
+        }
+        got = (size_t)r;
+    }
+    if (got != usize) {
+        set_err(err, errlen, "%s: %s entry (arch %u) decompressed to %zu bytes, the fatbin header declares %llu",
+                codec, kind_name(e->kind), e->arch, got, (unsigned long long)usize);
+        free(out);
+        return NULL;
+    }
+    *n = got;
+    return out;
 }
 
 /* Text of one PTX entry, decompressed when needed. */
@@ -157,44 +239,14 @@ char *ws_fatbin_entry_text(const ws_fatbin_entry *e, size_t *len, char *err, siz
     char *out = NULL;
     size_t n = 0;
     int lz4 = (e->flags & WS_FATBIN_FLAG_LZ4) != 0, zs = (e->flags & WS_FATBIN_FLAG_ZSTD) != 0;
+    if (lz4 && zs) {
+        set_err(err, errlen, "%s entry (arch %u) is flagged both LZ4- and zstd-compressed", kind_name(e->kind),
+                e->arch);
+        return NULL;
+    }
     if (lz4 || zs) {
-        size_t csize = e->compressed_size ? e->compressed_size : e->payload_size;
-        uint64_t usize = e->uncompressed_size;
-        if (zs && !usize) {
-            unsigned long long fs = ZSTD_getFrameContentSize(e->payload, csize);
-            if (fs == ZSTD_CONTENTSIZE_ERROR || fs == ZSTD_CONTENTSIZE_UNKNOWN) {
-                set_err(err, errlen, "zstd-compressed PTX entry (arch %u) without a known size", e->arch);
-                return NULL;
-            }
-            usize = fs;
-        }
-        if (!usize || usize > MAX_TEXT_BYTES) {
-            set_err(err, errlen, "compressed PTX entry (arch %u) has a bad uncompressed size %llu",
-                    e->arch, (unsigned long long)usize);
-            return NULL;
-        }
-        out = malloc((size_t)usize + 1);
-        if (!out) {
-            set_err(err, errlen, "out of memory decompressing PTX (%llu bytes)", (unsigned long long)usize);
-            return NULL;
-        }
-        if (zs) {
-            size_t r = ZSTD_decompress(out, (size_t)usize, e->payload, csize);
-            if (ZSTD_isError(r)) {
-                set_err(err, errlen, "zstd: cannot decompress PTX entry (arch %u): %s", e->arch, ZSTD_getErrorName(r));
-                free(out);
-                return NULL;
-            }
-            n = r;
-        } else {
-            long r = ws_fatbin_lz4_decode(e->payload, csize, (unsigned char *)out, (size_t)usize);
-            if (r < 0) {
-                set_err(err, errlen, "lz4: corrupt compressed PTX entry (arch %u)", e->arch);
-                free(out);
-                return NULL;
-            }
-            n = (size_t)r;
-        }
+        out = decompress_entry(e, zs, &n, err, errlen);
+        if (!out) return NULL;
     } else {
         out = malloc(e->payload_size + 1);
         if (!out) {
@@ -489,26 +541,22 @@ static int push_text(char ***texts, size_t **lens, int *count, char *t, size_t l
     return 0;
 }
 
-/* All PTX texts in an executable's .nv_fatbin section. */
-int ws_fatbin_ptx_from_file(const char *elf_path, char ***ptx_texts, size_t **lens, int *count,
-                            char *err, size_t errlen)
+/* All PTX texts in the .nv_fatbin section of an ELF image in memory. */
+int ws_fatbin_ptx_from_image(const void *image, size_t size, char ***ptx_texts, size_t **lens, int *count,
+                             char *err, size_t errlen)
 {
     *ptx_texts = NULL;
     *lens = NULL;
     *count = 0;
-    size_t size = 0;
-    unsigned char *img = read_file(elf_path, &size, err, errlen);
-    if (!img) return -1;
+    const unsigned char *img = image;
     size_t off = 0, len = 0;
-    int r = find_fatbin_section(img, size, &off, &len);
+    int r = img ? find_fatbin_section(img, size, &off, &len) : -1;
     if (r < 0) {
-        set_err(err, errlen, "%s: not a 64-bit little-endian ELF file", elf_path);
-        free(img);
+        set_err(err, errlen, "not a 64-bit little-endian ELF file");
         return -1;
     }
     if (r == 0) {
-        set_err(err, errlen, "%s: no .nv_fatbin section (no CUDA device code)", elf_path);
-        free(img);
+        set_err(err, errlen, "no .nv_fatbin section (no CUDA device code)");
         return -1;
     }
     const unsigned char *sec = img + off;
@@ -548,14 +596,30 @@ int ws_fatbin_ptx_from_file(const char *elf_path, char ***ptx_texts, size_t **le
         if (rc) break;
         pos += (fsize + 7) & ~(size_t)7;
     }
-    free(img);
     if (rc) {
         ws_fatbin_free_texts(*ptx_texts, *lens, *count);
         *ptx_texts = NULL;
         *lens = NULL;
         *count = 0;
+    }
+    return rc;
+}
+
+/* All PTX texts in an executable's .nv_fatbin section. */
+int ws_fatbin_ptx_from_file(const char *elf_path, char ***ptx_texts, size_t **lens, int *count,
+                            char *err, size_t errlen)
+{
+    *ptx_texts = NULL;
+    *lens = NULL;
+    *count = 0;
+    size_t size = 0;
+    unsigned char *img = read_file(elf_path, &size, err, errlen);
+    if (!img) return -1;
+    int rc = ws_fatbin_ptx_from_image(img, size, ptx_texts, lens, count, err, errlen);
+    free(img);
+    if (rc && err && errlen) {
         char tmp[512];
-        snprintf(tmp, sizeof tmp, "%s", err ? err : "");
+        snprintf(tmp, sizeof tmp, "%s", err);
         set_err(err, errlen, "%s: %s", elf_path, tmp);
     }
     return rc;

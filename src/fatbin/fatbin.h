@@ -14,6 +14,9 @@
  *     +0x28 u64 flags (0x2000 LZ4, 0x8000 zstd, 0x1 64-bit, 0x10 Linux host)
  *     +0x30 u64 reserved                    +0x38 u64 uncompressed size (header_size >= 0x40)
  *   payload follows the entry header. PTX text is stored with comments stripped and NUL-terminated.
+ *   A compressed entry (nvcc --compress-mode=speed: LZ4, default/size/balance: zstd; -Xfatbin -compress-all
+ *   compresses ELF entries too) holds compressed_size bytes: one raw LZ4 block, or zstd frames, that expand
+ *   to exactly the uncompressed size; payload_size is that padded to 8.
  */
 #ifndef WS_FATBIN_H
 #define WS_FATBIN_H
@@ -79,10 +82,15 @@ int ws_fatbin_wrapper_has_sass(const void *wrapper, int cc);
 int ws_fatbin_ptx_from_file(const char *elf_path, char ***ptx_texts, size_t **lens, int *count,
                             char *err, size_t errlen);
 
+/* The same for an ELF image of size bytes already in memory (messages without a file name). */
+int ws_fatbin_ptx_from_image(const void *image, size_t size, char ***ptx_texts, size_t **lens, int *count,
+                             char *err, size_t errlen);
+
 /* Free what ws_fatbin_ptx_from_file returned. */
 void ws_fatbin_free_texts(char **ptx_texts, size_t *lens, int count);
 
-/* Decode one raw LZ4 block (no frame) of srclen bytes into dst (dstcap bytes). Returns bytes written, or -1. */
+/* Decode one raw LZ4 block (no frame) of srclen bytes into dst (dstcap bytes) with liblz4. Returns bytes
+ * written, or -1 when the block is corrupt or does not fit. */
 long ws_fatbin_lz4_decode(const unsigned char *src, size_t srclen, unsigned char *dst, size_t dstcap);
 
 #endif

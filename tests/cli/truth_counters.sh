@@ -62,7 +62,7 @@ if [ "$VIA" != timing ]; then
     if [ ! -x "$HELPER" ] || [ "$ROOT/tests/cli/truth_memsys.c" -nt "$HELPER" ] || [ "$BUILD/libwarpsim.a" -nt "$HELPER" ]; then
         mkdir -p "$BUILD/cli-helpers"
         if ! $CC -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -I"$ROOT/src" -o "$HELPER" "$ROOT/tests/cli/truth_memsys.c" \
-             "$BUILD/libwarpsim.a" -lzstd -lm -lpthread -ldl > "$TMP/cc.log" 2>&1; then
+             "$BUILD/libwarpsim.a" -lzstd -llz4 -lm -lpthread -ldl > "$TMP/cc.log" 2>&1; then
             echo "FAIL  could not build tests/cli/truth_memsys.c: $(tail -5 "$TMP/cc.log")"
             exit 1
         fi
