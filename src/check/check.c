@@ -1,5 +1,5 @@
 /* check.c - the checker object: options, attaching to a GPU, the launch/block lifecycle, findings grouped per
- * site and printed in compute-sanitizer's shape, API errors, leaks, the ERROR SUMMARY and the JSON report. */
+ * site and printed in compute-sanitizer's shape, API errors, leaks, the ERROR SUMMARY, and the findings for reports. */
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -577,68 +577,33 @@ void ws_chk_finish(ws_chk *c)
 /* Errors found so far. */
 unsigned long ws_chk_errors(const ws_chk *c) { return c ? c->errors : 0; }
 
-/* Write s as a JSON string. */
-static void json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-        else fputc(*p, out);
-    }
-    fputc('"', out);
-}
+/* The check bits the checker runs. */
+unsigned ws_chk_enabled(const ws_chk *c) { return c ? c->checks : 0; }
 
-/* Write every finding as JSON. */
-void ws_chk_json(const ws_chk *c, FILE *out)
+/* Number of finding groups. */
+size_t ws_chk_findings(const ws_chk *c) { return c ? c->ng : 0; }
+
+/* One finding group, as reports show it. */
+int ws_chk_finding_get(const ws_chk *c, size_t i, ws_chk_finding *f)
 {
-    fputs("\"checks\": {\"enabled\": [", out);
-    int first = 1;
-    for (int i = 0; i < 5; i++)
-        if (c->checks & (1u << i)) {
-            fprintf(out, "%s\"%s\"", first ? "" : ", ", check_names[i]);
-            first = 0;
-        }
-    fprintf(out, "], \"errors\": %lu, \"findings\": [", c->errors);
-    for (size_t i = 0; i < c->ng; i++) {
-        const chk_group *g = &c->g[i];
-        fputs(i ? ",\n  {" : "\n  {", out);
-        fputs("\"class\": ", out);
-        json_str(out, ws_chk_name(g->cls));
-        fputs(", \"title\": ", out);
-        json_str(out, g->title);
-        fputs(", \"kernel\": ", out);
-        json_str(out, g->kernel);
-        if (g->file[0]) {
-            fputs(", \"file\": ", out);
-            json_str(out, g->file);
-            fprintf(out, ", \"line\": %u", g->line);
-        }
-        if (g->where[0]) {
-            fputs(", \"at\": ", out);
-            json_str(out, g->where);
-        }
-        if (g->where2[0]) {
-            fputs(", \"and\": ", out);
-            json_str(out, g->where2);
-        }
-        if (g->has_thread)
-            fprintf(out, ", \"thread\": [%u, %u, %u], \"block\": [%u, %u, %u]", g->thr[0], g->thr[1], g->thr[2],
-                    g->blk[0], g->blk[1], g->blk[2]);
-        fprintf(out, ", \"count\": %lu, \"errors\": %lu", g->count, g->errors);
-        if (g->detail) {
-            fputs(", \"detail\": ", out);
-            json_str(out, g->detail);
-        }
-        if (g->nhost) {
-            fputs(", \"host_frames\": [", out);
-            for (int k = 0; k < g->nhost; k++) {
-                if (k) fputs(", ", out);
-                json_str(out, g->host[k]);
-            }
-            fputc(']', out);
-        }
-        fputc('}', out);
-    }
-    fputs(c->ng ? "\n]}" : "]}", out);
+    _Static_assert(CHK_HOST_LINES <= WS_CHK_HOST_FRAMES, "ws_chk_finding.host holds every host line");
+    if (!c || i >= c->ng) return -1;
+    const chk_group *g = &c->g[i];
+    memset(f, 0, sizeof *f);
+    f->check = g->cls;
+    f->title = g->title;
+    f->kernel = g->kernel;
+    f->file = g->file;
+    f->line = g->line;
+    f->at = g->where;
+    f->other = g->where2;
+    f->has_thread = g->has_thread;
+    memcpy(f->thread, g->thr, sizeof f->thread);
+    memcpy(f->block, g->blk, sizeof f->block);
+    f->count = g->count;
+    f->errors = g->errors;
+    f->detail = g->detail;
+    f->nhost = g->nhost;
+    for (int k = 0; k < g->nhost; k++) f->host[k] = g->host[k];
+    return 0;
 }

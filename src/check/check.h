@@ -1,8 +1,9 @@
 /* check.h - warpsim's bug checkers: memcheck, racecheck, synccheck, initcheck and deadlock detection, run as one
  * observer of the functional core (src/core/observe.h). Findings are grouped per site, printed in
  * compute-sanitizer's shape ("========= Invalid __global__ write of size 4 bytes" ...), counted for the
- * "ERROR SUMMARY" line and written into the --report JSON. The runtime (src/runtime/rt_check.c) creates the
- * checker when `warpsim run --check` asks for it; with checking off nothing is attached. */
+ * "ERROR SUMMARY" line and listed through ws_chk_finding_get (src/report writes them into the --report JSON). The
+ * runtime (src/runtime/rt_check.c) creates the checker when `warpsim run --check` asks for it; with checking
+ * off nothing is attached. */
 #ifndef WS_CHECK_H
 #define WS_CHECK_H
 
@@ -51,7 +52,33 @@ void ws_chk_finish(ws_chk *c);
 void ws_chk_demangle(const char *name, char *buf, size_t cap);
 /* Errors found so far. */
 unsigned long ws_chk_errors(const ws_chk *c);
-/* Write `"checks": {...}` (without a leading comma) describing every finding as JSON. */
-void ws_chk_json(const ws_chk *c, FILE *out);
+
+/* Most host call-stack lines a finding carries. */
+#define WS_CHK_HOST_FRAMES 6
+
+/* One group of findings (one kind at one site), as reports show it; the strings live as long as the checker. */
+typedef struct ws_chk_finding {
+    unsigned check;              /* WS_CHK_* bit of the check that found it */
+    const char *title;           /* the first line of the message */
+    const char *kernel;          /* the kernel, or the API function of a host-side finding */
+    const char *file;            /* source file, "" when unknown */
+    unsigned line;               /* source line (when file is set) */
+    const char *at;              /* "kernel(args) in file.cu:8", "" when none */
+    const char *other;           /* racecheck: the other access, "" when none */
+    int has_thread;              /* thread and block hold the first occurrence */
+    uint32_t thread[3], block[3];
+    unsigned long count;         /* occurrences (threads, hazards, calls) */
+    unsigned long errors;        /* what it adds to the ERROR SUMMARY */
+    const char *detail;          /* more lines, '\n'-separated, or NULL */
+    int nhost;                   /* host call-stack lines in host[] */
+    const char *host[WS_CHK_HOST_FRAMES];
+} ws_chk_finding;
+
+/* The check bits the checker runs (WS_CHK_*). */
+unsigned ws_chk_enabled(const ws_chk *c);
+/* Number of finding groups so far. */
+size_t ws_chk_findings(const ws_chk *c);
+/* Finding group i (0 <= i < ws_chk_findings) into *f; 0, or -1 when i is out of range. */
+int ws_chk_finding_get(const ws_chk *c, size_t i, ws_chk_finding *f);
 
 #endif

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "../analysis/occupancy.h"
 #include "../device/device.h"
+#include "../report/json.h"
 
 /* Print the usage of `warpsim advise`. */
 static void advise_usage(FILE *f)
@@ -55,16 +56,60 @@ static int parse_bytes(const char *s, size_t *out)
     return 0;
 }
 
-/* Print a JSON string literal. */
-static void jstr(const char *s)
+/* Write the advice as JSON on stdout; 0, or -1 when writing failed. */
+static int advice_json(const ws_device *dev, long long regs, size_t smem, long long elements, const ws_advice *adv)
 {
-    putchar('"');
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\') printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20) printf("\\u%04x", (unsigned char)*s);
-        else putchar(*s);
+    ws_json w;
+    ws_json_init_file(&w, stdout);
+    ws_json_begin_object(&w);
+    ws_json_member_string(&w, "device", dev->name);
+    ws_json_member_int(&w, "regs", regs);
+    ws_json_member_uint(&w, "smem", smem);
+    ws_json_member_int(&w, "elements", elements);
+    ws_json_member_int(&w, "sm_count", dev->sm_count);
+    ws_json_member_string(&w, "rule", adv->rule);
+    ws_json_break(&w, 1);
+    ws_json_key(&w, "rows");
+    ws_json_begin_array(&w);
+    for (int i = 0; i < adv->n; i++) {
+        const ws_advice_row *r = &adv->rows[i];
+        ws_json_break(&w, 2);
+        ws_json_begin_object(&w);
+        ws_json_member_int(&w, "block_size", r->block_size);
+        ws_json_member_int(&w, "blocks_per_sm", r->occ.blocks_per_sm);
+        ws_json_member_int(&w, "warps_per_sm", r->occ.warps_per_sm);
+        ws_json_member_double_g(&w, "occupancy", r->occ.occupancy, 10);
+        ws_json_member_string(&w, "limiter", ws_occ_limiter_name(r->occ.limiter));
+        ws_json_member_int(&w, "blocks", r->blocks);
+        ws_json_member_int(&w, "idle_threads", r->idle_threads);
+        if (r->occ.ok) {
+            ws_json_member_int(&w, "waves", r->occ.waves);
+            ws_json_member_double_g(&w, "waves_per_multiprocessor", r->occ.waves_per_sm, 10);
+            ws_json_member_double_g(&w, "wave_utilization", r->occ.wave_utilization, 10);
+            ws_json_member_double_g(&w, "score", r->score, 10);
+            ws_json_member_null(&w, "error");
+        } else {
+            ws_json_member_null(&w, "waves");
+            ws_json_member_null(&w, "waves_per_multiprocessor");
+            ws_json_member_null(&w, "wave_utilization");
+            ws_json_member_int(&w, "score", 0);
+            ws_json_member_string(&w, "error", r->occ.reason);
+        }
+        ws_json_end_object(&w);
     }
-    putchar('"');
+    ws_json_break(&w, 1);
+    ws_json_end_array(&w);
+    ws_json_break(&w, 1);
+    ws_json_key(&w, "recommended");
+    if (adv->recommended >= 0) ws_json_int(&w, adv->rows[adv->recommended].block_size);
+    else ws_json_null(&w);
+    ws_json_key(&w, "highest_occupancy");
+    if (adv->highest_occupancy >= 0) ws_json_int(&w, adv->rows[adv->highest_occupancy].block_size);
+    else ws_json_null(&w);
+    ws_json_member_string(&w, "disagreement", adv->disagreement[0] ? adv->disagreement : NULL);
+    ws_json_end_object(&w);
+    ws_json_break(&w, 0);
+    return ws_json_finish(&w);
 }
 
 /* warpsim advise [--gpu NAME] --regs R --smem BYTES --elements N [--json] */
@@ -130,39 +175,7 @@ int cli_advise(int argc, char **argv)
         return 2;
     }
     if (json) {
-        printf("{\"device\": ");
-        jstr(dev->name);
-        printf(", \"regs\": %lld, \"smem\": %zu, \"elements\": %lld, \"sm_count\": %d, \"rule\": ", regs, smem,
-               elements, dev->sm_count);
-        jstr(adv.rule);
-        printf(",\n \"rows\": [");
-        for (int i = 0; i < adv.n; i++) {
-            const ws_advice_row *r = &adv.rows[i];
-            printf("%s\n  {\"block_size\": %d, \"blocks_per_sm\": %d, \"warps_per_sm\": %d, \"occupancy\": %.10g, "
-                   "\"limiter\": \"%s\", \"blocks\": %lld, \"idle_threads\": %lld", i ? "," : "", r->block_size,
-                   r->occ.blocks_per_sm, r->occ.warps_per_sm, r->occ.occupancy, ws_occ_limiter_name(r->occ.limiter),
-                   r->blocks, r->idle_threads);
-            if (r->occ.ok)
-                printf(", \"waves\": %lld, \"waves_per_multiprocessor\": %.10g, \"wave_utilization\": %.10g, "
-                       "\"score\": %.10g, \"error\": null}", r->occ.waves, r->occ.waves_per_sm, r->occ.wave_utilization,
-                       r->score);
-            else {
-                printf(", \"waves\": null, \"waves_per_multiprocessor\": null, \"wave_utilization\": null, "
-                       "\"score\": 0, \"error\": ");
-                jstr(r->occ.reason);
-                printf("}");
-            }
-        }
-        printf("\n ],\n \"recommended\": ");
-        if (adv.recommended >= 0) printf("%d", adv.rows[adv.recommended].block_size);
-        else printf("null");
-        printf(", \"highest_occupancy\": ");
-        if (adv.highest_occupancy >= 0) printf("%d", adv.rows[adv.highest_occupancy].block_size);
-        else printf("null");
-        printf(", \"disagreement\": ");
-        if (adv.disagreement[0]) jstr(adv.disagreement);
-        else printf("null");
-        printf("}\n");
+        if (advice_json(dev, regs, smem, elements, &adv)) return 1;
         return adv.recommended >= 0 ? 0 : 1;
     }
     printf("Launch advisor: %s (%s, sm_%d%d, %d SMs, %d warps/SM), %lld registers/thread, %zu bytes shared "

@@ -5,6 +5,8 @@
 
 #include "cli.h"
 #include "../device/device.h"
+#include "../report/device_report.h"
+#include "../report/json.h"
 
 #define MAX_PRESETS 256
 
@@ -31,18 +33,6 @@ static void fmt_bytes(size_t b, char *out, size_t cap)
     else snprintf(out, cap, "%.1f %s", v, units[u]);
 }
 
-/* Print one JSON string literal. */
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20) printf("\\u%04x", (unsigned char)*s);
-        else putchar(*s);
-    }
-    putchar('"');
-}
-
 /* Print every field of one preset (text or JSON). */
 static int show_one(const char *name, int json)
 {
@@ -52,13 +42,43 @@ static int show_one(const char *name, int json)
         fprintf(stderr, "warpsim devices: %s\n", err);
         return 1;
     }
-    int need = ws_device_format(d, json, NULL, 0);
+    if (json) {
+        ws_json w;
+        ws_json_init_file(&w, stdout);
+        ws_rep_device_json(&w, d);
+        ws_json_break(&w, 0);
+        return ws_json_finish(&w) ? 1 : 0;
+    }
+    int need = ws_device_format(d, NULL, 0);
     char *buf = malloc((size_t)need + 1);
     if (!buf) return 1;
-    ws_device_format(d, json, buf, (size_t)need + 1);
+    ws_device_format(d, buf, (size_t)need + 1);
     fputs(buf, stdout);
     free(buf);
     return 0;
+}
+
+/* Write the summary of one preset as a JSON object (a row of the table). */
+static void summary_json(ws_json *w, const ws_device *d)
+{
+    char cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
+    ws_json_begin_object(w);
+    ws_json_member_string(w, "name", d->name);
+    ws_json_member_string(w, "full_name", d->full_name);
+    ws_json_member_string(w, "compute_capability", cc);
+    ws_json_member_int(w, "sm_count", d->sm_count);
+    ws_json_member_int(w, "warp_size", d->warp_size);
+    ws_json_member_int(w, "max_threads_per_sm", d->max_threads_per_sm);
+    ws_json_member_int(w, "max_warps_per_sm", d->max_warps_per_sm);
+    ws_json_member_int(w, "max_blocks_per_sm", d->max_blocks_per_sm);
+    ws_json_member_int(w, "regs_per_sm", d->regs_per_sm);
+    ws_json_member_uint(w, "smem_per_sm", d->smem_per_sm);
+    ws_json_member_uint(w, "l2_size", d->l2_size);
+    ws_json_member_double_g(w, "mem_bandwidth_gbs", d->mem_bandwidth_gbs, 10);
+    ws_json_member_double_g(w, "fp32_tflops", d->fp32_tflops, 10);
+    ws_json_member_bool(w, "teaching", d->teaching);
+    ws_json_end_object(w);
 }
 
 /* warpsim devices [--json] [NAME] */
@@ -87,8 +107,15 @@ int cli_devices(int argc, char **argv)
         return 1;
     }
     int rc = 0;
-    if (json) printf("{\"default\": \"%s\", \"dir\": ", WS_DEVICE_DEFAULT), json_str(ws_device_dir()), printf(", \"devices\": [");
-    else
+    ws_json w;
+    if (json) {
+        ws_json_init_file(&w, stdout);
+        ws_json_begin_object(&w);
+        ws_json_member_string(&w, "default", WS_DEVICE_DEFAULT);
+        ws_json_member_string(&w, "dir", ws_device_dir());
+        ws_json_key(&w, "devices");
+        ws_json_begin_array(&w);
+    } else
         printf("%-16s %-38s %-5s %4s %4s %6s %5s %5s %7s %9s %8s %9s %8s\n", "NAME", "GPU", "SM", "SMs", "WARP",
                "THR/SM", "WARPS", "BLKS", "REGS/SM", "SMEM/SM", "L2", "DRAM GB/s", "FP32 TF");
     int first = 1;
@@ -104,16 +131,8 @@ int cli_devices(int argc, char **argv)
         fmt_bytes(d->smem_per_sm, smem, sizeof smem);
         fmt_bytes(d->l2_size, l2, sizeof l2);
         if (json) {
-            printf("%s\n {\"name\": ", first ? "" : ",");
-            json_str(d->name);
-            printf(", \"full_name\": ");
-            json_str(d->full_name);
-            printf(", \"compute_capability\": \"%d.%d\", \"sm_count\": %d, \"warp_size\": %d, \"max_threads_per_sm\": %d, "
-                   "\"max_warps_per_sm\": %d, \"max_blocks_per_sm\": %d, \"regs_per_sm\": %d, \"smem_per_sm\": %zu, "
-                   "\"l2_size\": %zu, \"mem_bandwidth_gbs\": %.10g, \"fp32_tflops\": %.10g, \"teaching\": %s}",
-                   d->cc_major, d->cc_minor, d->sm_count, d->warp_size, d->max_threads_per_sm, d->max_warps_per_sm,
-                   d->max_blocks_per_sm, d->regs_per_sm, d->smem_per_sm, d->l2_size, d->mem_bandwidth_gbs,
-                   d->fp32_tflops, d->teaching ? "true" : "false");
+            ws_json_break(&w, 1);
+            summary_json(&w, d);
         } else {
             char nm[80];
             snprintf(nm, sizeof nm, "%s%s", d->name, strcmp(d->name, WS_DEVICE_DEFAULT) ? "" : " *");
@@ -125,7 +144,12 @@ int cli_devices(int argc, char **argv)
         }
         first = 0;
     }
-    if (json) printf("\n]}\n");
-    else printf("* default (--gpu NAME selects another; `warpsim devices NAME` shows every field)\n");
+    if (json) {
+        if (!first) ws_json_break(&w, 0);
+        ws_json_end_array(&w);
+        ws_json_end_object(&w);
+        ws_json_break(&w, 0);
+        if (ws_json_finish(&w)) rc = 1;
+    } else printf("* default (--gpu NAME selects another; `warpsim devices NAME` shows every field)\n");
     return rc;
 }

@@ -16,6 +16,8 @@
 #include "../analysis/occupancy.h"
 #include "../device/device.h"
 #include "../fatbin/fatbin.h"
+#include "../report/json.h"
+#include "../report/report_read.h"
 
 /* Print the usage of `warpsim occupancy`. */
 static void occ_usage(FILE *f)
@@ -68,52 +70,45 @@ static int parse_bytes(const char *s, size_t *out)
     return 0;
 }
 
-/* Print a JSON string literal. */
-static void jstr(FILE *f, const char *s)
+/* Write a per-resource limit as a JSON member: the number, or null when the resource does not limit. */
+static void limit_json(ws_json *w, const char *key, int v)
 {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned char)*s);
-        else fputc(*s, f);
-    }
-    fputc('"', f);
+    if (v == WS_OCC_UNLIMITED) ws_json_member_null(w, key);
+    else ws_json_member_int(w, key, v);
 }
 
-/* Print a per-resource limit as a JSON number, or null when the resource does not limit. */
-static void jlimit(FILE *f, int v)
+/* Write the occupancy fields of a result as JSON members of the open object. */
+static void occ_members(ws_json *w, const ws_occ_result *r)
 {
-    if (v == WS_OCC_UNLIMITED) fprintf(f, "null");
-    else fprintf(f, "%d", v);
-}
-
-/* Print the occupancy fields of a result as JSON members (no braces). */
-static void json_occ_fields(FILE *f, const ws_occ_result *r)
-{
-    fprintf(f, "\"blocks_per_sm\": %d, \"warps_per_sm\": %d, \"max_warps_per_sm\": %d, \"occupancy\": %.10g, "
-            "\"limiter\": \"%s\", \"limiters\": [", r->blocks_per_sm, r->warps_per_sm, r->max_warps_per_sm,
-            r->occupancy, ws_occ_limiter_name(r->limiter));
-    int first = 1;
+    ws_json_member_int(w, "blocks_per_sm", r->blocks_per_sm);
+    ws_json_member_int(w, "warps_per_sm", r->warps_per_sm);
+    ws_json_member_int(w, "max_warps_per_sm", r->max_warps_per_sm);
+    ws_json_member_double_g(w, "occupancy", r->occupancy, 10);
+    ws_json_member_string(w, "limiter", ws_occ_limiter_name(r->limiter));
+    ws_json_key(w, "limiters");
+    ws_json_begin_array(w);
     for (int l = WS_OCC_LIMIT_THREADS; l <= WS_OCC_LIMIT_BARRIERS; l++)
-        if (r->limiters & WS_OCC_BIT(l)) { fprintf(f, "%s\"%s\"", first ? "" : ", ", ws_occ_limiter_name((ws_occ_limiter)l)); first = 0; }
-    fprintf(f, "], \"limits\": {\"threads\": ");
-    jlimit(f, r->limit_threads);
-    fprintf(f, ", \"blocks\": ");
-    jlimit(f, r->limit_blocks);
-    fprintf(f, ", \"registers\": ");
-    jlimit(f, r->limit_registers);
-    fprintf(f, ", \"shared_memory\": ");
-    jlimit(f, r->limit_shared_memory);
-    fprintf(f, ", \"barriers\": ");
-    jlimit(f, r->limit_barriers);
-    fprintf(f, "}, \"registers_per_thread\": %d, \"registers_per_block\": %d, \"shared_memory_per_block\": %zu, "
-            "\"shared_memory_config\": %zu", r->regs_per_thread, r->regs_per_block, r->smem_per_block, r->smem_config);
-    if (r->grid_blocks > 0 && r->ok)
-        fprintf(f, ", \"grid_blocks\": %lld, \"waves\": %lld, \"waves_per_multiprocessor\": %.10g, \"wave_utilization\": %.10g",
-                r->grid_blocks, r->waves, r->waves_per_sm, r->wave_utilization);
-    fprintf(f, ", \"error\": ");
-    if (r->ok) fprintf(f, "null");
-    else jstr(f, r->reason);
+        if (r->limiters & WS_OCC_BIT(l)) ws_json_string(w, ws_occ_limiter_name((ws_occ_limiter)l));
+    ws_json_end_array(w);
+    ws_json_key(w, "limits");
+    ws_json_begin_object(w);
+    limit_json(w, "threads", r->limit_threads);
+    limit_json(w, "blocks", r->limit_blocks);
+    limit_json(w, "registers", r->limit_registers);
+    limit_json(w, "shared_memory", r->limit_shared_memory);
+    limit_json(w, "barriers", r->limit_barriers);
+    ws_json_end_object(w);
+    ws_json_member_int(w, "registers_per_thread", r->regs_per_thread);
+    ws_json_member_int(w, "registers_per_block", r->regs_per_block);
+    ws_json_member_uint(w, "shared_memory_per_block", r->smem_per_block);
+    ws_json_member_uint(w, "shared_memory_config", r->smem_config);
+    if (r->grid_blocks > 0 && r->ok) {
+        ws_json_member_int(w, "grid_blocks", r->grid_blocks);
+        ws_json_member_int(w, "waves", r->waves);
+        ws_json_member_double_g(w, "waves_per_multiprocessor", r->waves_per_sm, 10);
+        ws_json_member_double_g(w, "wave_utilization", r->wave_utilization, 10);
+    }
+    ws_json_member_string(w, "error", r->ok ? NULL : r->reason);
 }
 
 /* Text for a per-resource limit: the number, or "no limit". */
@@ -154,183 +149,6 @@ static void print_occ_human(const ws_device *d, const ws_occ_result *r, int regs
         printf("waves             %lld blocks on %d SMs x %d = %lld wave%s (%.*f waves/SM), wave utilization %.1f%%\n",
                r->grid_blocks, d->sm_count, r->blocks_per_sm, r->waves, r->waves == 1 ? "" : "s",
                r->waves_per_sm < 0.01 ? 4 : 2, r->waves_per_sm, 100 * r->wave_utilization);
-}
-
-/* ---- a small JSON reader for the run report ---- */
-
-enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-/* One JSON value; objects keep their keys in keys[] parallel to items[]. */
-typedef struct jval {
-    int type;
-    double num;
-    char *str;
-    struct jval *items;
-    char **keys;
-    int n;
-} jval;
-
-/* Parser state. */
-typedef struct jparser {
-    const char *p, *end;
-    int depth;
-} jparser;
-
-/* Skip white space. */
-static void jws(jparser *ps)
-{
-    while (ps->p < ps->end && isspace((unsigned char)*ps->p)) ps->p++;
-}
-
-/* Parse a JSON string literal at ps->p into a malloc'd UTF-8 string; NULL on error. */
-static char *jparse_str(jparser *ps)
-{
-    if (ps->p >= ps->end || *ps->p != '"') return NULL;
-    ps->p++;
-    size_t cap = 32, n = 0;
-    char *s = malloc(cap);
-    if (!s) return NULL;
-    while (ps->p < ps->end && *ps->p != '"') {
-        char c = *ps->p++;
-        unsigned cp = (unsigned char)c;
-        if (c == '\\') {
-            if (ps->p >= ps->end) { free(s); return NULL; }
-            char e = *ps->p++;
-            switch (e) {
-            case 'n': cp = '\n'; break;
-            case 't': cp = '\t'; break;
-            case 'r': cp = '\r'; break;
-            case 'b': cp = '\b'; break;
-            case 'f': cp = '\f'; break;
-            case 'u': {
-                if (ps->end - ps->p < 4) { free(s); return NULL; }
-                char hex[5] = { ps->p[0], ps->p[1], ps->p[2], ps->p[3], 0 };
-                cp = (unsigned)strtoul(hex, NULL, 16);
-                ps->p += 4;
-                break;
-            }
-            default: cp = (unsigned char)e; break;
-            }
-        }
-        if (n + 4 >= cap) {
-            char *ns = realloc(s, cap *= 2);
-            if (!ns) { free(s); return NULL; }
-            s = ns;
-        }
-        if (cp < 0x80) s[n++] = (char)cp;
-        else if (cp < 0x800) { s[n++] = (char)(0xc0 | (cp >> 6)); s[n++] = (char)(0x80 | (cp & 0x3f)); }
-        else { s[n++] = (char)(0xe0 | (cp >> 12)); s[n++] = (char)(0x80 | ((cp >> 6) & 0x3f)); s[n++] = (char)(0x80 | (cp & 0x3f)); }
-    }
-    if (ps->p >= ps->end) { free(s); return NULL; }
-    ps->p++;
-    s[n] = 0;
-    return s;
-}
-
-/* Free a parsed JSON value's contents. */
-static void jfree(jval *v)
-{
-    if (!v) return;
-    free(v->str);
-    for (int i = 0; i < v->n; i++) {
-        jfree(&v->items[i]);
-        if (v->keys) free(v->keys[i]);
-    }
-    free(v->items);
-    free(v->keys);
-    memset(v, 0, sizeof *v);
-}
-
-/* Parse one JSON value into *v; 0 on success. */
-static int jparse(jparser *ps, jval *v)
-{
-    memset(v, 0, sizeof *v);
-    jws(ps);
-    if (ps->p >= ps->end || ps->depth > 64) return -1;
-    char c = *ps->p;
-    if (c == '"') {
-        v->type = J_STR;
-        v->str = jparse_str(ps);
-        return v->str ? 0 : -1;
-    }
-    if (c == '{' || c == '[') {
-        int obj = c == '{';
-        v->type = obj ? J_OBJ : J_ARR;
-        ps->p++;
-        ps->depth++;
-        int cap = 0;
-        jws(ps);
-        if (ps->p < ps->end && *ps->p == (obj ? '}' : ']')) { ps->p++; ps->depth--; return 0; }
-        for (;;) {
-            if (v->n == cap) {
-                cap = cap ? cap * 2 : 8;
-                jval *ni = realloc(v->items, (size_t)cap * sizeof *ni);
-                if (!ni) return -1;
-                v->items = ni;
-                if (obj) {
-                    char **nk = realloc(v->keys, (size_t)cap * sizeof *nk);
-                    if (!nk) return -1;
-                    v->keys = nk;
-                }
-            }
-            if (obj) {
-                jws(ps);
-                char *k = jparse_str(ps);
-                if (!k) return -1;
-                v->keys[v->n] = k;
-                jws(ps);
-                if (ps->p >= ps->end || *ps->p != ':') { v->items[v->n++].type = J_NULL; return -1; }
-                ps->p++;
-            }
-            int rc = jparse(ps, &v->items[v->n]);
-            v->n++;
-            if (rc) return -1;
-            jws(ps);
-            if (ps->p < ps->end && *ps->p == ',') { ps->p++; continue; }
-            if (ps->p < ps->end && *ps->p == (obj ? '}' : ']')) { ps->p++; ps->depth--; return 0; }
-            return -1;
-        }
-    }
-    if (!strncmp(ps->p, "true", 4) || !strncmp(ps->p, "false", 5)) {
-        v->type = J_BOOL;
-        v->num = *ps->p == 't';
-        ps->p += *ps->p == 't' ? 4 : 5;
-        return 0;
-    }
-    if (!strncmp(ps->p, "null", 4)) {
-        v->type = J_NULL;
-        ps->p += 4;
-        return 0;
-    }
-    char *end;
-    v->num = strtod(ps->p, &end);
-    if (end == ps->p) return -1;
-    v->type = J_NUM;
-    ps->p = end;
-    return 0;
-}
-
-/* Member key of object v, or NULL. */
-static const jval *jget(const jval *v, const char *key)
-{
-    if (!v || v->type != J_OBJ) return NULL;
-    for (int i = 0; i < v->n; i++)
-        if (!strcmp(v->keys[i], key)) return &v->items[i];
-    return NULL;
-}
-
-/* Read a [x, y, z] array (missing entries are 1) into out; 0 on success. */
-static int jdim3(const jval *v, long long out[3])
-{
-    out[0] = out[1] = out[2] = 1;
-    if (!v) return -1;
-    if (v->type == J_NUM) { out[0] = (long long)v->num; return 0; }
-    if (v->type != J_ARR || v->n < 1 || v->n > 3) return -1;
-    for (int i = 0; i < v->n; i++) {
-        if (v->items[i].type != J_NUM) return -1;
-        out[i] = (long long)v->items[i].num;
-    }
-    return 0;
 }
 
 /* ---- program mode ---- */
@@ -423,27 +241,6 @@ static int self_exe(char *out, size_t cap)
     return 0;
 }
 
-/* Read a whole file into a malloc'd NUL-terminated buffer; NULL on error. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (n + 1 < cap) break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb) { free(buf); buf = NULL; }
-        else buf = nb;
-    }
-    fclose(f);
-    if (buf) buf[n] = 0;
-    if (len) *len = n;
-    return buf;
-}
-
 /* Run the program under `warpsim run --quiet --report` and collect its launch configurations.
  * Returns 0 when a report was read (run_status gets the run's exit status), -1 with a message. */
 static int collect_launches(const char *gpu, char **prog_argv, launch_cfg **cfgs, int *ncfg, long *nlaunch,
@@ -498,43 +295,29 @@ static int collect_launches(const char *gpu, char **prog_argv, launch_cfg **cfgs
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
     *run_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-    size_t len = 0;
-    char *text = read_file(report, &len);
-    unlink(report);
-    if (!text || len == 0) {
-        free(text);
+    struct stat sb;
+    if (stat(report, &sb) || sb.st_size == 0) {
+        unlink(report);
         snprintf(err, errlen, "`warpsim run` wrote no report (exit status %d)", *run_status);
         return -1;
     }
-    jparser ps = { text, text + len, 0 };
-    jval root;
-    int rc = jparse(&ps, &root);
-    free(text);
+    ws_rep_launches ls;
+    char rerr[512];
+    int rc = ws_rep_read_launches(report, &ls, rerr, sizeof rerr);
+    unlink(report);
     if (rc) {
-        jfree(&root);
-        snprintf(err, errlen, "cannot parse the run report (not JSON)");
-        return -1;
-    }
-    const jval *ls = jget(&root, "launches");
-    if (!ls || ls->type != J_ARR) {
-        jfree(&root);
-        snprintf(err, errlen, "the run report has no \"launches\" array");
+        snprintf(err, errlen, "cannot read the run report: %s", rerr);
         return -1;
     }
     launch_cfg *out = NULL;
     int n = 0, cap = 0;
-    for (int i = 0; i < ls->n; i++) {
-        const jval *l = &ls->items[i];
-        const jval *kn = jget(l, "kernel");
-        long long g[3], b[3];
-        if (!kn || kn->type != J_STR || jdim3(jget(l, "grid"), g) || jdim3(jget(l, "block"), b)) continue;
-        const jval *ds = jget(l, "dynamic_smem");
-        size_t dyn = ds && ds->type == J_NUM && ds->num > 0 ? (size_t)ds->num : 0;
+    for (size_t i = 0; i < ls.n; i++) {
+        const ws_rep_launch_cfg *l = &ls.v[i];
         (*nlaunch)++;
         int j;
         for (j = 0; j < n; j++)
-            if (!strcmp(out[j].kernel, kn->str) && out[j].dyn_smem == dyn && !memcmp(out[j].grid, g, sizeof g) &&
-                !memcmp(out[j].block, b, sizeof b))
+            if (!strcmp(out[j].kernel, l->kernel) && out[j].dyn_smem == l->dyn_smem &&
+                !memcmp(out[j].grid, l->grid, sizeof l->grid) && !memcmp(out[j].block, l->block, sizeof l->block))
                 break;
         if (j < n) { out[j].count++; continue; }
         if (n == cap) {
@@ -545,13 +328,13 @@ static int collect_launches(const char *gpu, char **prog_argv, launch_cfg **cfgs
         }
         launch_cfg *c = &out[n++];
         memset(c, 0, sizeof *c);
-        snprintf(c->kernel, sizeof c->kernel, "%s", kn->str);
-        memcpy(c->grid, g, sizeof g);
-        memcpy(c->block, b, sizeof b);
-        c->dyn_smem = dyn;
+        snprintf(c->kernel, sizeof c->kernel, "%s", l->kernel);
+        memcpy(c->grid, l->grid, sizeof c->grid);
+        memcpy(c->block, l->block, sizeof c->block);
+        c->dyn_smem = l->dyn_smem;
         c->count = 1;
     }
-    jfree(&root);
+    ws_rep_launches_free(&ls);
     *cfgs = out;
     *ncfg = n;
     return 0;
@@ -631,28 +414,50 @@ static int program_mode(const ws_device *dev, const char *gpu, int json, int no_
         }
     }
     int min_regs = dev->min_regs_per_thread;
+    ws_json w;
     if (json) {
-        printf("{\"device\": ");
-        jstr(stdout, dev->name);
-        printf(", \"arch\": \"sm_%d%d\", \"program\": ", dev->cc_major, dev->cc_minor);
-        jstr(stdout, prog);
-        printf(", \"ptx_target\": \"sm_%d\", \"ptx_retargeted\": %s,\n \"kernels\": [", best, retargeted ? "true" : "false");
+        char arch[32], target[32];
+        snprintf(arch, sizeof arch, "sm_%d%d", dev->cc_major, dev->cc_minor);
+        snprintf(target, sizeof target, "sm_%d", best);
+        ws_json_init_file(&w, stdout);
+        ws_json_begin_object(&w);
+        ws_json_member_string(&w, "device", dev->name);
+        ws_json_member_string(&w, "arch", arch);
+        ws_json_member_string(&w, "program", prog);
+        ws_json_member_string(&w, "ptx_target", target);
+        ws_json_member_bool(&w, "ptx_retargeted", retargeted);
+        ws_json_break(&w, 1);
+        ws_json_key(&w, "kernels");
+        ws_json_begin_array(&w);
         for (int i = 0; i < nk; i++) {
             const ws_ptxas_kernel *k = &ks[i].k;
-            printf("%s\n  {\"kernel\": ", i ? "," : "");
-            jstr(stdout, k->name);
-            printf(", \"name\": ");
-            jstr(stdout, ks[i].short_name);
-            printf(", \"registers\": %d, \"registers_per_thread\": %d, \"static_smem\": %zu, \"barriers\": %d, "
-                   "\"stack_frame\": %zu, \"spill_stores\": %zu, \"spill_loads\": %zu}", k->regs,
-                   k->regs < min_regs ? min_regs : k->regs, k->static_smem, k->barriers, k->stack_frame,
-                   k->spill_stores, k->spill_loads);
+            ws_json_break(&w, 2);
+            ws_json_begin_object(&w);
+            ws_json_member_string(&w, "kernel", k->name);
+            ws_json_member_string(&w, "name", ks[i].short_name);
+            ws_json_member_int(&w, "registers", k->regs);
+            ws_json_member_int(&w, "registers_per_thread", k->regs < min_regs ? min_regs : k->regs);
+            ws_json_member_uint(&w, "static_smem", k->static_smem);
+            ws_json_member_int(&w, "barriers", k->barriers);
+            ws_json_member_uint(&w, "stack_frame", k->stack_frame);
+            ws_json_member_uint(&w, "spill_stores", k->spill_stores);
+            ws_json_member_uint(&w, "spill_loads", k->spill_loads);
+            ws_json_end_object(&w);
         }
-        printf("\n ],\n \"run\": {\"attempted\": %s, \"ok\": %s, \"status\": %d, \"launches\": %ld, \"error\": ",
-               no_run ? "false" : "true", run_ok ? "true" : "false", run_status, nlaunch);
-        if (run_err[0]) jstr(stdout, run_err);
-        else printf("null");
-        printf("},\n \"launches\": [");
+        ws_json_break(&w, 1);
+        ws_json_end_array(&w);
+        ws_json_break(&w, 1);
+        ws_json_key(&w, "run");
+        ws_json_begin_object(&w);
+        ws_json_member_bool(&w, "attempted", !no_run);
+        ws_json_member_bool(&w, "ok", run_ok);
+        ws_json_member_int(&w, "status", run_status);
+        ws_json_member_int(&w, "launches", nlaunch);
+        ws_json_member_string(&w, "error", run_err[0] ? run_err : NULL);
+        ws_json_end_object(&w);
+        ws_json_break(&w, 1);
+        ws_json_key(&w, "launches");
+        ws_json_begin_array(&w);
     } else {
         printf("%s on %s (%s, sm_%d%d, %d SMs)\n", prog, dev->name, dev->full_name, dev->cc_major, dev->cc_minor,
                dev->sm_count);
@@ -693,21 +498,30 @@ static int program_mode(const ws_device *dev, const char *gpu, int json, int no_
         if (k) snprintf(sn, sizeof sn, "%s", k->short_name);
         else short_name(c->kernel, sn, sizeof sn);
         if (json) {
-            printf("%s\n  {\"kernel\": ", i ? "," : "");
-            jstr(stdout, c->kernel);
-            printf(", \"name\": ");
-            jstr(stdout, sn);
-            printf(", \"grid\": [%lld, %lld, %lld], \"block\": [%lld, %lld, %lld], \"dynamic_smem\": %zu, \"count\": %ld, "
-                   "\"threads_per_block\": %lld", c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1],
-                   c->block[2], c->dyn_smem, c->count, threads);
+            ws_json_break(&w, 2);
+            ws_json_begin_object(&w);
+            ws_json_member_string(&w, "kernel", c->kernel);
+            ws_json_member_string(&w, "name", sn);
+            ws_json_key(&w, "grid");
+            ws_json_begin_array(&w);
+            for (int d = 0; d < 3; d++) ws_json_int(&w, c->grid[d]);
+            ws_json_end_array(&w);
+            ws_json_key(&w, "block");
+            ws_json_begin_array(&w);
+            for (int d = 0; d < 3; d++) ws_json_int(&w, c->block[d]);
+            ws_json_end_array(&w);
+            ws_json_member_uint(&w, "dynamic_smem", c->dyn_smem);
+            ws_json_member_int(&w, "count", c->count);
+            ws_json_member_int(&w, "threads_per_block", threads);
             if (have) {
-                printf(", \"registers\": %d, \"static_smem\": %zu, \"barriers\": %d, ", k->k.regs, k->k.static_smem,
-                       k->k.barriers);
-                json_occ_fields(stdout, &r);
+                ws_json_member_int(&w, "registers", k->k.regs);
+                ws_json_member_uint(&w, "static_smem", k->k.static_smem);
+                ws_json_member_int(&w, "barriers", k->k.barriers);
+                occ_members(&w, &r);
             } else {
-                printf(", \"error\": \"kernel not found in the program's PTX\"");
+                ws_json_member_string(&w, "error", "kernel not found in the program's PTX");
             }
-            printf("}");
+            ws_json_end_object(&w);
         } else {
             char g[40], b[40], occ[16], wps[16], wv[16];
             snprintf(g, sizeof g, "%lldx%lldx%lld", c->grid[0], c->grid[1], c->grid[2]);
@@ -728,14 +542,21 @@ static int program_mode(const ws_device *dev, const char *gpu, int json, int no_
                    r.regs_per_thread, r.blocks_per_sm, r.warps_per_sm, occ, ws_occ_limiter_name(r.limiter), wps, wv);
         }
     }
-    if (json) printf("\n ]}\n");
+    int bad = 0;
+    if (json) {
+        ws_json_break(&w, 1);
+        ws_json_end_array(&w);
+        ws_json_end_object(&w);
+        ws_json_break(&w, 0);
+        bad = ws_json_finish(&w) != 0;
+    }
     free(cfgs);
     free(ks);
     if (!no_run && ncfg == 0 && run_err[0]) {
         if (!json) fprintf(stderr, "warpsim occupancy: %s\n", run_err);
         return 1;
     }
-    return 0;
+    return bad;
 }
 
 /* warpsim occupancy ... (see occ_usage) */
@@ -828,11 +649,17 @@ int cli_occupancy(int argc, char **argv)
     ws_occ_result r;
     int rc = ws_occ_compute_ex(dev, (int)threads, (int)regs, smem, grid, &o, &r);
     if (json) {
-        printf("{\"device\": ");
-        jstr(stdout, dev->name);
-        printf(", \"threads\": %lld, \"regs\": %lld, \"smem\": %zu, ", threads, regs, smem);
-        json_occ_fields(stdout, &r);
-        printf("}\n");
+        ws_json w;
+        ws_json_init_file(&w, stdout);
+        ws_json_begin_object(&w);
+        ws_json_member_string(&w, "device", dev->name);
+        ws_json_member_int(&w, "threads", threads);
+        ws_json_member_int(&w, "regs", regs);
+        ws_json_member_uint(&w, "smem", smem);
+        occ_members(&w, &r);
+        ws_json_end_object(&w);
+        ws_json_break(&w, 0);
+        if (ws_json_finish(&w)) return 1;
     } else {
         print_occ_human(dev, &r, (int)regs, smem);
     }

@@ -635,44 +635,23 @@ static void appendf(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
     if (n > 0) *pos += (size_t)n;
 }
 
-/* Append s as a JSON string literal. */
-static void append_json_str(char *buf, size_t cap, size_t *pos, const char *s)
-{
-    appendf(buf, cap, pos, "\"");
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') appendf(buf, cap, pos, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) appendf(buf, cap, pos, "\\u%04x", (unsigned char)*s);
-        else appendf(buf, cap, pos, "%c", *s);
-    }
-    appendf(buf, cap, pos, "\"");
-}
-
-/* Write every field of d as preset text or as one JSON object; returns the length needed. */
-int ws_device_format(const ws_device *d, int json, char *buf, size_t cap)
+/* Write every field of d as preset text; returns the length needed. */
+int ws_device_format(const ws_device *d, char *buf, size_t cap)
 {
     size_t pos = 0;
     if (cap) buf[0] = 0;
-    const char *sep = json ? ": " : " = ";
-    if (json) {
-        appendf(buf, cap, &pos, "{\"name\": ");
-        append_json_str(buf, cap, &pos, d->name);
-    } else {
-        appendf(buf, cap, &pos, "# %s", d->name);
-    }
+    appendf(buf, cap, &pos, "# %s", d->name);
     const char *base = (const char *)d;
     for (int i = 0; i < NFIELDS; i++) {
         const field *f = &FIELDS[i];
-        if (!json && f->type == F_LIST && *(const int *)(base + f->count_off) == 0) continue; /* absent list */
-        appendf(buf, cap, &pos, json ? ",\n \"%s\"%s" : "\n%s%s", f->key, sep);
+        if (f->type == F_LIST && *(const int *)(base + f->count_off) == 0) continue; /* absent list */
+        appendf(buf, cap, &pos, "\n%s = ", f->key);
         if (!strcmp(f->key, "compute_capability")) {
-            appendf(buf, cap, &pos, json ? "\"%d.%d\"" : "%d.%d", d->cc_major, d->cc_minor);
+            appendf(buf, cap, &pos, "%d.%d", d->cc_major, d->cc_minor);
             continue;
         }
         switch (f->type) {
-        case F_STR:
-            if (json) append_json_str(buf, cap, &pos, base + f->off);
-            else appendf(buf, cap, &pos, "%s", base + f->off);
-            break;
+        case F_STR: appendf(buf, cap, &pos, "%s", base + f->off); break;
         case F_INT: appendf(buf, cap, &pos, "%d", *(const int *)(base + f->off)); break;
         case F_SIZE: appendf(buf, cap, &pos, "%zu", *(const size_t *)(base + f->off)); break;
         case F_DBL: appendf(buf, cap, &pos, "%.10g", *(const double *)(base + f->off)); break;
@@ -680,13 +659,46 @@ int ws_device_format(const ws_device *d, int json, char *buf, size_t cap)
         case F_LIST: {
             int n = f->type == F_INT3 ? 3 : *(const int *)(base + f->count_off);
             const int *v = (const int *)(base + f->off);
-            appendf(buf, cap, &pos, "%s", json ? "[" : "");
             for (int k = 0; k < n; k++) appendf(buf, cap, &pos, "%s%d", k ? ", " : "", v[k]);
-            appendf(buf, cap, &pos, "%s", json ? "]" : "");
             break;
         }
         }
     }
-    appendf(buf, cap, &pos, json ? "}\n" : "\n");
+    appendf(buf, cap, &pos, "\n");
     return (int)pos;
+}
+
+/* Number of preset fields. */
+int ws_device_nfields(void)
+{
+    return NFIELDS;
+}
+
+/* Field i of d and its value. */
+int ws_device_field(const ws_device *d, int i, ws_device_value *v)
+{
+    if (i < 0 || i >= NFIELDS) return -1;
+    const field *f = &FIELDS[i];
+    const char *base = (const char *)d;
+    memset(v, 0, sizeof *v);
+    v->key = f->key;
+    if (!strcmp(f->key, "compute_capability")) {
+        snprintf(v->text, sizeof v->text, "%d.%d", d->cc_major, d->cc_minor);
+        v->type = WS_DEVICE_STRING;
+        v->s = v->text;
+        return 0;
+    }
+    switch (f->type) {
+    case F_STR: v->type = WS_DEVICE_STRING; v->s = base + f->off; break;
+    case F_INT: v->type = WS_DEVICE_INT; v->i = *(const int *)(base + f->off); break;
+    case F_SIZE: v->type = WS_DEVICE_SIZE; v->z = *(const size_t *)(base + f->off); break;
+    case F_DBL: v->type = WS_DEVICE_DOUBLE; v->d = *(const double *)(base + f->off); break;
+    case F_INT3:
+    case F_LIST:
+        v->type = WS_DEVICE_INTS;
+        v->ints = (const int *)(base + f->off);
+        v->nints = f->type == F_INT3 ? 3 : *(const int *)(base + f->count_off);
+        break;
+    }
+    return 0;
 }

@@ -95,9 +95,36 @@ int ws_device_load_file(const char *path, ws_device *out, char *err, size_t errl
  * executable or library holding this code (an installed warpsim), else the build tree's devices/ (compiled in). */
 const char *ws_device_dir(void);
 
-/* Write every field of d as preset text ("key = value" lines) or, with json = 1, as one JSON object into buf
- * (cap bytes, NUL-terminated); returns the length the whole text needs, like snprintf. */
-int ws_device_format(const ws_device *d, int json, char *buf, size_t cap);
+/* Write every field of d as preset text ("key = value" lines) into buf (cap bytes, NUL-terminated); returns the
+ * length the whole text needs, like snprintf. (src/report/device_report.h writes a preset as JSON.) */
+int ws_device_format(const ws_device *d, char *buf, size_t cap);
+
+/* Kinds of preset values (ws_device_value.type). */
+typedef enum ws_device_vtype {
+    WS_DEVICE_INT,              /* value.i */
+    WS_DEVICE_SIZE,             /* value.z */
+    WS_DEVICE_DOUBLE,           /* value.d */
+    WS_DEVICE_STRING,           /* value.s */
+    WS_DEVICE_INTS              /* value.ints[0 .. nints) (a fixed triple or a list, which may be empty) */
+} ws_device_vtype;
+
+/* One field of a preset and its value in a device. */
+typedef struct ws_device_value {
+    const char *key;            /* the preset key, e.g. "sm_count" */
+    ws_device_vtype type;
+    int i;
+    size_t z;
+    double d;
+    const char *s;              /* points into the device, or into text below (do not copy the struct then) */
+    const int *ints;
+    int nints;
+    char text[32];              /* a value made for the field, e.g. compute_capability "9.0" */
+} ws_device_value;
+
+/* Number of preset fields (the keys of the preset format, in its order). */
+int ws_device_nfields(void);
+/* Field i (0 <= i < ws_device_nfields()) of d into *v; 0, or -1 when i is out of range. */
+int ws_device_field(const ws_device *d, int i, ws_device_value *v);
 
 /* Fill names[] with the preset ids found in the devices directory (sorted); returns how many. */
 int ws_device_list(char names[][64], int max);

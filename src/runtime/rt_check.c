@@ -283,10 +283,8 @@ void ws_rt_chk_exit(void)
     }
 }
 
-/* The checker's findings for the --report JSON (a leading ", " and the "checks" member), if checking. */
-void ws_rt_chk_json(FILE *out)
+/* The checker whose findings the --report JSON lists, if checking. */
+const ws_chk *ws_rt_chk_report(void)
 {
-    if (!ws_rt_checking || !checker) return;
-    fputs(", ", out);
-    ws_chk_json(checker, out);
+    return ws_rt_checking ? checker : NULL;
 }

@@ -15,6 +15,7 @@
 #include "../analysis/occupancy.h"
 #include "../timing/timing.h"
 #include "../fatbin/fatbin.h"
+#include "../report/run_report.h"
 
 #define WS_RT_EXPORT __attribute__((visibility("default")))
 
@@ -75,18 +76,8 @@ typedef struct ws_rt_managed {
     struct ws_rt_managed *next;
 } ws_rt_managed;
 
-/* What one kernel launch did, for the report. Add a field here and one line in the report writer. */
-typedef struct ws_rt_launch_rec {
-    char *kernel;
-    ws_dim3 grid, block;
-    size_t dyn_smem;
-    int status;                 /* cudaError_t of the launch (0 or a fault) */
-    ws_launch_stats stats;
-    int has_occ;                /* occupancy figures below are valid */
-    ws_occ_result occ;          /* theoretical occupancy at this launch configuration */
-    int has_tm;                 /* timing figures below are valid (timing mode) */
-    ws_tm_result tm;
-} ws_rt_launch_rec;
+/* What one kernel launch did, for the report: the report's own record (src/report/run_report.h). */
+typedef ws_rep_launch ws_rt_launch_rec;
 
 struct ws_rt_graph;
 
@@ -282,8 +273,8 @@ void ws_rt_chk_install(ws_gpu *g);
 void ws_rt_chk_api(cudaError_t e);
 /* Program exit: leak check and ERROR SUMMARY. */
 void ws_rt_chk_exit(void);
-/* Append the findings to the report JSON (", \"checks\": {...}"). */
-void ws_rt_chk_json(FILE *out);
+/* The checker whose findings go into the report (under --check), else NULL. */
+const ws_chk *ws_rt_chk_report(void);
 
 /* ---- rt_report.c ---- */
 /* Append one launch to the report (when a report is requested). */

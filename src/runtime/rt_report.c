@@ -1,6 +1,5 @@
-/* rt_report.c - the per-launch JSON report written at exit when WARPSIM_REPORT=FILE is set:
- * {"device": "h200", "launches": [{"kernel": ..., "grid": [..], "block": [..], "dynamic_smem": N,
- *   "smsp__inst_executed.sum": N, "smsp__thread_inst_executed.sum": N, "host_seconds": S}, ...]} */
+/* rt_report.c - the per-launch report written at exit when WARPSIM_REPORT=FILE is set: the runtime records each
+ * launch (ws_rep_launch) and src/report/run_report.c writes the JSON; plus the timing summary on stderr. */
 #include "rt_internal.h"
 
 #include <stdio.h>
@@ -40,83 +39,10 @@ void ws_rt_report_launch(const ws_rt_func *f, ws_dim3 grid, ws_dim3 block, size_
     r->grid = grid;
     r->block = block;
     r->dyn_smem = smem;
-    r->status = status;
+    r->error = status ? ws_rt_error_name((cudaError_t)status) : NULL;
     r->stats = *st;
     if (occ) { r->has_occ = 1; r->occ = *occ; }
     if (tm && tm->valid) { r->has_tm = 1; r->tm = *tm; }
-}
-
-/* Write s as a JSON string. */
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-        else fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
-/* Write one launch record as a JSON object: the one place that lists the per-launch metrics. */
-static void json_launch(FILE *out, const ws_rt_launch_rec *r)
-{
-    fputs("{\"kernel\": ", out);
-    json_string(out, r->kernel);
-    fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"dynamic_smem\": %zu", r->grid.x, r->grid.y,
-            r->grid.z, r->block.x, r->block.y, r->block.z, r->dyn_smem);
-    fprintf(out, ", \"smsp__inst_executed.sum\": %llu", (unsigned long long)r->stats.warp_insts);
-    fprintf(out, ", \"smsp__thread_inst_executed.sum\": %llu", (unsigned long long)r->stats.thread_insts);
-    fprintf(out, ", \"host_seconds\": %.9f", r->stats.host_seconds);
-    if (r->has_occ) {
-        const ws_occ_result *o = &r->occ;
-        fprintf(out, ", \"launch__registers_per_thread\": %d", o->regs_per_thread);
-        fprintf(out, ", \"sm__maximum_warps_per_active_cycle_pct\": %.2f", 100.0 * o->occupancy);
-        fprintf(out, ", \"launch__occupancy_limit_warps\": %d", o->limit_threads);
-        fprintf(out, ", \"launch__occupancy_limit_blocks\": %d", o->limit_blocks);
-        fprintf(out, ", \"launch__occupancy_limit_registers\": %d", o->limit_registers);
-        fprintf(out, ", \"launch__occupancy_limit_shared_mem\": %d", o->limit_shared_memory);
-        fprintf(out, ", \"launch__waves_per_multiprocessor\": %.2f", o->waves_per_sm);
-        fprintf(out, ", \"occupancy_limiter\": ");
-        json_string(out, ws_occ_limiter_name(o->limiter));
-    }
-    if (r->has_tm) {
-        const ws_tm_result *t = &r->tm;
-        const ws_ms_counts *m = &t->mem;
-        fprintf(out, ", \"gpu__time_duration.sum\": %.0f", t->duration_ns);
-        fprintf(out, ", \"sm__cycles_elapsed.max\": %llu", (unsigned long long)t->cycles);
-        fprintf(out, ", \"sm__cycles_active.avg\": %.1f", t->sm_active_cycles_avg);
-        fprintf(out, ", \"warpsim__max_resident_blocks_per_sm\": %d", t->max_resident_blocks);
-        fprintf(out, ", \"smsp__thread_inst_executed_per_inst_executed.ratio\": %.2f",
-                r->stats.warp_insts ? (double)r->stats.thread_insts / (double)r->stats.warp_insts : 0.0);
-        fprintf(out, ", \"sm__warps_active.avg.pct_of_peak_sustained_active\": %.2f", t->achieved_occupancy_pct);
-        fprintf(out, ", \"smsp__warps_active.avg.per_cycle_active\": %.2f", t->warps_active_per_cycle);
-        fprintf(out, ", \"smsp__warps_eligible.avg.per_cycle_active\": %.2f", t->warps_eligible_per_cycle);
-        fprintf(out, ", \"smsp__issue_active.avg.pct_of_peak_sustained_active\": %.2f", t->issue_active_pct);
-        fprintf(out, ", \"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\": %llu", (unsigned long long)m->gld_requests);
-        fprintf(out, ", \"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\": %llu", (unsigned long long)m->gld_sectors);
-        fprintf(out, ", \"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum\": %llu", (unsigned long long)m->gst_requests);
-        fprintf(out, ", \"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum\": %llu", (unsigned long long)m->gst_sectors);
-        fprintf(out, ", \"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum\": %llu", (unsigned long long)m->shld_wavefronts);
-        fprintf(out, ", \"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum\": %llu", (unsigned long long)m->shst_wavefronts);
-        fprintf(out, ", \"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum\": %llu", (unsigned long long)m->shld_conflicts);
-        fprintf(out, ", \"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\": %llu", (unsigned long long)m->shst_conflicts);
-        fprintf(out, ", \"l1tex__t_sector_hit_rate.pct\": %.2f", m->l1_sectors ? 100.0 * (double)m->l1_hit_sectors / (double)m->l1_sectors : 0.0);
-        fprintf(out, ", \"lts__t_sector_hit_rate.pct\": %.2f", m->l2_sectors ? 100.0 * (double)m->l2_hit_sectors / (double)m->l2_sectors : 0.0);
-        fprintf(out, ", \"lts__t_sectors_srcunit_tex_op_read.sum\": %llu", (unsigned long long)m->l2_read_sectors_from_l1);
-        fprintf(out, ", \"dram__bytes_read.sum\": %llu", (unsigned long long)m->dram_read_bytes);
-        fprintf(out, ", \"dram__bytes_write.sum\": %llu", (unsigned long long)m->dram_write_bytes);
-        fputs(", \"stalls\": {", out);
-        for (int i = 0; i < WS_ST_COUNT; i++)
-            fprintf(out, "%s\"smsp__pcsamp_warps_issue_stalled_%s\": %llu", i ? ", " : "", ws_stall_names[i],
-                    (unsigned long long)t->stall_cycles[i]);
-        fputc('}', out);
-    }
-    if (r->status) {
-        fputs(", \"error\": ", out);
-        json_string(out, ws_rt_error_name((cudaError_t)r->status));
-    }
-    fputc('}', out);
 }
 
 /* Write the report file named by WARPSIM_REPORT. */
@@ -136,18 +62,10 @@ void ws_rt_report_write(void)
     int locked = pthread_mutex_timedlock(&ws_rt_g.lock, &until) == 0;
     cudaError_t e = cudaSuccess;
     const ws_device *d = ws_rt_g.dev ? ws_rt_g.dev : ws_rt_device(&e);
-    fputs("{\"device\": ", out);
-    json_string(out, d ? d->name : "unknown");
-    fputs(", \"launches\": [", out);
-    for (size_t i = 0; i < ws_rt_g.nlaunches; i++) {
-        fputs(i ? ",\n  " : "\n  ", out);
-        json_launch(out, &ws_rt_g.launches[i]);
-    }
-    fputs(ws_rt_g.nlaunches ? "\n]" : "]", out);
-    ws_rt_chk_json(out);   /* --check: the findings */
-    fputs("}\n", out);
+    int bad = ws_rep_run_write(out, d ? d->name : "unknown", ws_rt_g.launches, ws_rt_g.nlaunches,
+                               ws_rt_chk_report());   /* --check: the findings */
     if (locked) ws_rt_unlock();
-    if (fclose(out) != 0) fprintf(stderr, "warpsim: error writing the report %s\n", path);
+    if (fclose(out) != 0 || bad) fprintf(stderr, "warpsim: error writing the report %s\n", path);
 }
 
 /* Classify what limits a kernel, from its timing result. */

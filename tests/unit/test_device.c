@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "device/device.h"
+#include "report/device_report.h"
 
 static int g_fail, g_checks;
 static char g_dir[256];
@@ -197,19 +198,20 @@ int main(void)
 
     /* round trip: ws_device_format's text loads back to the same values */
     {
-        int need = ws_device_format(a, 0, NULL, 0);
+        int need = ws_device_format(a, NULL, 0);
         char *text = malloc((size_t)need + 1);
-        ws_device_format(a, 0, text, (size_t)need + 1);
+        ws_device_format(a, text, (size_t)need + 1);
         path = write_preset("h200.preset", text);
         ws_device back;
         rc = ws_device_load_file(path, &back, err, sizeof err);
         check(rc == 0 && !memcmp(&back, a, sizeof back), "ws_device_format text loads back identically", rc ? err : NULL);
-        int nj = ws_device_format(a, 1, NULL, 0);
-        char *js = malloc((size_t)nj + 1);
-        ws_device_format(a, 1, js, (size_t)nj + 1);
+        ws_json w;
+        ws_json_init_mem(&w);
+        ws_rep_device_json(&w, a);
+        const char *js = ws_json_finish(&w) ? "" : ws_json_text(&w, NULL);
         check(js[0] == '{' && strstr(js, "\"sm_count\": 132") && strstr(js, "\"carveouts_kb\": [0, 8,"), "JSON form", NULL);
         free(text);
-        free(js);
+        ws_json_free(&w);
     }
 
     /* every preset in devices/ loads, and every value line carries a '# source' comment */
