@@ -40,7 +40,7 @@ $(B)/libwarpsim.a: $(CORE_OBJ)
 $(B)/lib/libcudart.so.13: $(RT_OBJ) $(B)/libwarpsim.a src/runtime/libcudart.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=src/runtime/libcudart.map \
-	    -Wl,-Bsymbolic -o $@ $(RT_OBJ) $(B)/libwarpsim.a $(LDLIBS)
+	    -Wl,-Bsymbolic -Wl,--no-undefined -o $@ $(RT_OBJ) $(B)/libwarpsim.a $(LDLIBS)
 	ln -sf libcudart.so.13 $(B)/lib/libcudart.so
 
 $(B)/warpsim: $(CLI_OBJ) $(B)/libwarpsim.a

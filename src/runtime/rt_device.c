@@ -125,7 +125,7 @@ WS_RT_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, in
     if (!prop) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = check_device(device);
-    if (!e) fill_props(prop, ws_rt_g.dev);
+    if (!e) fill_props(prop, ws_rt_device(&e));
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
@@ -233,7 +233,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr 
     if (!value) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = check_device(device);
-    if (!e) e = attribute(ws_rt_g.dev, attr, value);
+    if (!e) e = attribute(ws_rt_device(&e), attr, value);
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
@@ -310,10 +310,7 @@ WS_RT_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 WS_RT_EXPORT cudaError_t cudaDeviceReset(void)
 {
     ws_rt_lock();
-    if (ws_rt_g.gpu) {
-        ws_gpu_destroy(ws_rt_g.gpu);
-        ws_rt_g.gpu = NULL;
-    }
+    ws_hs_gpu_reset();   /* the GPU goes; the sticky fault too */
     for (ws_rt_fatbin *fb = ws_rt_g.fatbins; fb; fb = fb->next) ws_rt_unload(fb);
     for (ws_rt_func *f = ws_rt_g.funcs; f; f = f->next) {
         f->kernel = NULL;
@@ -327,7 +324,6 @@ WS_RT_EXPORT cudaError_t cudaDeviceReset(void)
         free(m);
     }
     ws_rt_g.allocated = 0;
-    ws_rt_g.sticky = ws_rt_g.pending = cudaSuccess;
     ws_rt_g.device_flags = 0;
     ws_rt_g.cache_config = cudaFuncCachePreferNone;
     ws_rt_last_error(1);

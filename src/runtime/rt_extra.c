@@ -73,7 +73,7 @@ WS_RT_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cu
     cudaError_t e = ws_rt_check(0);
     if (!e) e = ws_rt_stream_get(stream, &s);
     if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
-    if (!e && !ws_rt_g.pending) e = copy_3d(p);
+    if (!e && !ws_hs_fault_pending()) e = copy_3d(p);
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
@@ -110,7 +110,7 @@ WS_RT_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, 
     cudaError_t e = ws_rt_check(0);
     if (!e) e = ws_rt_stream_get(stream, &s);
     if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
-    if (!e && !ws_rt_g.pending) e = fill_3d(pitchedDevPtr, value, extent);
+    if (!e && !ws_hs_fault_pending()) e = fill_3d(pitchedDevPtr, value, extent);
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }

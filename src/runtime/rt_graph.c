@@ -126,27 +126,27 @@ static cudaError_t node_run(ws_rt_node *n, cudaStream_t stream)
 {
     switch (n->kind) {
     case WS_RT_NODE_KERNEL:
-        if (ws_rt_g.pending) return cudaSuccess;
+        if (ws_hs_fault_pending()) return cudaSuccess;
         if (ws_rt_clock_on()) {
             ws_rt_stream *s = NULL;
             ws_rt_stream_get(stream, &s);
-            ws_rt_clock_ctx(s, ws_gpu_device(ws_rt_g.gpu)->graph_launch_us * 1e-6, 0);
+            ws_rt_clock_ctx(s, ws_gpu_device(ws_hs_current_gpu())->graph_launch_us * 1e-6, 0);
             cudaError_t e = ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem);
             ws_rt_clock_ctx(NULL, 0, 1);
             return e;
         }
         return ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem);
     case WS_RT_NODE_MEMCPY:
-        if (ws_rt_g.pending) return cudaSuccess;
+        if (ws_hs_fault_pending()) return cudaSuccess;
         return ws_rt_copy(n->dst, n->src, n->count, n->copy_kind);
     case WS_RT_NODE_MEMSET:
-        if (ws_rt_g.pending) return cudaSuccess;
+        if (ws_hs_fault_pending()) return cudaSuccess;
         return ws_rt_fill(n->dst, n->value, n->count);
     case WS_RT_NODE_HOST:
-        if (!ws_rt_g.pending) n->host_fn(n->user);
+        if (!ws_hs_fault_pending()) n->host_fn(n->user);
         return cudaSuccess;
     case WS_RT_NODE_CALLBACK:
-        n->callback(stream, ws_rt_g.pending, n->user);
+        n->callback(stream, (cudaError_t)ws_hs_fault_pending(), n->user);
         return cudaSuccess;
     case WS_RT_NODE_EVENT_RECORD:
         for (ws_rt_event *ev = ws_rt_g.events; ev; ev = ev->next) /* the event may be gone by now */

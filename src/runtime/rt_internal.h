@@ -1,7 +1,7 @@
 /* rt_internal.h - shared state of the replacement CUDA runtime (libcudart.so.13).
- * The runtime is built against NVIDIA's headers for exact types and serves every call on one simulated
- * device (src/core/sim.h). All stream work runs synchronously at enqueue time, so in-order execution and
- * event ordering hold trivially; stream capture records the work into a graph instead. */
+ * The runtime is built against NVIDIA's headers for exact types and serves every call on the host session's
+ * simulated device (src/host/session.h, src/core/sim.h). All stream work runs synchronously at enqueue time, so
+ * in-order execution and event ordering hold trivially; stream capture records the work into a graph instead. */
 #ifndef WS_RT_INTERNAL_H
 #define WS_RT_INTERNAL_H
 
@@ -13,9 +13,8 @@
 
 #include "../core/sim.h"
 #include "../analysis/occupancy.h"
-#include "../timing/timing.h"
 #include "../fatbin/fatbin.h"
-#include "../report/run_report.h"
+#include "../host/session.h"
 
 #define WS_RT_EXPORT __attribute__((visibility("default")))
 
@@ -77,7 +76,6 @@ typedef struct ws_rt_managed {
 } ws_rt_managed;
 
 /* What one kernel launch did, for the report: the report's own record (src/report/run_report.h). */
-typedef ws_rep_launch ws_rt_launch_rec;
 
 struct ws_rt_graph;
 
@@ -90,7 +88,7 @@ typedef struct ws_rt_stream {
     int capture_origin;               /* 1 on the stream that began the capture */
     enum cudaStreamCaptureMode capture_mode;
     unsigned long long capture_id;
-    double sim_ready;                 /* timing mode: simulated completion time of its last operation */
+    ws_hs_queue q;                    /* timing mode: its queue on the session's simulated clock */
     struct ws_rt_stream *next;
 } ws_rt_stream;
 #define WS_RT_STREAM_MAGIC 0x57525354u
@@ -151,14 +149,6 @@ typedef struct ws_rt_graph {
 
 /* The process-wide runtime state. */
 typedef struct ws_rt_state {
-    pthread_mutex_t lock;             /* recursive: every API call holds it */
-    const ws_device *dev;
-    ws_gpu *gpu;
-    int dev_failed, gpu_failed;
-    char dev_error[512];
-    int quiet;
-    cudaError_t sticky;               /* fault reported by every call */
-    cudaError_t pending;              /* fault not reported yet: becomes sticky at the next synchronizing call */
     ws_rt_fatbin *fatbins;
     int nfatbins;
     ws_rt_func *funcs;
@@ -171,14 +161,6 @@ typedef struct ws_rt_state {
     ws_rt_event *events;
     ws_rt_graph *graphs;              /* graphs and executable graphs, for handle checks */
     size_t allocated;                 /* bytes of device memory in use (cudaMemGetInfo) */
-    int report;                       /* 1 when WARPSIM_REPORT is set */
-    ws_rt_launch_rec *launches;
-    size_t nlaunches, caplaunches;
-    ws_tm *tm;                        /* timing model (WARPSIM_TIMING=1), or NULL in functional mode */
-    /* context of the operation being run, for the simulated clock (rt_clock.c) */
-    ws_rt_stream *clk_stream;         /* its stream (NULL: the default stream) */
-    double clk_host_cost;             /* host seconds its launch costs */
-    int clk_blocking;                 /* a synchronous copy */
     unsigned device_flags;
     enum cudaFuncCache cache_config;
     enum cudaSharedMemConfig smem_config;
@@ -265,25 +247,10 @@ int ws_rt_clock_pinned(const void *p);
 /* Set the clock context of the next kernel/copy (stream, host launch cost, synchronous copy). */
 void ws_rt_clock_ctx(ws_rt_stream *s, double host_cost, int blocking);
 
-/* ---- rt_check.c (warpsim run --check) ---- */
-extern int ws_rt_checking;               /* 1 when the checkers run */
-/* Attach the checkers to a new simulated GPU (when WARPSIM_CHECK asks for them). */
-void ws_rt_chk_install(ws_gpu *g);
-/* A runtime call returns error e: report it with the host call site. */
-void ws_rt_chk_api(cudaError_t e);
-/* Program exit: leak check and ERROR SUMMARY. */
-void ws_rt_chk_exit(void);
-/* The checker whose findings go into the report (under --check), else NULL. */
-const ws_chk *ws_rt_chk_report(void);
-
-/* ---- rt_report.c ---- */
-/* Append one launch to the report (when a report is requested). */
-/* Whether a report was requested. */
-int ws_rt_report_enabled(void);
-void ws_rt_report_launch(const ws_rt_func *f, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
-                         const ws_launch_stats *st, const ws_occ_result *occ, const ws_tm_result *tm);
-/* Write the JSON report to WARPSIM_REPORT (called at exit). */
-void ws_rt_report_write(void);
+/* The clock context set by ws_rt_clock_ctx: stream, host cost of the launch, synchronous copy. */
+ws_rt_stream *ws_rt_clock_ctx_stream(void);
+double ws_rt_clock_ctx_cost(void);
+int ws_rt_clock_ctx_blocking(void);
 
 /* Convert a CUDA dim3 to the core's. */
 static inline ws_dim3 ws_rt_dim(dim3 d)

@@ -19,63 +19,25 @@ static _Thread_local call_config config_stack[CONFIG_DEPTH];
 static _Thread_local int config_depth;
 
 /* Whether a status from ws_launch is a fault of the running kernel (sticky), not a configuration error. */
-int ws_rt_is_fault(cudaError_t e)
+int ws_rt_is_fault(cudaError_t e) { return ws_hs_is_fault((int)e); }
+
+/* The session's description of kernel f (for occupancy and launches). */
+static ws_hs_kernel hs_kernel(const ws_rt_func *f, ws_kernel *k)
 {
-    switch ((int)e) {
-    case cudaErrorIllegalAddress:
-    case cudaErrorLaunchTimeout:
-    case cudaErrorAssert:
-    case cudaErrorHardwareStackError:
-    case cudaErrorIllegalInstruction:
-    case cudaErrorMisalignedAddress:
-    case cudaErrorInvalidAddressSpace:
-    case cudaErrorInvalidPc:
-    case cudaErrorLaunchFailure:
-        return 1;
-    default:
-        return 0;
-    }
+    ws_hs_kernel h = { k, f->name, NULL, 0, f->carveout, f->max_dyn_smem != (size_t)-1 };
+    if (f->mod < f->fb->nmod) { h.ptx = f->fb->ptx[f->mod]; h.ptx_len = f->fb->ptx_len[f->mod]; }
+    return h;
 }
 
-static int kernel_regs(const ws_device *d, const ws_rt_func *f, const ws_kernel_info *info);
-
-/* Run a kernel now: resolve it, launch it on the core, record it, and turn faults into a pending error. */
+/* Run a kernel now: resolve it and launch it through the session (faults become a pending error). */
 cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem)
 {
     ws_kernel *k = NULL;
     cudaError_t e = ws_rt_func_kernel(f, &k);
     if (e) return e;
-    ws_launch_stats st;
-    memset(&st, 0, sizeof st);
-    /* theoretical occupancy, for every launch in every mode: the residency the engines schedule with (functional
-     * results of blocks that wait on each other depend on it) and the report's figures */
-    ws_occ_result occ;
-    int have_occ = 0;
-    const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
-    ws_kernel_info info;
-    ws_kernel_get_info(k, &info);
-    ws_occ_opts opts = ws_occ_default_opts();
-    opts.carveout_pct = f->carveout;
-    opts.smem_optin = f->max_dyn_smem != (size_t)-1;
-    memset(&occ, 0, sizeof occ);
-    long long nb = (long long)grid.x * grid.y * grid.z;
-    have_occ = ws_occ_compute_ex(d, (int)(block.x * block.y * block.z), kernel_regs(d, f, &info),
-                                 info.static_smem + smem, nb, &opts, &occ) == 0 && occ.ok;
-    ws_launch_config cfg = { grid, block, smem, have_occ ? occ.blocks_per_sm : 0 };
-    int r = ws_launch(ws_rt_g.gpu, k, &cfg, args, &st);
-    if (r == WS_OK || ws_rt_is_fault((cudaError_t)r))
-        ws_rt_report_launch(f, grid, block, smem, r, &st, have_occ ? &occ : NULL, ws_rt_g.tm ? ws_tm_last(ws_rt_g.tm) : NULL);
-    if (ws_rt_g.tm && r == WS_OK)
-        ws_rt_clock_kernel(ws_rt_g.clk_stream, ws_tm_last(ws_rt_g.tm)->duration_ns * 1e-9, ws_rt_g.clk_host_cost);
-    if (r == WS_OK) return cudaSuccess;
-    if (ws_rt_is_fault((cudaError_t)r)) {
-        if (!ws_rt_quiet())
-            fprintf(stderr, "warpsim: kernel %s faulted: %s\n", f->name,
-                    st.error[0] ? st.error : ws_rt_error_string((cudaError_t)r));
-        ws_rt_fault((cudaError_t)r);
-        return cudaSuccess; /* reported by the next synchronizing call, as a GPU does */
-    }
-    return (cudaError_t)r;
+    ws_hs_kernel h = hs_kernel(f, k);
+    return (cudaError_t)ws_hs_launch(&h, grid, block, smem, args, ws_rt_clock_ctx_stream() ? &ws_rt_clock_ctx_stream()->q : NULL,
+                                     ws_rt_clock_ctx_cost(), NULL);
 }
 
 static int kernel_regs(const ws_device *d, const ws_rt_func *f, const ws_kernel_info *info);
@@ -104,7 +66,7 @@ static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, siz
                     e = ws_rt_node_set_args(n, f, args);
                 }
             }
-        } else if (!ws_rt_g.pending) {
+        } else if (!ws_hs_fault_pending()) {
             cudaError_t de = cudaSuccess;
             const ws_device *d = ws_rt_device(&de);
             ws_rt_clock_ctx(s, d ? d->launch_overhead_us * 1e-6 : 0, 0);
@@ -241,7 +203,7 @@ WS_RT_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAtt
     ws_kernel *k = NULL;
     cudaError_t e = func_kernel(func, &f, &k);
     if (!e) {
-        const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
+        const ws_device *d = ws_gpu_device(ws_hs_current_gpu());
         ws_kernel_info info;
         ws_kernel_get_info(k, &info);
         switch (attr) {
@@ -288,7 +250,7 @@ WS_RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, 
     ws_kernel *k = NULL;
     cudaError_t e = func_kernel(func, &f, &k);
     if (!e) {
-        const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
+        const ws_device *d = ws_gpu_device(ws_hs_current_gpu());
         ws_kernel_info info;
         ws_kernel_get_info(k, &info);
         memset(attr, 0, sizeof *attr);
@@ -358,18 +320,12 @@ WS_RT_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func)
     return cudaSuccess;
 }
 
-/* Registers per thread of a kernel as ptxas allocates them for the device (cached per PTX text);
- * when ptxas cannot be run, the PTX's virtual register count capped to [16, 255] stands in. */
+/* Registers per thread of a kernel as ptxas allocates them for the device (the session's count). */
 static int kernel_regs(const ws_device *d, const ws_rt_func *f, const ws_kernel_info *info)
 {
-    int regs = 0;
-    size_t smem = 0;
-    if (f->mod < f->fb->nmod &&
-        ws_occ_kernel_regs(f->fb->ptx[f->mod], f->fb->ptx_len[f->mod], f->name, d, &regs, &smem) == 0)
-        return regs;
-    regs = info->ptx_regs;
-    if (regs > d->max_regs_per_thread) regs = d->max_regs_per_thread;
-    return regs < 16 ? 16 : regs;
+    (void)info;
+    ws_hs_kernel h = hs_kernel(f, f->kernel);
+    return ws_hs_kernel_regs(d, &h);
 }
 
 /* Resident blocks per SM for a launch of f, computed as cuda_occupancy.h does (src/analysis/occupancy.h). */
@@ -395,7 +351,7 @@ static cudaError_t occupancy(int *numBlocks, const void *func, int blockSize, si
     ws_kernel *k = NULL;
     cudaError_t e = func_kernel(func, &f, &k);
     if (!e) {
-        const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
+        const ws_device *d = ws_gpu_device(ws_hs_current_gpu());
         ws_kernel_info info;
         ws_kernel_get_info(k, &info);
         int maxt = d->max_threads_per_block;
@@ -433,7 +389,7 @@ WS_RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynam
     ws_kernel *k = NULL;
     cudaError_t e = func_kernel(func, &f, &k);
     if (!e) {
-        const ws_device *d = ws_gpu_device(ws_rt_g.gpu);
+        const ws_device *d = ws_gpu_device(ws_hs_current_gpu());
         ws_kernel_info info;
         ws_kernel_get_info(k, &info);
         size_t per = d->smem_per_sm / (size_t)numBlocks;

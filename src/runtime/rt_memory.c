@@ -51,7 +51,7 @@ cudaError_t ws_rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpy
         }
         const void *host = k == cudaMemcpyHostToDevice ? src : dst;
         if (k != cudaMemcpyHostToHost)
-            ws_rt_clock_copy(ws_rt_g.clk_stream, count, k, ws_rt_clock_pinned(host), ws_rt_g.clk_blocking);
+            ws_rt_clock_copy(ws_rt_clock_ctx_stream(), count, k, ws_rt_clock_pinned(host), ws_rt_clock_ctx_blocking());
     }
     return cudaSuccess;
 }
@@ -427,7 +427,7 @@ static cudaError_t stream_op(int kind, void *dst, const void *src, int value, si
                 n->count = count;
                 n->copy_kind = ck;
             }
-        } else if (!ws_rt_g.pending) {
+        } else if (!ws_hs_fault_pending()) {
             ws_rt_clock_ctx(s, 0, 0);
             e = kind == WS_RT_NODE_MEMCPY ? ws_rt_copy(dst, src, count, ck) : ws_rt_fill(dst, value, count);
             ws_rt_clock_ctx(NULL, 0, 1);
@@ -510,7 +510,7 @@ WS_RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void 
     cudaError_t e = ws_rt_check(0);
     if (!e) e = ws_rt_stream_get(stream, &s);
     if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
-    if (!e && !ws_rt_g.pending) e = copy_2d(dst, dpitch, src, spitch, width, height, kind);
+    if (!e && !ws_hs_fault_pending()) e = copy_2d(dst, dpitch, src, spitch, width, height, kind);
     return leave(e);
 }
 

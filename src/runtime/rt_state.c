@@ -8,8 +8,6 @@
 #include <string.h>
 
 ws_rt_state ws_rt_g = {
-    .lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP,
-    .clk_blocking = 1,
     .cache_config = cudaFuncCachePreferNone,
     .smem_config = cudaSharedMemBankSizeFourByte,
     .limit_stack = 1024,
@@ -19,23 +17,19 @@ ws_rt_state ws_rt_g = {
 
 static _Thread_local cudaError_t last_error = cudaSuccess;
 
-/* Take the runtime lock. */
-void ws_rt_lock(void)
-{
-    pthread_mutex_lock(&ws_rt_g.lock);
-}
+/* Take the runtime lock (the host session's, shared with every API face). */
+void ws_rt_lock(void) { ws_hs_lock(); }
 
 /* Release the runtime lock. */
-void ws_rt_unlock(void)
-{
-    pthread_mutex_unlock(&ws_rt_g.lock);
-}
+void ws_rt_unlock(void) { ws_hs_unlock(); }
 
 /* Record an error as the thread's last error. */
 cudaError_t ws_rt_set_error(cudaError_t e)
 {
     if (e != cudaSuccess) last_error = e;
-    if (e != cudaSuccess && ws_rt_checking) ws_rt_chk_api(e);   /* --check: report with the call site */
+    /* --check: report with the call site (a not-ready answer is not an error) */
+    if (e != cudaSuccess && e != cudaErrorNotReady && ws_hs_checking())
+        ws_hs_check_api_error((int)e, ws_rt_error_name(e), ws_rt_error_string(e));
     return e;
 }
 
@@ -43,115 +37,46 @@ cudaError_t ws_rt_set_error(cudaError_t e)
 cudaError_t ws_rt_last_error(int reset)
 {
     cudaError_t e = last_error;
-    if (ws_rt_g.sticky) e = ws_rt_g.sticky;
+    int sticky = ws_hs_fault_check(0);
+    if (sticky) e = (cudaError_t)sticky;
     if (reset) last_error = cudaSuccess;
     return e;
 }
 
 /* Sticky error check at the start of an API call. */
-cudaError_t ws_rt_check(int sync)
-{
-    if (sync && ws_rt_g.pending && !ws_rt_g.sticky) {
-        ws_rt_g.sticky = ws_rt_g.pending;
-        ws_rt_g.pending = cudaSuccess;
-    }
-    return ws_rt_g.sticky;
-}
+cudaError_t ws_rt_check(int sync) { return (cudaError_t)ws_hs_fault_check(sync); }
 
 /* Remember a kernel fault until the next synchronizing call. */
-void ws_rt_fault(cudaError_t e)
-{
-    if (!ws_rt_g.sticky && !ws_rt_g.pending) ws_rt_g.pending = e;
-}
+void ws_rt_fault(cudaError_t e) { ws_hs_fault((int)e); }
 
 /* Whether WARPSIM_QUIET asks for no warpsim messages. */
-int ws_rt_quiet(void)
-{
-    const char *q = getenv("WARPSIM_QUIET");
-    return q && *q && strcmp(q, "0") != 0;
-}
+int ws_rt_quiet(void) { return ws_hs_quiet(); }
 
 /* The device preset selected by WARPSIM_GPU (default h200). */
 const ws_device *ws_rt_device(cudaError_t *e)
 {
-    if (ws_rt_g.dev) return ws_rt_g.dev;
-    if (ws_rt_g.dev_failed) {
-        *e = cudaErrorNoDevice;
-        return NULL;
-    }
-    const char *name = getenv("WARPSIM_GPU");
-    if (!name || !*name) name = "h200";
-    ws_rt_g.dev = ws_device_get(name, ws_rt_g.dev_error, sizeof ws_rt_g.dev_error);
-    if (!ws_rt_g.dev) {
-        ws_rt_g.dev_failed = 1;
-        fprintf(stderr, "warpsim: %s\n", ws_rt_g.dev_error);
-        *e = cudaErrorNoDevice;
-        return NULL;
-    }
-    return ws_rt_g.dev;
+    int err = 0;
+    const ws_device *d = ws_hs_device(&err);
+    if (!d) *e = (cudaError_t)err;
+    return d;
 }
 
-/* Parse WARPSIM_BLOCK_ORDER ("random:SEED", "random", "inorder") into opt; 0 on success. */
-static int parse_block_order(const char *s, ws_options *opt)
-{
-    if (!s || !*s || !strcmp(s, "inorder") || !strcmp(s, "in-order")) return 0;
-    if (!strncmp(s, "random", 6) && (s[6] == 0 || s[6] == ':')) {
-        opt->block_order_random = 1;
-        opt->block_order_seed = 1;
-        if (s[6] == ':') {
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(s + 7, &end, 0);
-            if (errno || end == s + 7 || *end) return -1;
-            opt->block_order_seed = v;
-        }
-        return 0;
-    }
-    return -1;
-}
+/* The name the report gives a status code. */
+static const char *status_name(int code) { return ws_rt_error_name((cudaError_t)code); }
 
 /* The simulated GPU, created on first use. */
 ws_gpu *ws_rt_gpu(cudaError_t *e)
 {
-    if (ws_rt_g.gpu) return ws_rt_g.gpu;
-    if (ws_rt_g.gpu_failed) {
-        *e = cudaErrorNoDevice;
-        return NULL;
+    static int hooked;
+    if (!hooked) {
+        hooked = 1;
+        ws_hs_on_gpu_created(ws_rt_reregister_host);   /* pinned memory stays visible after cudaDeviceReset */
+        ws_hs_set_error_namer(status_name);
     }
-    const ws_device *dev = ws_rt_device(e);
-    if (!dev) return NULL;
-    ws_options opt;
-    memset(&opt, 0, sizeof opt);
-    const char *bo = getenv("WARPSIM_BLOCK_ORDER");
-    if (parse_block_order(bo, &opt)) {
-        fprintf(stderr, "warpsim: WARPSIM_BLOCK_ORDER='%s': expected random:SEED; running blocks in order\n", bo);
-        memset(&opt, 0, sizeof opt);
-    }
-    const char *tr = getenv("WARPSIM_TRACE");
-    opt.trace = tr && *tr && strcmp(tr, "0") != 0;
-    const char *mi = getenv("WARPSIM_MAX_INSTRUCTIONS");
-    if (mi && *mi) opt.max_instructions = strtoull(mi, NULL, 0);
-    /* --max-cycles: an SM issues at most 4 warp instructions a cycle, so stop past cycles x 4 x SMs of them */
-    const char *mc = getenv("WARPSIM_MAX_CYCLES");
-    uint64_t mcv = mc && *mc ? strtoull(mc, NULL, 0) * 4 * (uint64_t)(dev->sm_count > 0 ? dev->sm_count : 1) : 0;
-    if (mcv && (!opt.max_instructions || mcv < opt.max_instructions)) opt.max_instructions = mcv;
-    ws_rt_g.gpu = ws_gpu_create(dev, &opt);
-    if (!ws_rt_g.gpu) {
-        ws_rt_g.gpu_failed = 1;
-        fprintf(stderr, "warpsim: cannot create the simulated device '%s'\n", dev->name);
-        *e = cudaErrorNoDevice;
-        return NULL;
-    }
-    ws_rt_reregister_host(ws_rt_g.gpu);
-    ws_rt_chk_install(ws_rt_g.gpu);   /* --check: the checkers observe this GPU */
-    const char *tmv = getenv("WARPSIM_TIMING");
-    if (tmv && *tmv && strcmp(tmv, "0") != 0) {
-        ws_rt_g.tm = ws_tm_create(dev);
-        const char *cc = getenv("WARPSIM_CACHE_CONTROL");
-        ws_tm_set_cache_control(ws_rt_g.tm, !(cc && !strcmp(cc, "none")));
-        ws_tm_attach(ws_rt_g.tm, ws_rt_g.gpu);
-    }
-    return ws_rt_g.gpu;
+    int err = 0;
+    ws_gpu *g = ws_hs_gpu(&err);
+    if (!g) *e = (cudaError_t)err;
+    return g;
 }
 
 /* Hash bucket of a host pointer. */
@@ -214,7 +139,7 @@ static int bind_managed(ws_rt_fatbin *fb)
             rc = -1;
             continue;
         }
-        void *host = ws_host_view(ws_rt_g.gpu, addr, size ? size : 1);
+        void *host = ws_host_view(ws_hs_current_gpu(), addr, size ? size : 1);
         if (!host) {
             fprintf(stderr, "warpsim: managed variable '%s' has no host view\n", v->name);
             rc = -1;

@@ -456,7 +456,7 @@ WS_RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn
             n->host_fn = fn;
             n->user = userData;
         }
-    } else if (!e && !ws_rt_g.pending) {
+    } else if (!e && !ws_hs_fault_pending()) {
         fn(userData);
     }
     return leave(e);

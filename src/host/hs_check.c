@@ -1,10 +1,9 @@
-/* rt_check.c - the runtime side of `warpsim run --check`: creates the checker (src/check) when WARPSIM_CHECK is
- * set and attaches it to every simulated GPU, reports failing runtime calls with their host call site, finds the
- * host call stack (backtrace, dladdr, and the program's own ELF symbol table for functions it does not export),
- * and at exit prints the ERROR SUMMARY and leaves the error count where `warpsim run` reads it
+/* hs_check.c - the host session's side of `warpsim run --check`: creates the checker (src/check) when
+ * WARPSIM_CHECK is set and attaches it to every simulated GPU, reports failing API calls with their host call site,
+ * finds the host call stack (backtrace, dladdr, and the program's own ELF symbol table for functions it does not
+ * export), and at exit prints the ERROR SUMMARY and leaves the error count where `warpsim run` reads it
  * (WARPSIM_CHECK_STATUS) for --check-exit-code. */
-#include "rt_internal.h"
-#include "../check/check.h"
+#include "hs_internal.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -17,16 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int ws_rt_checking;            /* 1 under --check */
+static int checking;           /* 1 under --check */
 static ws_chk *checker;
 static int check_state;        /* 0 not looked at, 1 on, -1 off */
-
-/* Whether this process is the one `warpsim run` started (not a child that inherited the environment). */
-static int root_process(void)
-{
-    const char *root = getenv("WARPSIM_ROOT_PID");
-    return !root || !*root || strtol(root, NULL, 10) == (long)getpid();
-}
 
 /* ---------- host symbols ---------- */
 
@@ -238,39 +230,46 @@ static ws_chk *checker_get(void)
     ws_chk_set_leak_check(checker, lc && *lc && strcmp(lc, "0") && strcmp(lc, "no"));
     ws_chk_set_host_frames(checker, host_frames);
     check_state = 1;
-    ws_rt_checking = 1;
+    checking = 1;
     return checker;
 }
 
 /* A new simulated GPU: attach the checker to it (under --check). */
-void ws_rt_chk_install(ws_gpu *g)
+void ws_hs_chk_install(ws_gpu *g)
 {
     ws_chk *c = checker_get();
     if (c && g) ws_chk_attach(c, g);
 }
 
-/* A runtime call is about to return error e: report it with its call site (under --check). */
-void ws_rt_chk_api(cudaError_t e)
+/* Whether the checkers run. */
+int ws_hs_checking(void)
 {
-    if (!ws_rt_checking || e == cudaSuccess || e == cudaErrorNotReady || !checker) return;
+    checker_get();
+    return checking;
+}
+
+/* An API call is about to return error code: report it with its call site (under --check). */
+void ws_hs_check_api_error(int code, const char *name, const char *description)
+{
+    if (!checking || !checker) return;
     /* a kernel's fault comes back from every later call: report the first call that returned it */
-    static cudaError_t fault_seen;
-    if (ws_rt_is_fault(e)) {
-        if (fault_seen == e) return;
-        fault_seen = e;
+    static int fault_seen;
+    if (ws_hs_is_fault(code)) {
+        if (fault_seen == code) return;
+        fault_seen = code;
     }
-    ws_rt_lock();
+    ws_hs_lock();
     char api[128];
     api_name(api, sizeof api);
-    ws_chk_api_error(checker, (int)e, ws_rt_error_name(e), ws_rt_error_string(e), api);
-    ws_rt_unlock();
+    ws_chk_api_error(checker, code, name, description, api);
+    ws_hs_unlock();
 }
 
 /* Program exit: leak check, the ERROR SUMMARY, and the error count for `warpsim run --check-exit-code`. */
-void ws_rt_chk_exit(void)
+void ws_hs_chk_exit(void)
 {
     static int done;
-    if (!checker_get() || done || !root_process()) return;   /* (also when the program made no CUDA call) */
+    if (!checker_get() || done || !ws_hs_root_process()) return;   /* (also when the program made no CUDA call) */
     done = 1;
     ws_chk_finish(checker);
     const char *st = getenv("WARPSIM_CHECK_STATUS");
@@ -283,8 +282,8 @@ void ws_rt_chk_exit(void)
     }
 }
 
-/* The checker whose findings the --report JSON lists, if checking. */
-const ws_chk *ws_rt_chk_report(void)
+/* The checker whose findings the report lists, if checking. */
+const ws_chk *ws_hs_chk_report(void)
 {
-    return ws_rt_checking ? checker : NULL;
+    return checking ? checker : NULL;
 }

@@ -1,6 +1,6 @@
-/* rt_report.c - the per-launch report written at exit when WARPSIM_REPORT=FILE is set: the runtime records each
+/* hs_report.c - the per-launch report written at exit when WARPSIM_REPORT=FILE is set: the session records each
  * launch (ws_rep_launch) and src/report/run_report.c writes the JSON; plus the timing summary on stderr. */
-#include "rt_internal.h"
+#include "hs_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 
 /* Whether a report was requested (looked up once); under `warpsim run` only the program itself writes it,
  * not child processes that inherit the environment (WARPSIM_ROOT_PID). */
-int ws_rt_report_enabled(void)
+int ws_hs_report_enabled(void)
 {
     static int enabled = -1;
     if (enabled < 0) {
@@ -21,34 +21,38 @@ int ws_rt_report_enabled(void)
     return enabled;
 }
 
+static ws_rep_launch *launches;   /* every launch of the process (with a report or in timing mode) */
+static size_t nlaunches, caplaunches;
+
 /* Append one launch to the report. */
-void ws_rt_report_launch(const ws_rt_func *f, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
+void ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
                          const ws_launch_stats *st, const ws_occ_result *occ, const ws_tm_result *tm)
 {
-    if (!ws_rt_report_enabled() && !ws_rt_g.tm) return;
-    if (ws_rt_g.nlaunches == ws_rt_g.caplaunches) {
-        size_t cap = ws_rt_g.caplaunches ? ws_rt_g.caplaunches * 2 : 64;
-        ws_rt_launch_rec *n = realloc(ws_rt_g.launches, cap * sizeof *n);
+    if (!ws_hs_report_enabled() && !ws_hs_tm()) return;
+    if (nlaunches == caplaunches) {
+        size_t cap = caplaunches ? caplaunches * 2 : 64;
+        ws_rep_launch *n = realloc(launches, cap * sizeof *n);
         if (!n) return;
-        ws_rt_g.launches = n;
-        ws_rt_g.caplaunches = cap;
+        launches = n;
+        caplaunches = cap;
     }
-    ws_rt_launch_rec *r = &ws_rt_g.launches[ws_rt_g.nlaunches++];
+    ws_rep_launch *r = &launches[nlaunches++];
     memset(r, 0, sizeof *r);
-    r->kernel = f->name; /* registration records live for the whole process */
+    r->kernel = kernel;   /* the faces' registration records live for the whole process */
     r->grid = grid;
     r->block = block;
     r->dyn_smem = smem;
-    r->error = status ? ws_rt_error_name((cudaError_t)status) : NULL;
+    r->error = status ? ws_hs_error_name(status) : NULL;
+    if (status && !r->error) r->error = "error";
     r->stats = *st;
     if (occ) { r->has_occ = 1; r->occ = *occ; }
     if (tm && tm->valid) { r->has_tm = 1; r->tm = *tm; }
 }
 
 /* Write the report file named by WARPSIM_REPORT. */
-void ws_rt_report_write(void)
+static void report_write(void)
 {
-    if (!ws_rt_report_enabled()) return;
+    if (!ws_hs_report_enabled()) return;
     const char *path = getenv("WARPSIM_REPORT");
     FILE *out = fopen(path, "w");
     if (!out) {
@@ -56,15 +60,12 @@ void ws_rt_report_write(void)
         return;
     }
     /* another thread may still be inside a call at exit: wait a little for it, then write anyway */
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 2;
-    int locked = pthread_mutex_timedlock(&ws_rt_g.lock, &until) == 0;
-    cudaError_t e = cudaSuccess;
-    const ws_device *d = ws_rt_g.dev ? ws_rt_g.dev : ws_rt_device(&e);
-    int bad = ws_rep_run_write(out, d ? d->name : "unknown", ws_rt_g.launches, ws_rt_g.nlaunches,
-                               ws_rt_chk_report());   /* --check: the findings */
-    if (locked) ws_rt_unlock();
+    int locked = ws_hs_lock_timed(2);
+    int e = 0;
+    const ws_device *d = ws_hs_device(&e);
+    int bad = ws_rep_run_write(out, d ? d->name : "unknown", launches, nlaunches,
+                               ws_hs_chk_report());   /* --check: the findings */
+    if (locked) ws_hs_unlock();
     if (fclose(out) != 0 || bad) fprintf(stderr, "warpsim: error writing the report %s\n", path);
 }
 
@@ -84,27 +85,27 @@ static const char *limiter_of(const ws_device *d, const ws_tm_result *t)
 /* Print a short human summary per kernel (timing mode, unless quiet) on stderr. */
 static void summary_print(void)
 {
-    if (!ws_rt_g.tm || ws_rt_quiet() || !ws_rt_g.nlaunches) return;
+    if (!ws_hs_tm() || ws_hs_quiet() || !nlaunches) return;
     int any = 0;
-    for (size_t i = 0; i < ws_rt_g.nlaunches; i++) any |= ws_rt_g.launches[i].has_tm;
+    for (size_t i = 0; i < nlaunches; i++) any |= launches[i].has_tm;
     if (!any) return;
-    cudaError_t e = cudaSuccess;
-    const ws_device *d = ws_rt_g.dev ? ws_rt_g.dev : ws_rt_device(&e);
+    int e = 0;
+    const ws_device *d = ws_hs_device(&e);
     if (!d) return;
     fprintf(stderr, "\nwarpsim timing summary (%s, %d SMs at %.0f MHz)\n", d->full_name, d->sm_count, d->sm_clock_mhz);
-    for (size_t i = 0; i < ws_rt_g.nlaunches; i++) {
-        const ws_rt_launch_rec *r = &ws_rt_g.launches[i];
+    for (size_t i = 0; i < nlaunches; i++) {
+        const ws_rep_launch *r = &launches[i];
         int seen = 0;
-        for (size_t j = 0; j < i; j++) if (!strcmp(ws_rt_g.launches[j].kernel, r->kernel)) seen = 1;
+        for (size_t j = 0; j < i; j++) if (!strcmp(launches[j].kernel, r->kernel)) seen = 1;
         if (seen || !r->has_tm) continue;
         int n = 0;
         double total = 0;
-        const ws_rt_launch_rec *last = r;
-        for (size_t j = i; j < ws_rt_g.nlaunches; j++)
-            if (!strcmp(ws_rt_g.launches[j].kernel, r->kernel) && ws_rt_g.launches[j].has_tm) {
+        const ws_rep_launch *last = r;
+        for (size_t j = i; j < nlaunches; j++)
+            if (!strcmp(launches[j].kernel, r->kernel) && launches[j].has_tm) {
                 n++;
-                total += ws_rt_g.launches[j].tm.duration_ns;
-                last = &ws_rt_g.launches[j];
+                total += launches[j].tm.duration_ns;
+                last = &launches[j];
             }
         const ws_tm_result *t = &last->tm;
         const ws_ms_counts *m = &t->mem;
@@ -133,10 +134,16 @@ static void summary_print(void)
     }
 }
 
-/* At unload (after the program's atexit handlers): write the report and the timing summary. */
-__attribute__((destructor)) static void ws_rt_fini(void)
+/* Write the report and the timing summary now. */
+void ws_hs_report_flush(void)
 {
-    ws_rt_chk_exit();   /* --check: leaks and the ERROR SUMMARY, before the report takes the findings */
-    ws_rt_report_write();
+    static int done;
+    if (done) return;
+    done = 1;
+    ws_hs_chk_exit();   /* --check: leaks and the ERROR SUMMARY, before the report takes the findings */
+    report_write();
     summary_print();
 }
+
+/* At unload (after the program's atexit handlers): write the report and the timing summary. */
+__attribute__((destructor)) static void ws_hs_fini(void) { ws_hs_report_flush(); }

@@ -1,0 +1,79 @@
+/* hs_launch.c - the one kernel-launch path of every face: the occupancy calculator's residency for every launch
+ * in every mode, the core's launch, the report record, the simulated clock, and pending faults. */
+#include <stdio.h>
+#include <string.h>
+
+#include "hs_internal.h"
+
+/* Whether a status from ws_launch is a fault of the running kernel (sticky), not a configuration error. */
+int ws_hs_is_fault(int code)
+{
+    switch (code) {
+    case 700:   /* cudaErrorIllegalAddress */
+    case 702:   /* cudaErrorLaunchTimeout */
+    case 710:   /* cudaErrorAssert */
+    case 714:   /* cudaErrorHardwareStackError */
+    case 715:   /* cudaErrorIllegalInstruction */
+    case 716:   /* cudaErrorMisalignedAddress */
+    case 717:   /* cudaErrorInvalidAddressSpace */
+    case 718:   /* cudaErrorInvalidPc */
+    case 719:   /* cudaErrorLaunchFailure */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Registers per thread of a kernel as ptxas allocates them for the device (cached per PTX text). */
+int ws_hs_kernel_regs(const ws_device *d, const ws_hs_kernel *k)
+{
+    int regs = 0;
+    size_t smem = 0;
+    if (k->ptx && ws_occ_kernel_regs(k->ptx, k->ptx_len, k->name, d, &regs, &smem) == 0) return regs;
+    ws_kernel_info info;
+    ws_kernel_get_info(k->k, &info);
+    regs = info.ptx_regs;
+    if (regs > d->max_regs_per_thread) regs = d->max_regs_per_thread;
+    return regs < 16 ? 16 : regs;
+}
+
+/* Launch k now. */
+int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem, void **args, ws_hs_queue *q,
+                 double host_cost, ws_launch_stats *out)
+{
+    int err = WS_OK;
+    ws_gpu *g = ws_hs_gpu(&err);
+    if (!g) return err;
+    const ws_device *d = ws_gpu_device(g);
+    ws_launch_stats st;
+    memset(&st, 0, sizeof st);
+    /* theoretical occupancy, for every launch in every mode: the residency the engines schedule with (functional
+     * results of blocks that wait on each other depend on it) and the report's figures */
+    ws_kernel_info info;
+    ws_kernel_get_info(k->k, &info);
+    ws_occ_opts opts = ws_occ_default_opts();
+    opts.carveout_pct = k->carveout;
+    opts.smem_optin = k->smem_optin;
+    ws_occ_result occ;
+    memset(&occ, 0, sizeof occ);
+    long long nb = (long long)grid.x * grid.y * grid.z;
+    int have_occ = ws_occ_compute_ex(d, (int)(block.x * block.y * block.z), ws_hs_kernel_regs(d, k),
+                                     info.static_smem + smem, nb, &opts, &occ) == 0 && occ.ok;
+    ws_launch_config cfg = { grid, block, smem, have_occ ? occ.blocks_per_sm : 0 };
+    int r = ws_launch(g, k->k, &cfg, args, &st);
+    ws_tm *tm = ws_hs_tm();
+    if (r == WS_OK || ws_hs_is_fault(r))
+        ws_hs_report_launch(k->name, grid, block, smem, r, &st, have_occ ? &occ : NULL, tm ? ws_tm_last(tm) : NULL);
+    if (tm && r == WS_OK) ws_hs_clock_kernel(q, ws_tm_last(tm)->duration_ns * 1e-9, host_cost);
+    if (out) *out = st;
+    if (r == WS_OK) return WS_OK;
+    if (ws_hs_is_fault(r)) {
+        if (!ws_hs_quiet()) {
+            const char *name = ws_hs_error_name(r);
+            fprintf(stderr, "warpsim: kernel %s faulted: %s\n", k->name, st.error[0] ? st.error : name ? name : "fault");
+        }
+        ws_hs_fault(r);
+        return WS_OK;   /* reported by the next synchronizing call, as a GPU does */
+    }
+    return r;
+}

@@ -1,0 +1,91 @@
+/* session.h - the host session: what every API face of one process shares (the CUDA runtime libcudart.so.13 and a
+ * driver API): the device preset, the simulated GPU (created on first use from the environment), the lock every
+ * API call holds, the timing model, the checkers, the sticky fault state, the kernel-launch path (occupancy ->
+ * launch configuration -> core -> report record -> simulated clock), the run report and timing summary written at
+ * exit, and the simulated clock (clock.h). Status codes are the core's WS_ERR_* (the values of cudaError_t); each
+ * face turns them into its own enum. The faces see the simulator only through this header and src/core/sim.h. */
+#ifndef WS_SESSION_H
+#define WS_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "clock.h"
+#include "../core/sim.h"
+#include "../device/device.h"
+
+/* status codes beyond the core's */
+enum {
+    WS_ERR_NO_DEVICE = 100       /* cudaErrorNoDevice: no preset or no simulated GPU */
+};
+
+/* ---- the lock ---- */
+/* Take / release the session lock (recursive): every API call holds it. */
+void ws_hs_lock(void);
+void ws_hs_unlock(void);
+/* Take the lock, waiting at most `seconds`; 1 when taken (at exit another thread may still hold it). */
+int ws_hs_lock_timed(double seconds);
+
+/* ---- the device ---- */
+/* Whether warpsim's own messages are silenced (WARPSIM_QUIET). */
+int ws_hs_quiet(void);
+/* The device preset (WARPSIM_GPU, default h200), or NULL with *err = WS_ERR_NO_DEVICE. */
+const ws_device *ws_hs_device(int *err);
+/* The simulated GPU, created on first use (options from WARPSIM_BLOCK_ORDER, WARPSIM_TRACE,
+ * WARPSIM_MAX_INSTRUCTIONS, WARPSIM_MAX_CYCLES; the timing model with WARPSIM_TIMING; the checkers with
+ * WARPSIM_CHECK), or NULL with *err set. */
+ws_gpu *ws_hs_gpu(int *err);
+/* The simulated GPU if it exists (no creation). */
+ws_gpu *ws_hs_current_gpu(void);
+/* Destroy the simulated GPU and clear the fault state (cudaDeviceReset); the next ws_hs_gpu makes a new one. */
+void ws_hs_gpu_reset(void);
+/* Call fn(g) for every GPU the session creates from now on (a face re-registers its pinned host memory). */
+void ws_hs_on_gpu_created(void (*fn)(ws_gpu *g));
+/* Whether the timing model runs launches (WARPSIM_TIMING). */
+int ws_hs_timing(void);
+
+/* ---- faults ---- */
+/* The sticky error to report at the start of a call (0 if none); sync=1 first turns a pending fault sticky. */
+int ws_hs_fault_check(int sync);
+/* A kernel fault: it becomes visible (sticky) at the next synchronizing call. */
+void ws_hs_fault(int code);
+/* A fault that is not yet reported, or 0. */
+int ws_hs_fault_pending(void);
+
+/* ---- checkers (--check) ---- */
+/* Whether the checkers run (WARPSIM_CHECK). */
+int ws_hs_checking(void);
+/* An API call of a face fails with code (name and description in the face's words): report it with its host
+ * call site under --check. */
+void ws_hs_check_api_error(int code, const char *name, const char *description);
+
+/* ---- launches ---- */
+/* A kernel to launch and what the session needs to know about it. */
+typedef struct ws_hs_kernel {
+    ws_kernel *k;
+    const char *name;            /* mangled name (must live as long as the process: the report keeps it) */
+    const char *ptx;             /* its module's PTX text, for ptxas's register count (NULL: estimate) */
+    size_t ptx_len;
+    int carveout;                /* preferred shared-memory carve-out, percent, -1 when unset */
+    int smem_optin;              /* the kernel opted in to more than the default dynamic shared memory */
+} ws_hs_kernel;
+/* Registers per thread ptxas allocates for k on device d (from its PTX; without ptxas, an estimate from the
+ * PTX's virtual registers within [16, the device's limit]). */
+int ws_hs_kernel_regs(const ws_device *d, const ws_hs_kernel *k);
+/* Launch k now on queue q (NULL: the default queue), costing the host host_cost seconds (timing mode): the
+ * occupancy calculator gives the residency, the core runs it, the report records it, the clock advances. Returns
+ * WS_OK, a configuration error (nothing ran), or WS_OK after a kernel fault, which becomes pending (a message
+ * names it unless quiet); the launch's counts in *st when st is not NULL. */
+int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem, void **args, ws_hs_queue *q,
+                 double host_cost, ws_launch_stats *st);
+/* Whether a status from ws_launch is a fault of the running kernel (sticky), not a configuration error. */
+int ws_hs_is_fault(int code);
+/* The face's name for a status code (e.g. "cudaErrorIllegalAddress"), used in the report. */
+void ws_hs_set_error_namer(const char *(*name)(int code));
+
+/* ---- the report ---- */
+/* Whether a run report was requested (WARPSIM_REPORT) for this process. */
+int ws_hs_report_enabled(void);
+/* Write the run report and the timing summary now (also done at exit). */
+void ws_hs_report_flush(void);
+
+#endif
