@@ -1,4 +1,5 @@
-/* fatbin.c - NVIDIA fatbinary reader: entries, zstd (libzstd) / LZ4 (liblz4) decompression, PTX selection, ELF .nv_fatbin. */
+/* fatbin.c - NVIDIA fatbinary reader: entries, zstd (libzstd) and LZ4 (liblz4) decompression, PTX selection,
+ * ELF .nv_fatbin. */
 #include "fatbin.h"
 
 #include <elf.h>
