@@ -147,12 +147,12 @@ ws_fuse *ws_ptx_fusion(const ws_func *fn)
             /* finalize the groups whose base this instruction redefines (all groups at a window end) */
             int keep = 0;
             for (int a = 0; a < ncand; a++) {
+                if (cand[a] < 0) continue;   /* already gathered into a group */
                 const ws_insn *ca = &fn->code[cand[a]];
                 int hit = close_all;
                 for (int d = 0; !hit && d < in->nd && d < 4; d++)
                     hit = (ca->base >= 0 && in->d[d] == ca->base) || (ca->guard >= 0 && in->d[d] == ca->guard);
                 if (!hit) { cand[keep++] = cand[a]; continue; }
-                if (cand[a] < 0) continue;
                 /* gather the whole group of this base/guard */
                 int grp[64], g = 0;
                 for (int b = a; b < ncand && g < 64; b++) {

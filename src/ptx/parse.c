@@ -233,10 +233,10 @@ static int parse_number(parser *P, int t, uint64_t *out)
     else if (buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B')) v = strtoull(buf + 2, NULL, 2);
     else if (buf[0] == '0' && L > 1) v = strtoull(buf + 1, NULL, 8);
     else v = strtoull(buf, NULL, 10);
-    if (neg) v = (uint64_t)(-(int64_t)v);
+    if (neg) v = 0 - v;   /* two's complement, without signed overflow at 2^63 */
     if (isf) {
         /* integer literal used with a float type: PTX allows it, meaning the value */
-        double d = neg ? -(double)(uint64_t)(-(int64_t)v) : (double)v;
+        double d = neg ? -(double)(0 - v) : (double)v;
         if (t == WS_T_F32) {
             float f = (float)d;
             uint32_t b;
