@@ -1,5 +1,6 @@
 /* test_fatbin.c - unit test of the fatbin reader: LZ4 blocks, synthetic fatbins and wrappers (PTX choice),
  * and, when nvcc is installed, PTX extraction from real executables (zstd, LZ4, stored, several archs). */
+// TIMEOUT: 180
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
