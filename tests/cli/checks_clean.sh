@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
+# TIMEOUT: 300
 # checks_clean.sh - no false positives: every correct program of tests/programs runs under `warpsim run --check`
 # (all checks) with "ERROR SUMMARY: 0 errors", the exit status it has without --check, and the same stdout where
 # tests/programs/NAME.expected gives it. Programs that call the runtime wrongly on purpose (their names are in
 # API_ERRORS below) may show API errors ("Program hit ...") but no device-side finding.
-# Programs are built as tests/run_tests.sh builds them (into build/tests/progs). Exits 0 when all are clean.
+# Programs are built as tests/run_tests.sh builds them (into build/tests/progs). Exits 0 when all are clean, 77
+# (skipped) when nvcc is missing.
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT" || exit 1
@@ -16,8 +18,8 @@ mkdir -p "$BIN" "$OUT"
 fails=0
 
 if ! command -v "$NVCC" >/dev/null 2>&1; then
-  echo "checks_clean: nvcc not found; skipping"
-  exit 0
+  echo "checks_clean: nvcc ($NVCC) not found"
+  exit 77
 fi
 
 directive() { grep -m1 "^// $1:" "$2" 2>/dev/null | sed "s|^// $1:[[:space:]]*||"; }
