@@ -66,7 +66,7 @@ compile_one() {
     flock 9
     prog_fresh "$name" && return 0
     if ! command -v "$NVCC" >/dev/null 2>&1; then
-      echo "nvcc ($NVCC) not found: cannot build $src" >"$log"
+      echo "$NVCC not found: cannot build $src" >"$log"
       return $SKIP_RC
     fi
     flags=$(directive NVCCFLAGS "$src")
@@ -172,8 +172,8 @@ run_prog() {
   compile_one "$name"
   rc=$?
   if [ "$rc" = "$SKIP_RC" ]; then
-    if [ -x "$BINDIR/$name" ]; then echo "SKIP nvcc not found and $BINDIR/$name is older than $src"
-    else echo "SKIP nvcc not found: cannot build $src"; fi
+    if [ -x "$BINDIR/$name" ]; then echo "SKIP $NVCC not found and $BINDIR/$name is older than $src"
+    else echo "SKIP $NVCC not found: cannot build $src"; fi
     return
   fi
   if [ "$rc" != 0 ]; then

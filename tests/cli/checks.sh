@@ -17,7 +17,7 @@ mkdir -p "$BIN" "$OUT"
 fails=0
 
 if ! command -v "$NVCC" >/dev/null 2>&1; then
-  echo "checks: nvcc ($NVCC) not found"
+  echo "checks: $NVCC not found"
   exit 77
 fi
 if ! command -v python3 >/dev/null 2>&1; then

@@ -18,7 +18,7 @@ mkdir -p "$BIN" "$OUT"
 fails=0
 
 if ! command -v "$NVCC" >/dev/null 2>&1; then
-  echo "checks_clean: nvcc ($NVCC) not found"
+  echo "checks_clean: $NVCC not found"
   exit 77
 fi
 

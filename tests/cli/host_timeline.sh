@@ -11,7 +11,7 @@ OUT=build/tests/timeline
 mkdir -p "$OUT"
 command -v python3 >/dev/null 2>&1 || { echo "host_timeline: python3 not found"; exit 77; }
 if ! [ "$OUT/host_timeline" -nt tests/timing/host_timeline.cu ]; then
-  command -v "$NVCC" >/dev/null 2>&1 || { echo "host_timeline: nvcc ($NVCC) not found"; exit 77; }
+  command -v "$NVCC" >/dev/null 2>&1 || { echo "host_timeline: $NVCC not found"; exit 77; }
   "$NVCC" -cudart shared -lineinfo -o "$OUT/host_timeline" tests/timing/host_timeline.cu || exit 1
 fi
 "$WARPSIM" run --timing --quiet "$OUT/host_timeline" > "$OUT/out.txt" || { cat "$OUT/out.txt"; exit 1; }

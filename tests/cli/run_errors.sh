@@ -19,7 +19,7 @@ check() {
 }
 
 if ! command -v "$NVCC" >/dev/null 2>&1; then
-  echo "run_errors: nvcc ($NVCC) not found"
+  echo "run_errors: $NVCC not found"
   exit 77
 fi
 

@@ -18,7 +18,7 @@ check() { if [ "$2" = 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fa
 command -v python3 >/dev/null 2>&1 || { echo "teaching_presets: python3 not found"; exit 77; }
 for p in convolve_placement latency_hiding; do
   [ "$OUT/$p" -nt tests/timing/$p.cu ] && continue
-  command -v "$NVCC" >/dev/null 2>&1 || { echo "teaching_presets: nvcc ($NVCC) not found"; exit 77; }
+  command -v "$NVCC" >/dev/null 2>&1 || { echo "teaching_presets: $NVCC not found"; exit 77; }
   "$NVCC" -cudart shared -lineinfo -o "$OUT/$p" tests/timing/$p.cu || exit 1
 done
 # field REPORT KEY: KEY of the first launch in a --report JSON file

@@ -11,7 +11,7 @@ OUT=build/tests/threads
 mkdir -p "$OUT"
 command -v python3 >/dev/null 2>&1 || { echo "timing_threads: python3 not found"; exit 77; }
 if ! [ "$OUT/bench" -nt bench/bench.cu ]; then
-  command -v "$NVCC" >/dev/null 2>&1 || { echo "timing_threads: nvcc ($NVCC) not found"; exit 77; }
+  command -v "$NVCC" >/dev/null 2>&1 || { echo "timing_threads: $NVCC not found"; exit 77; }
   "$NVCC" -cudart shared -lineinfo -O3 -o "$OUT/bench" bench/bench.cu
 fi
 for n in 1 2; do

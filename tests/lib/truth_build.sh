@@ -19,7 +19,7 @@ mkdir -p "$ROOT/build"
   flock 9
   [ -x "$EXE" ] && [ "$EXE" -nt "$SRC" ] && exit 0
   if ! command -v "$NVCC" >/dev/null 2>&1; then
-    echo "nvcc ($NVCC) not found: cannot build $SRC into build/truth"
+    echo "$NVCC not found: cannot build $SRC into build/truth"
     exit 77
   fi
   tmp=$EXE.tmp.$$
