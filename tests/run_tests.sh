@@ -4,12 +4,16 @@
 #   tests/run_tests.sh [PATTERN]
 #
 # Tests, each with a label:
-#   NAME, NAME [timing]  every tests/programs/NAME.cu, built with
+#   NAME, NAME [timing], NAME [check]
+#                        every tests/programs/NAME.cu, built with
 #                          nvcc -cudart shared -lineinfo $NVCCFLAGS -o build/tests/progs/NAME tests/programs/NAME.cu
-#                        (rebuilt when the source is newer than the binary) and run as
-#                          $WARPSIM run --mode=MODE build/tests/progs/NAME $ARGS
-#                        once per mode (functional, then the timing model). It passes when it exits 0 and, if
-#                        tests/programs/NAME.expected exists, its stdout equals that file.
+#                        (rebuilt when the source is newer than the binary) and run in three modes:
+#                          $WARPSIM run --mode=functional build/tests/progs/NAME $ARGS      (label NAME)
+#                          $WARPSIM run --mode=timing build/tests/progs/NAME $ARGS          (NAME [timing])
+#                          $WARPSIM run --check build/tests/progs/NAME $ARGS                (NAME [check])
+#                        Each passes when the program exits 0 and, if tests/programs/NAME.expected exists, its
+#                        stdout equals that file; under --check also no false positive: "ERROR SUMMARY: 0 errors"
+#                        and no device-side finding (a "// CHECK: api-errors" program may show API errors).
 #   unit/NAME            every executable in build/tests/ (the unit tests make builds), run directly
 #   cli/NAME             every tests/cli/NAME.sh, run with bash
 # Directives in a program's source, "// KEY: value" lines:
@@ -18,6 +22,8 @@
 #   TIMING_ARGS  program arguments for the timing-mode run instead of ARGS (inputs sized for the timing model;
 #                the program still checks its results at that size). Not allowed with a NAME.expected file.
 #   TIMEOUT      seconds for one run of this program instead of $TIMEOUT
+#   CHECK        "api-errors": the program calls the runtime wrongly on purpose; under --check its API errors
+#                ("Program hit ...") are allowed, device-side findings are not
 # A unit test's source tests/unit/NAME.c may hold a "// TIMEOUT: secs" line too; a cli script's "# TIMEOUT: secs"
 # line sets its limit. Every FAIL for a timeout names the limit that was applied.
 #
@@ -33,7 +39,7 @@
 # Environment:
 #   WARPSIM=path    simulator binary (default build/warpsim)
 #   NATIVE=1        run the programs directly on a real GPU (no simulator); unit and cli tests are left out
-#   MODES="..."     modes to run the programs in (default "functional timing"; "native" with NATIVE=1)
+#   MODES="..."     modes to run the programs in (default "functional timing check"; "native" with NATIVE=1)
 #   TIMEOUT=secs    default limit for one program run, unit test or cli script (default 120)
 #   JOBS=n          tests (and nvcc compiles) run at once (default: the number of cores)
 #   NVCC=path       nvcc to use (default nvcc)
@@ -57,8 +63,8 @@ directive() { grep -m1 "^// $1:" "$2" 2>/dev/null | sed "s|^// $1:[[:space:]]*||
 # true when build/tests/progs/NAME exists and is newer than its source
 prog_fresh() { [ -x "$BINDIR/$1" ] && [ "$BINDIR/$1" -nt "$PROGDIR/$1.cu" ]; }
 
-# compile tests/programs/NAME.cu unless up to date, under a lock (the two modes and checks_clean.sh share the
-# binary); exit 0 when the binary is up to date, 77 when nvcc is missing, 1 when nvcc failed (log in NAME.log)
+# compile tests/programs/NAME.cu unless up to date, under a lock (the tests of every mode share the binary);
+# exit 0 when the binary is up to date, 77 when nvcc is missing, 1 when nvcc failed (log in NAME.log)
 compile_one() {
   local name=$1 src=$PROGDIR/$1.cu log=$BINDIR/$1.log tmp flags
   mkdir -p "$BINDIR"
@@ -81,12 +87,6 @@ compile_one() {
     return 1
   } 9>"$BINDIR/.$name.lock"
 }
-
-# ---- helper mode (used by tests/cli/checks_clean.sh): compile one program ----
-if [ "${1:-}" = "--compile-one" ]; then
-  compile_one "$2"
-  exit $?
-fi
 
 PATTERN=${1:-}
 NATIVE=${NATIVE:-0}
@@ -133,13 +133,13 @@ LABELS=() KINDS=() NAMES=() MODES_OF=()
 # add a test: label, kind (prog, unit or cli), program name or path, mode (programs only)
 add_test() { LABELS+=("$1"); KINDS+=("$2"); NAMES+=("$3"); MODES_OF+=("$4"); }
 
-if [ "$NATIVE" = 1 ]; then MODES=${MODES:-native}; else MODES=${MODES:-functional timing}; fi
+if [ "$NATIVE" = 1 ]; then MODES=${MODES:-native}; else MODES=${MODES:-functional timing check}; fi
 for src in "$PROGDIR"/*.cu; do
   [ -e "$src" ] || continue
   name=$(basename "$src" .cu)
   for mode in $MODES; do
     label=$name
-    [ "$mode" = timing ] && label="$name [timing]"
+    case "$mode" in functional|native) ;; *) label="$name [$mode]" ;; esac
     matches "$label" && add_test "$label" prog "$name" "$mode"
   done
 done
@@ -197,8 +197,10 @@ run_prog() {
     rc=$?
   else
     if [ ! -x "$WARPSIM" ]; then echo "FAIL no simulator at $WARPSIM"; return; fi
+    local how=(--mode="$mode")
+    [ "$mode" = check ] && how=(--check)
     # shellcheck disable=SC2086
-    timeout -k 5 "$limit" "$WARPSIM" run --mode="$mode" "$BINDIR/$name" $args >"$out" 2>"$err" </dev/null
+    timeout -k 5 "$limit" "$WARPSIM" run "${how[@]}" "$BINDIR/$name" $args >"$out" 2>"$err" </dev/null
     rc=$?
   fi
   if [ "$rc" = "$SKIP_RC" ]; then
@@ -209,6 +211,23 @@ run_prog() {
     show_tail "$out" "$err" >"$o"
     echo "FAIL $(reason_for_rc "$rc" "$limit")"
     return
+  fi
+  if [ "$mode" = check ]; then
+    # no false positives: no device-side finding, and no error at all unless the program calls the runtime wrongly
+    # on purpose ("// CHECK: api-errors": then "Program hit ..." API errors are allowed)
+    local found
+    found=$(grep -E '^========= (Invalid|Error: Race|Barrier error|Uninitialized|Deadlock|Watchdog|Device-side|Leaked)' "$err" | head -n 1)
+    if [ -n "$found" ]; then
+      grep '^=========' "$err" | head -n 12 | sed 's/^/    | /' >"$o"
+      echo "FAIL device-side finding under --check: $found"
+      return
+    fi
+    if [ "$(directive CHECK "$src")" != api-errors ] && ! grep -q "ERROR SUMMARY: 0 errors" "$err"; then
+      grep '^=========' "$err" | head -n 12 | sed 's/^/    | /' >"$o"
+      found=$(grep -o 'ERROR SUMMARY: .*' "$err" | head -n 1)
+      echo "FAIL ${found:-no ERROR SUMMARY} under --check (expected ERROR SUMMARY: 0 errors)"
+      return
+    fi
   fi
   local exp=$PROGDIR/$name.expected
   if [ ! -f "$exp" ] || cmp -s "$exp" "$out"; then
@@ -295,7 +314,9 @@ if [ "$NTESTS" -gt 0 ]; then
   mapfile -t START_ORDER < <(
     for i in "${!LABELS[@]}"; do
       prior=1
-      case "${KINDS[$i]}:${MODES_OF[$i]}" in cli:*) prior=100 ;; prog:timing) prior=20 ;; unit:*) prior=10 ;; esac
+      case "${KINDS[$i]}:${MODES_OF[$i]}" in
+        cli:*) prior=100 ;; prog:timing) prior=20 ;; unit:*) prior=10 ;; prog:check) prior=5 ;;
+      esac
       printf '%s\t%s\t%s\n' "${LABELS[$i]}" "$i" "$prior"
     done | awk -F '\t' -v tf="$OUTDIR/times.txt" '
              BEGIN { while ((getline l < tf) > 0) { split(l, a, "\t"); t[a[1]] = a[2] } }
