@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
+# TIMEOUT: 300
 # checks.sh - `warpsim run --check` finds every bug story of the seed material (tests/check/*.cu) with the right
 # class, kernel, file:line, thread and block; --check-exit-code, --leak-check, --max-instructions, --check=LIST and
 # the --report JSON work. Lines are found through "@marker" comments in the sources. Programs are compiled with
 # nvcc -cudart shared -lineinfo into build/tests/check/ (two at a time, skipped when up to date).
-# Exits 0 when every check passes.
+# Exits 0 when every check passes, 77 (skipped) when nvcc or python3 is missing.
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT" || exit 1
@@ -16,8 +17,12 @@ mkdir -p "$BIN" "$OUT"
 fails=0
 
 if ! command -v "$NVCC" >/dev/null 2>&1; then
-  echo "checks: nvcc not found; skipping"
-  exit 0
+  echo "checks: $NVCC not found"
+  exit 77
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+  echo "checks: python3 not found (it reads the --report JSON)"
+  exit 77
 fi
 
 # compile the stale programs, two at a time

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
+# TIMEOUT: 180
 # Host side of the timing model (simulated time through cudaEventElapsedTime): pinned copies run at the preset's
 # pinned host-link bandwidth and faster than pageable ones, a CUDA graph of 100 kernels costs less than 100
-# launches, and a copy overlaps a kernel on another stream.
+# launches, and a copy overlaps a kernel on another stream. Exits 77 (skipped) when nvcc or python3 is missing.
 set -u
-cd "$(git rev-parse --show-toplevel)"
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+WARPSIM=${WARPSIM:-build/warpsim}
+NVCC=${NVCC:-nvcc}
 OUT=build/tests/timeline
 mkdir -p "$OUT"
-[ "$OUT/host_timeline" -nt tests/timing/host_timeline.cu ] || nvcc -cudart shared -lineinfo -o "$OUT/host_timeline" tests/timing/host_timeline.cu || exit 1
-build/warpsim run --timing --quiet "$OUT/host_timeline" > "$OUT/out.txt" || { cat "$OUT/out.txt"; exit 1; }
+command -v python3 >/dev/null 2>&1 || { echo "host_timeline: python3 not found"; exit 77; }
+if ! [ "$OUT/host_timeline" -nt tests/timing/host_timeline.cu ]; then
+  command -v "$NVCC" >/dev/null 2>&1 || { echo "host_timeline: $NVCC not found"; exit 77; }
+  "$NVCC" -cudart shared -lineinfo -o "$OUT/host_timeline" tests/timing/host_timeline.cu || exit 1
+fi
+"$WARPSIM" run --timing --quiet "$OUT/host_timeline" > "$OUT/out.txt" || { cat "$OUT/out.txt"; exit 1; }
 cat "$OUT/out.txt"
 python3 - "$OUT/out.txt" <<'PY'
 import sys

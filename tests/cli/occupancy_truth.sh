@@ -1,29 +1,26 @@
 #!/usr/bin/env bash
+# TIMEOUT: 300
 # occupancy_truth.sh - `warpsim occupancy --gpu h200` against what Nsight Compute reported on a real H200 for the
-# 31 benchmarks of ../shared/truth (theoretical occupancy, registers per thread, waves per SM), and ptxas's
-# registers / shared memory per kernel against ../shared/truth/ptxas.txt.
+# 31 benchmarks of tests/data/h200 (theoretical occupancy, registers per thread, waves per SM), and ptxas's
+# registers / shared memory per kernel against tests/data/h200/ptxas.txt.
 #
-# 1. builds truth.cu (nvcc -O3 -arch=sm_90 -lineinfo -cudart shared) into build/truth and reads every kernel's
-#    registers and static shared memory with `warpsim occupancy --gpu h200 --no-run --json build/truth`
-#    (PTX extracted from the program's fatbin, ptxas -arch=sm_90); checks them against ptxas.txt;
-#    without nvcc it falls back to ptxas.txt's numbers;
+# 1. builds truth.cu into build/truth (tests/lib/truth_build.sh) and reads every kernel's registers and static
+#    shared memory with `warpsim occupancy --gpu h200 --no-run --json build/truth` (PTX extracted from the
+#    program's fatbin, ptxas -arch=sm_90); checks them against ptxas.txt;
 # 2. for each benchmark, the launch configuration truth.cu uses at the benches.txt small size (the size ncu
 #    measured) goes through `warpsim occupancy --gpu h200 --threads --regs --smem --grid --barriers --json`,
 #    compared with ncu_summary.csv;
-# 3. when the simulator can run the program, `warpsim occupancy --gpu h200 --json build/truth NAME SIZE 1` for a few
-#    benchmarks: the launch configurations recorded by `warpsim run` must give the same numbers
-#    (WARPSIM_TRUTH_DYNAMIC=0 skips this part, =all runs every benchmark; WARPSIM_TRUTH_TIMEOUT seconds per run,
-#    WARPSIM_TRUTH_BUDGET seconds for all of them: a run that does not finish in time is skipped, not failed).
-# One line per check; exits 0 when every check that could run passed.
+# 3. `warpsim occupancy --gpu h200 --json build/truth NAME SIZE 1` for a few benchmarks: the launch configurations
+#    recorded by `warpsim run` must give the same numbers (WARPSIM_TRUTH_DYNAMIC=0 leaves this part out, =all runs
+#    every benchmark; WARPSIM_TRUTH_TIMEOUT seconds per run: a run that does not finish in time fails).
+# One line per check; exits 0 when every check passed, 77 (skipped) when nvcc or the data is missing.
 set -u
 ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null || (cd "$(dirname "$0")/../.." && pwd))
-TRUTH=${WARPSIM_TRUTH_DIR:-$ROOT/../shared/truth}
+TRUTH=${WARPSIM_TRUTH_DIR:-$ROOT/tests/data/h200}
 WARPSIM=${WARPSIM:-$ROOT/build/warpsim}
 BUILD=$ROOT/build
-TIMEOUT=${WARPSIM_TRUTH_TIMEOUT:-30}   # seconds per simulated run
-BUDGET=${WARPSIM_TRUTH_BUDGET:-40}     # seconds for all simulated runs (tests/run_tests.sh allows 60 per test)
+TIMEOUT=${WARPSIM_TRUTH_TIMEOUT:-60}   # seconds per simulated run
 export WARPSIM_DEVICES=${WARPSIM_DEVICES:-$ROOT/devices}
-export PATH="$PATH:/usr/local/cuda/bin"
 
 fails=0
 checks=0
@@ -32,7 +29,7 @@ fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL  $*"; }
 skip() { echo "SKIP  $*"; }
 
 for f in ncu_summary.csv ptxas.txt truth.cu benches.txt; do
-    [ -f "$TRUTH/$f" ] || { echo "FAIL  $TRUTH/$f not found (../shared/truth must sit next to the repository)"; exit 1; }
+    [ -f "$TRUTH/$f" ] || { echo "SKIP  $TRUTH/$f not found (the H200 data of tests/data/h200 is missing)"; exit 77; }
 done
 [ -x "$WARPSIM" ] || { echo "FAIL  $WARPSIM not built (run make)"; exit 1; }
 
@@ -41,7 +38,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 # ---- ncu_summary.csv: name -> occupancy %, registers per thread, waves per SM ----
 # CSV with quoted fields that hold thousands separators ("1,409,024"): drop commas inside quotes, then the quotes
-awk -f "$(git rev-parse --show-toplevel)/tests/lib/ncu_plain.awk" "$TRUTH/ncu_summary.csv" > "$TMP/ncu.csv"
+awk -f "$ROOT/tests/lib/ncu_plain.awk" "$TRUTH/ncu_summary.csv" > "$TMP/ncu.csv"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
          { print $col["name"], $col["sm__maximum_warps_per_active_cycle_pct"], $col["launch__registers_per_thread"],
                  $col["launch__waves_per_multiprocessor"] }' "$TMP/ncu.csv" > "$TMP/ncu.txt"
@@ -91,36 +88,31 @@ config() { # name -> "kernel threads dyn grid"
 jnum() { sed -n -E "s/.*\"$1\": (-?[0-9.eE+-]+|null).*/\1/p" | head -1; }
 
 # ---- 1. registers and shared memory per kernel from the program itself ----
-REGS_SRC=$TMP/ptxas_ref.txt
-if command -v nvcc > /dev/null 2>&1; then
-    if [ ! -x "$BUILD/truth" ] || [ "$TRUTH/truth.cu" -nt "$BUILD/truth" ]; then
-        mkdir -p "$BUILD"
-        if ! nvcc -O3 -arch=sm_90 -lineinfo -cudart shared -o "$BUILD/truth" "$TRUTH/truth.cu" > "$TMP/nvcc.log" 2>&1; then
-            fail "nvcc could not build truth.cu: $(tail -3 "$TMP/nvcc.log")"
-        fi
-    fi
-    if [ -x "$BUILD/truth" ]; then
-        if "$WARPSIM" occupancy --gpu h200 --no-run --json "$BUILD/truth" > "$TMP/kernels.json" 2> "$TMP/kernels.err"; then
-            grep '"kernel": "' "$TMP/kernels.json" | sed -E 's/.*"kernel": "([^"]*)".*"registers": ([0-9]+),.*"static_smem": ([0-9]+), "barriers": ([0-9]+).*/\1 \2 \3 \4/' > "$TMP/ptxas_ours.txt"
-            n=0
-            while read -r k r s b; do
-                n=$((n + 1))
-                got=$(awk -v k="$k" '$1 == k { print $2, $3, $4 }' "$TMP/ptxas_ours.txt")
-                if [ "$got" = "$r $s $b" ]; then
-                    pass "ptxas sm_90 $k: $r registers, $s bytes smem, $b barriers (ptxas.txt: $r, $s, $b)"
-                else
-                    fail "ptxas sm_90 $k: warpsim says '${got:-missing}', ptxas.txt says '$r $s $b' (registers smem barriers)"
-                fi
-            done < "$TMP/ptxas_ref.txt"
-            [ "$n" -ge 20 ] || fail "ptxas.txt lists only $n kernels"
-            REGS_SRC=$TMP/ptxas_ours.txt
-        else
-            fail "warpsim occupancy --no-run build/truth failed: $(tail -3 "$TMP/kernels.err")"
-        fi
-    fi
-else
-    skip "nvcc not found: registers come from ptxas.txt instead of the program's own PTX"
+bash "$ROOT/tests/lib/truth_build.sh" > "$TMP/truth_build.log" 2>&1
+rc=$?
+if [ "$rc" != 0 ]; then
+    cat "$TMP/truth_build.log"
+    [ "$rc" = 77 ] && exit 77
+    echo "FAIL  could not build build/truth: $(tail -1 "$TMP/truth_build.log")"
+    exit 1
 fi
+if ! "$WARPSIM" occupancy --gpu h200 --no-run --json "$BUILD/truth" > "$TMP/kernels.json" 2> "$TMP/kernels.err"; then
+    echo "FAIL  warpsim occupancy --no-run build/truth failed: $(tail -3 "$TMP/kernels.err")"
+    exit 1
+fi
+grep '"kernel": "' "$TMP/kernels.json" | sed -E 's/.*"kernel": "([^"]*)".*"registers": ([0-9]+),.*"static_smem": ([0-9]+), "barriers": ([0-9]+).*/\1 \2 \3 \4/' > "$TMP/ptxas_ours.txt"
+n=0
+while read -r k r s b; do
+    n=$((n + 1))
+    got=$(awk -v k="$k" '$1 == k { print $2, $3, $4 }' "$TMP/ptxas_ours.txt")
+    if [ "$got" = "$r $s $b" ]; then
+        pass "ptxas sm_90 $k: $r registers, $s bytes smem, $b barriers (ptxas.txt: $r, $s, $b)"
+    else
+        fail "ptxas sm_90 $k: warpsim says '${got:-missing}', ptxas.txt says '$r $s $b' (registers smem barriers)"
+    fi
+done < "$TMP/ptxas_ref.txt"
+[ "$n" -ge 20 ] || fail "ptxas.txt lists only $n kernels"
+REGS_SRC=$TMP/ptxas_ours.txt
 
 # ---- 2. occupancy, registers, waves at each benchmark's launch configuration ----
 while read -r name pct regs_ncu waves_ncu; do
@@ -151,35 +143,22 @@ done < "$TMP/ncu.txt"
 dynamic=${WARPSIM_TRUTH_DYNAMIC:-some}
 if [ "$dynamic" = 0 ]; then
     skip "running truth under the simulator (WARPSIM_TRUTH_DYNAMIC=0)"
-elif [ ! -x "$BUILD/truth" ]; then
-    skip "running truth under the simulator: build/truth not built"
 else
     if [ "$dynamic" = all ]; then list=$(awk '{ print $1 }' "$TMP/ncu.txt")
     else list="matmul_t32 occ48 conv_tiled hist_shared spmv_vector4"; fi
-    first=1
-    start=$SECONDS
     for name in $list; do
-        left=$((BUDGET - (SECONDS - start)))
-        if [ "$left" -lt 5 ]; then skip "simulated runs from $name on: time budget of ${BUDGET}s used"; break; fi
-        t=$TIMEOUT
-        [ "$left" -lt "$t" ] && t=$left
         size=$(size_of "$name")
-        timeout "$t" "$WARPSIM" occupancy --gpu h200 --json "$BUILD/truth" "$name" "$size" 1 \
+        timeout "$TIMEOUT" "$WARPSIM" occupancy --gpu h200 --json "$BUILD/truth" "$name" "$size" 1 \
             > "$TMP/run.json" 2> "$TMP/run.err"
         rc=$?
         if [ "$rc" = 124 ]; then
-            skip "$name $size did not finish within ${t}s under the simulator; later runs skipped too"
-            break
-        fi
-        if ! grep -q '"ok": true' "$TMP/run.json" 2>/dev/null || ! grep -q '"threads_per_block"' "$TMP/run.json"; then
-            if [ $first = 1 ]; then
-                skip "the simulator cannot run truth yet ($name $size: status $rc; $(grep -o '"error": "[^"]*"' "$TMP/run.json" 2>/dev/null | head -1) $(tail -1 "$TMP/run.err" 2>/dev/null)); static checks only"
-                break
-            fi
-            fail "$name $size under the simulator: status $rc $(tail -2 "$TMP/run.err")"
+            fail "$name $size did not finish within ${TIMEOUT}s under the simulator"
             continue
         fi
-        first=0
+        if ! grep -q '"ok": true' "$TMP/run.json" 2>/dev/null || ! grep -q '"threads_per_block"' "$TMP/run.json"; then
+            fail "$name $size under the simulator: status $rc $(grep -o '"error": "[^"]*"' "$TMP/run.json" 2>/dev/null | head -1) $(tail -2 "$TMP/run.err")"
+            continue
+        fi
         set -- $(config "$name")
         kernel=$1 threads=$2 dyn=$3 grid=$4
         read -r pct regs_ncu waves_ncu <<< "$(awk -v n="$name" '$1 == n { print $2, $3, $4 }' "$TMP/ncu.txt")"

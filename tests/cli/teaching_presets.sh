@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
+# TIMEOUT: 180
 # The seed's teaching machines under the timing model:
 #  - two-core: the convolve kernels place 3 (version 1), 2 (version 2, 520-byte array) and 1 (256-thread preset,
 #    1,032 bytes) blocks per core at once;
 #  - teaching-sm: warps doing LD -> ADD -> STORE use more issue slots as resident warps grow, until DRAM
 #    bandwidth (the seed's 200 GB/s) is the limit.
+# Exits 0 when every check passes, 77 (skipped) when nvcc or python3 is missing.
 set -u
-cd "$(git rev-parse --show-toplevel)"
-W=build/warpsim
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+W=${WARPSIM:-build/warpsim}
+NVCC=${NVCC:-nvcc}
 OUT=build/tests/teaching
 mkdir -p "$OUT"
 fails=0
+# check DESCRIPTION STATUS: report one check (STATUS 0 passes)
 check() { if [ "$2" = 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi; }
+command -v python3 >/dev/null 2>&1 || { echo "teaching_presets: python3 not found"; exit 77; }
 for p in convolve_placement latency_hiding; do
-  [ "$OUT/$p" -nt tests/timing/$p.cu ] || nvcc -cudart shared -lineinfo -o "$OUT/$p" tests/timing/$p.cu || exit 1
+  [ "$OUT/$p" -nt tests/timing/$p.cu ] && continue
+  command -v "$NVCC" >/dev/null 2>&1 || { echo "teaching_presets: $NVCC not found"; exit 77; }
+  "$NVCC" -cudart shared -lineinfo -o "$OUT/$p" tests/timing/$p.cu || exit 1
 done
+# field REPORT KEY: KEY of the first launch in a --report JSON file
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['launches'][0][sys.argv[2]])" "$1" "$2"; }
 
 for v in 1:3 2:2 3:1; do

@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
+# TIMEOUT: 300
 # The timing model simulates SMs on two threads when the machine has two cores; the results must be bit-identical
-# to one thread: same cycles, counters, stall reasons and program output.
+# to one thread: same cycles, counters, stall reasons and program output. Exits 77 (skipped) when nvcc or python3
+# is missing.
 set -eu
-cd "$(git rev-parse --show-toplevel)"
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+WARPSIM=${WARPSIM:-build/warpsim}
+NVCC=${NVCC:-nvcc}
 OUT=build/tests/threads
 mkdir -p "$OUT"
-[ "$OUT/bench" -nt bench/bench.cu ] || nvcc -cudart shared -lineinfo -O3 -o "$OUT/bench" bench/bench.cu
+command -v python3 >/dev/null 2>&1 || { echo "timing_threads: python3 not found"; exit 77; }
+if ! [ "$OUT/bench" -nt bench/bench.cu ]; then
+  command -v "$NVCC" >/dev/null 2>&1 || { echo "timing_threads: $NVCC not found"; exit 77; }
+  "$NVCC" -cudart shared -lineinfo -O3 -o "$OUT/bench" bench/bench.cu
+fi
 for n in 1 2; do
-  WARPSIM_THREADS=$n build/warpsim run --timing --quiet --report "$OUT/t$n.json" "$OUT/bench" >"$OUT/out$n.txt"
+  WARPSIM_THREADS=$n "$WARPSIM" run --timing --quiet --report "$OUT/t$n.json" "$OUT/bench" >"$OUT/out$n.txt"
 done
 cmp "$OUT/out1.txt" "$OUT/out2.txt"
 python3 - "$OUT/t1.json" "$OUT/t2.json" <<'PY'

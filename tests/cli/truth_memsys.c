@@ -1,4 +1,4 @@
-/* truth_memsys.c - helper of tests/cli/truth_counters.sh: runs the benchmarks of ../shared/truth on the functional
+/* truth_memsys.c - helper of tests/cli/truth_counters.sh: runs the benchmarks of tests/data/h200 on the functional
  * core with an observer that feeds every memory warp instruction to the memory system (src/timing/memsys.c) under
  * the h200 preset, one launch per benchmark after a cache flush (Nsight Compute's --cache-control all), and prints
  * the memory counters per benchmark. The kernels come from the truth program's own PTX (its fatbin); the host side
@@ -6,6 +6,8 @@
  * is truth.cu's, rewritten in C with the same random-number sequence.
  *
  *   truth_memsys TRUTH_BINARY [NAME ...]      (default: every benchmark of benches.txt at its small size)
+ *
+ * benches.txt is read from $WARPSIM_TRUTH_DIR (default tests/data/h200, relative to the current directory).
  *
  * Output, one line per benchmark (ncu metric names in the header line):
  *   name gld_req gld_sec gst_req gst_sec shld_wf shld_bc shst_bc l1_hit_pct l2_hit_pct l2_rd_from_l1 dram_rd dram_wr
@@ -240,7 +242,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: truth_memsys TRUTH_BINARY [NAME ...]\n"); return 2; }
     const char *truth_dir = getenv("WARPSIM_TRUTH_DIR");
-    if (!truth_dir) truth_dir = "../shared/truth";
+    if (!truth_dir) truth_dir = "tests/data/h200";
     char err[1024];
     const ws_device *dev = ws_device_get("h200", err, sizeof err);
     if (!dev) { fprintf(stderr, "truth_memsys: %s\n", err); return 2; }

@@ -1,4 +1,6 @@
 // warpsim test: integer dot product, per-block tree reduction in shared memory (barrier outside the if) and one atomicAdd per block; TPB=64, N=1000 and N=2^20 (seed: 003 Module 13.5/13.6 and the "races and reductions" lab)
+// usage: dot_product [BIG_N]   (default 2^20: the seed's size; a smaller BIG_N is checked against the CPU alike)
+// TIMING_ARGS: 65536
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -78,12 +80,14 @@ static void run(int n, bool ones) {
   CHECK(cudaFree(d_a)); CHECK(cudaFree(d_b)); CHECK(cudaFree(d_res)); CHECK(cudaFree(d_bs));
 }
 
-int main() {
+int main(int argc, char **argv) {
+  const int big = argc > 1 ? atoi(argv[1]) : 1 << 20;
+  if (big < 1) { printf("FAIL: usage: dot_product [BIG_N >= 1]\n"); return 2; }
   run(1024, true);        // seed: 16 blocks, each blockSum = 64, result 1024
   run(1000, true);        // seed: last block has 1000 - 960 = 40 valid threads
-  run(1 << 20, true);     // seed: 16,384 blocks, result 1,048,576
+  run(big, true);         // seed (2^20): 16,384 blocks, result 1,048,576
   run(1000, false);
-  run(1 << 20, false);
+  run(big, false);
   run(1, false);
   if (g_fail) { printf("FAIL: dot_product: %d check(s) failed\n", g_fail); return 1; }
   printf("PASS dot_product\n");

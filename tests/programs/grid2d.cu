@@ -1,4 +1,7 @@
 // warpsim test: 2D and 3D launch geometry: scale2D on a 1000x600 image with 16x16 blocks (grid (63,38), 12,864 idle threads), the 1024x8191 by 8191x8197 matmul grid count (513x64 blocks, 11,264 idle), dim3 defaults, a 3D grid of 3D blocks (seed: 003 Module 6.5 scale2D and the Module 6 worked example/exercises)
+// usage: grid2d [M P]   (the matmul-shaped grid's output size; default 1024 8197: the seed's, whose counts are also
+// checked against the seed's numbers; any size is checked against the counts computed on the CPU)
+// TIMING_ARGS: 100 1000
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -44,7 +47,10 @@ __global__ void ids3d(int *out, int nx, int ny, int nz) {
   out[nx * ny * nz + (z * ny + y) * nx + x] = linearBlock * 1000 + linearThread;
 }
 
-int main() {
+int main(int argc, char **argv) {
+  const bool seed_size = argc < 3;
+  const int M = seed_size ? 1024 : atoi(argv[1]), P = seed_size ? 8197 : atoi(argv[2]);
+  if (argc == 2 || M < 1 || P < 1) { printf("FAIL: usage: grid2d [M P], both >= 1\n"); return 2; }
   // ---- 1000 x 600 image, 16 x 16 blocks ----
   {
     int W = 1000, H = 600;
@@ -68,11 +74,10 @@ int main() {
     printf("scale2D 1000x600: grid (63,38), %u threads, %u idle\n", grid.x * grid.y * 256, idle);
     CHECK(cudaFree(d_m)); CHECK(cudaFree(d_idle));
   }
-  // ---- C = A (1024 x 8191) * B (8191 x 8197): grid and thread counts only ----
+  // ---- C = A (M x 8191) * B (8191 x P), by default 1024 x 8197: grid and thread counts only ----
   {
-    int M = 1024, P = 8197;
     dim3 block(16, 16), grid((P + 15) / 16, (M + 15) / 16);
-    EXPECT(grid.x == 513 && grid.y == 64, "matmul grid (%u,%u), seed says (513,64)", grid.x, grid.y);
+    if (seed_size) EXPECT(grid.x == 513 && grid.y == 64, "matmul grid (%u,%u), seed says (513,64)", grid.x, grid.y);
     unsigned long long *d_w, *d_i; int *d_dims;
     CHECK(cudaMalloc(&d_w, 8)); CHECK(cudaMalloc(&d_i, 8)); CHECK(cudaMalloc(&d_dims, 4 * sizeof(int)));
     CHECK(cudaMemset(d_w, 0, 8)); CHECK(cudaMemset(d_i, 0, 8));
@@ -82,9 +87,12 @@ int main() {
     CHECK(cudaMemcpy(&w, d_w, 8, cudaMemcpyDeviceToHost)); CHECK(cudaMemcpy(&i, d_i, 8, cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(dims, d_dims, sizeof dims, cudaMemcpyDeviceToHost));
     // seed: "Blocks = 513 x 64 = 32,832. Threads = 8,404,992 ... Useful threads = 8,393,728 ... 11,264"
-    EXPECT(w == 8393728ULL && i == 11264ULL && w + i == 8404992ULL, "matmul grid: %llu working, %llu idle (seed: 8,393,728 and 11,264)", w, i);
-    EXPECT(dims[0] == 1 && dims[1] == 1 && dims[2] == 513 && dims[3] == 64, "blockDim.z %d gridDim.z %d gridDim (%d,%d)", dims[0], dims[1], dims[2], dims[3]);
-    printf("1024x8197 output with 16x16 blocks: %u blocks, %llu threads, %llu working, %llu idle\n", grid.x * grid.y, w + i, w, i);
+    if (seed_size)
+      EXPECT(w == 8393728ULL && i == 11264ULL && w + i == 8404992ULL, "matmul grid: %llu working, %llu idle (seed: 8,393,728 and 11,264)", w, i);
+    const unsigned long long total = (unsigned long long)grid.x * grid.y * 256, useful = (unsigned long long)M * P;
+    EXPECT(w == useful && i == total - useful, "matmul grid %dx%d: %llu working, %llu idle (CPU: %llu and %llu)", M, P, w, i, useful, total - useful);
+    EXPECT(dims[0] == 1 && dims[1] == 1 && dims[2] == (int)grid.x && dims[3] == (int)grid.y, "blockDim.z %d gridDim.z %d gridDim (%d,%d), expected (%u,%u)", dims[0], dims[1], dims[2], dims[3], grid.x, grid.y);
+    printf("%dx%d output with 16x16 blocks: %u blocks, %llu threads, %llu working, %llu idle\n", M, P, grid.x * grid.y, w + i, w, i);
     CHECK(cudaFree(d_w)); CHECK(cudaFree(d_i)); CHECK(cudaFree(d_dims));
   }
   // ---- 3D grid of 3D blocks ----

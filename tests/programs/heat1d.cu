@@ -1,4 +1,6 @@
 // warpsim test: 1D heat equation stencil, one launch per step with pointer swaps; N=1024, alpha=0.25, 1000 steps, max/sum every 250 steps (seed: 003 Module 9.2 heatStep and the "simulate heat diffusion" lab)
+// usage: heat1d [STEPS]   (default 1000: the lab's; a multiple of 250, checked at every 250th step as the default)
+// TIMING_ARGS: 250
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -18,8 +20,9 @@ __global__ void heatStep(const float *u, float *u_new, int n, float alpha) {
   u_new[i] = u[i] + alpha * (u[i-1] - 2.0f * u[i] + u[i+1]);
 }
 
-int main() {
-  int n = 1024, steps = 1000, TPB = 256, blocks = (n + TPB - 1) / TPB;
+int main(int argc, char **argv) {
+  int n = 1024, steps = argc > 1 ? atoi(argv[1]) : 1000, TPB = 256, blocks = (n + TPB - 1) / TPB;
+  if (steps < 250 || steps > 1000 || steps % 250) { printf("FAIL: usage: heat1d [STEPS: 250, 500, 750 or 1000]\n"); return 2; }
   std::vector<float> h(n, 0.0f);
   for (int i = n / 2 - 5; i < n / 2 + 5; i++) h[i] = 1.0f;      // i = 507..516
   std::vector<float> ref(h), ref_new(n);

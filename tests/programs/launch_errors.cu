@@ -1,4 +1,6 @@
 // warpsim test: launch-configuration errors: <<<1, 2048>>> fails without running the kernel, cudaGetLastError returns the launch error once (cudaErrorInvalidValue on CUDA 13, see kBadShape) then cudaSuccess; oversized blocks/grids; dynamic shared memory above the default and the opt-in limits; error strings and names (seed: 003 Module 6.4 and the "<<<1, 2048>>>" exercise, 5.6 error checking, 13.2 opt-in shared memory)
+// CHECK: api-errors
+// (it calls the runtime wrongly on purpose: under --check those API errors are expected, device-side findings not)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

@@ -1,4 +1,6 @@
 // warpsim test: dense matrix-vector product, one thread per row (uncoalesced) vs one warp per row with __shfl_down_sync; d = n = 4096 and odd sizes (seed: 003 Module 15.2 matvec_row / matvec_warp and the "three matvec designs" lab)
+// usage: matvec [D N]   (the first case's size; default 4096 4096: the lab's; any size is checked against the CPU)
+// TIMING_ARGS: 1024 1024
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -61,8 +63,10 @@ static void run(int d, int n) {
   CHECK(cudaFree(dW)); CHECK(cudaFree(dx)); CHECK(cudaFree(dy));
 }
 
-int main() {
-  run(4096, 4096);     // the lab's size
+int main(int argc, char **argv) {
+  const int d = argc > 2 ? atoi(argv[1]) : 4096, n = argc > 2 ? atoi(argv[2]) : 4096;
+  if (argc == 2 || d < 1 || n < 1) { printf("FAIL: usage: matvec [D N], both >= 1\n"); return 2; }
+  run(d, n);           // the lab's size by default
   run(1000, 777);
   run(33, 31);         // n < 32: some lanes never enter the loop
   run(1, 100);

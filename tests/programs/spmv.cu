@@ -1,4 +1,7 @@
 // warpsim test: CSR sparse matrix-vector product, scalar (thread per row) and vector (warp per row, __shfl_down_sync reduction); the seed's 4x4 example and 100,000 rows with ~64 and 4 non-zeros per row (seed: 003 Module 19.2/19.3 spmv_scalar, spmv_vector and the "SpMV two ways" lab)
+// usage: spmv [ROWS]   (default 100000: the lab's; the random matrices have ROWS rows and columns, the third ROWS/20
+// rows; every size is checked against the CPU)
+// TIMING_ARGS: 4096
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -84,7 +87,9 @@ static Csr random_csr(int rows, int cols, int minNnz, int maxNnz, unsigned seed,
   return A;
 }
 
-int main() {
+int main(int argc, char **argv) {
+  const int rows = argc > 1 ? atoi(argv[1]) : 100000;
+  if (rows < 20) { printf("FAIL: usage: spmv [ROWS >= 20]\n"); return 2; }
   // the seed's example: [5 0 0 1; 0 2 0 0; 0 0 0 0; 0 0 3 4]
   {
     Csr A; A.rows = 4; A.cols = 4;
@@ -96,20 +101,23 @@ int main() {
     std::vector<float> x2 = {2, 3};
     run("seed 2x2 exercise", B, x2, true);           // y = [21, 43]
   }
-  const int rows = 100000;
   std::vector<float> xe(rows), xr(rows);
+  char name[64];
   for (int j = 0; j < rows; j++) { xe[j] = (float)(j % 13 - 6) * 0.25f; xr[j] = (float)((j * 7919) % 1000) / 1000.0f - 0.5f; }
   {
     Csr A = random_csr(rows, rows, 32, 96, 11, true);      // about 64 non-zeros per row
-    run("100k rows ~64 nnz exact", A, xe, true);
+    snprintf(name, sizeof name, "%d rows ~64 nnz exact", rows);
+    run(name, A, xe, true);
   }
   {
     Csr A = random_csr(rows, rows, 4, 4, 12, true);        // 4 non-zeros per row
-    run("100k rows 4 nnz exact", A, xe, true);
+    snprintf(name, sizeof name, "%d rows 4 nnz exact", rows);
+    run(name, A, xe, true);
   }
   {
-    Csr A = random_csr(5000, rows, 0, 300, 13, false);      // empty rows and rows longer than a warp's stride several times
-    run("5k rows 0..300 nnz real", A, xr, false);
+    Csr A = random_csr(rows / 20, rows, 0, 300, 13, false); // empty rows and rows longer than a warp's stride several times
+    snprintf(name, sizeof name, "%d rows 0..300 nnz real", rows / 20);
+    run(name, A, xr, false);
   }
   if (g_fail) { printf("FAIL: spmv: %d check(s) failed\n", g_fail); return 1; }
   printf("PASS spmv\n");

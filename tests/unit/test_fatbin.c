@@ -1,6 +1,7 @@
 /* test_fatbin.c - unit test of the fatbin reader: LZ4 blocks, synthetic fatbins with compressed entries and
  * inconsistent sizes, wrappers (PTX choice), the fuzz regression inputs, and, when nvcc is installed, PTX
  * extraction from real executables and fatbins in every compression mode (zstd, LZ4, stored, -compress-all). */
+// TIMEOUT: 180
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -62,7 +62,7 @@ static void waves(long long grid, int sms, int bps, long long want_waves, double
 }
 
 /* (registers per thread as cudaFuncGetAttributes reported them, threads per block, static + dynamic shared memory,
- * blocks per SM) from cudaOccupancyMaxActiveBlocksPerMultiprocessor on the H200 of ../shared/truth, the kernel
+ * blocks per SM) from cudaOccupancyMaxActiveBlocksPerMultiprocessor on the H200 of tests/data/h200, the kernel
  * opted in to the maximum dynamic shared memory; a sample of 400 of the 13,875 configurations measured. */
 static const int h200_sweep[][4] = {
     {8, 32, 4096, 32}, {8, 33, 8192, 25}, {8, 33, 80000, 2}, {8, 64, 1000, 32}, {8, 64, 8192, 25}, {8, 128, 1, 16},
@@ -189,7 +189,7 @@ int main(void)
         }
     }
 
-    /* H200 against Nsight Compute (../shared/truth): occ_copy, 18 registers, 256-thread blocks, 132 x 8 blocks */
+    /* H200 against Nsight Compute (tests/data/h200): occ_copy, 18 registers, 256-thread blocks, 132 x 8 blocks */
     {
         const ws_device *d = dev("h200");
         const int kb[] = { 0, 24, 48, 96, 200 };
