@@ -1,7 +1,7 @@
 /* memsys.c - the memory side of the timing model (memsys.h): coalescer, shared-memory banks, sectored L1 per SM,
  * sectored write-back L2, DRAM with latency and bandwidth.
  *
- * Counting rules, checked against Nsight Compute on the H200 of ../shared/truth (tests/cli/truth_counters.sh) and
+ * Counting rules, checked against Nsight Compute on the H200 of tests/data/h200 (tests/cli/truth_counters.sh) and
  * against 370 single-instruction shared-memory probes measured under ncu on an H200
  * (tests/unit/data/shared_probes.txt, checked by tests/unit/test_memsys.c):
  *  - global ld/st/atom: one request per warp instruction with at least one active lane; sectors = distinct 32-byte

@@ -8,6 +8,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 WARPSIM=${WARPSIM:-build/warpsim}
+case "$WARPSIM" in /*) ;; *) WARPSIM="$PWD/$WARPSIM" ;; esac
 [ -x "$WARPSIM" ] || { echo "no simulator at $WARPSIM"; exit 1; }
 fails=0; n=0
 for ptx in tests/golden/*.ptx; do
@@ -15,7 +16,7 @@ for ptx in tests/golden/*.ptx; do
     exp=$name.expected
     args=$(grep -m1 '^// ARGS:' "$ptx" | sed 's|^// ARGS:[[:space:]]*||')
     # shellcheck disable=SC2086
-    out=$(cd tests/golden && "$OLDPWD/$WARPSIM" ptx $args "$(basename "$ptx")" 2>&1; echo "exit $?")
+    out=$(cd tests/golden && "$WARPSIM" ptx $args "$(basename "$ptx")" 2>&1; echo "exit $?")
     n=$((n + 1))
     if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then printf '%s\n' "$out" > "$exp"; echo "updated $exp"; continue; fi
     if [ ! -f "$exp" ]; then echo "FAIL  $ptx: no $exp"; fails=$((fails + 1)); continue; fi
