@@ -114,8 +114,10 @@ echo "$out1 / $out2"
 [ "$out1" = "val 1" ] && [ "$out2" = "val 2" ]
 check "a changed header is recompiled" $?
 
-# 6. default cache ~/.cache/warpsim; concurrent runs of one new source share the cache safely
+# 6. default cache ~/.cache/warpsim; concurrent runs of one new source share the cache safely (the inputs are
+# made older than a second first: a build whose inputs changed within the last second is used but not kept)
 mkdir -p "$tmp/home"
+touch -d "@$(( $(date +%s) - 10 ))" "$work/val.h" "$work/hdr.cu"
 for k in 1 2 3; do
   env -u XDG_CACHE_HOME HOME="$tmp/home" "$WS" run --quiet hdr.cu >"$tmp/par$k.out" 2>&1 &
 done
