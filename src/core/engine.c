@@ -206,6 +206,7 @@ void ws_functional_engine(ws_run *L)
             progress += block_visit(L, b);
             if (b->done) {
                 ws_run_block_retire(L, b);
+                if (L->gpu->progress) ws_run_progress(L);
                 res[i] = NULL;
                 live--;
                 finished = 1;

@@ -121,6 +121,7 @@ typedef struct ws_run {
     uint64_t cycle;
     /* block scheduling */
     uint64_t nblocks, next;          /* blocks in the grid, next to start */
+    uint64_t retired;                /* blocks that finished */
     uint64_t *order;                 /* shuffled order (--block-order=random) or NULL */
     int blocks_per_sm;               /* resident blocks per SM (the launch configuration's, or the core's estimate) */
     uint64_t resident;               /* blocks the functional engine keeps resident at most */
@@ -142,6 +143,8 @@ struct ws_gpu {
     int nobs;
     void (*engine)(void *ctx, struct ws_run *L);   /* timing engine, or NULL for the functional one */
     void *engine_ctx;
+    ws_progress_fn progress;         /* progress callback of launches, or NULL */
+    void *progress_ctx;
     ws_mem *mem;
     ws_module **mods;
     int nmods;
@@ -165,6 +168,8 @@ ws_block *ws_run_block_start(ws_run *L, uint64_t lin);
 void ws_run_block_retire(ws_run *L, ws_block *b);
 int64_t ws_run_next_block(ws_run *L);
 int ws_warp_step(ws_warp *w, struct ws_rec *r);
+/* Report progress to the GPU's progress callback, if any (engines call it every so often). */
+void ws_run_progress(ws_run *L);
 /* Run launch L with the functional engine (engine.c). */
 void ws_functional_engine(ws_run *L);
 void ws_gpu_set_engine(ws_gpu *g, ws_engine_fn fn, void *ctx);

@@ -67,6 +67,13 @@ void ws_gpu_set_engine(ws_gpu *g, ws_engine_fn fn, void *ctx)
     g->engine_ctx = ctx;
 }
 
+/* Install the progress callback of later launches. */
+void ws_gpu_set_progress(ws_gpu *g, ws_progress_fn fn, void *ctx)
+{
+    g->progress = fn;
+    g->progress_ctx = ctx;
+}
+
 /* Allocate global memory. */
 int ws_malloc(ws_gpu *g, size_t size, uint64_t *addr)
 {

@@ -155,9 +155,11 @@ ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
 /* Retire a finished (or abandoned) block: count its instructions and make its storage reusable. */
 void ws_run_block_retire(ws_run *L, ws_block *b)
 {
-    if (b->done)
+    if (b->done) {
+        L->retired++;
         for (int i = 0; i < L->nobs; i++)
             if (L->obs[i]->block_end) L->obs[i]->block_end(L->obs[i]->ctx, L, b);
+    }
     for (int wi = 0; wi < b->nwarps; wi++) {
         L->ninst += b->warps[wi].ninst;
         L->nthread += b->warps[wi].nthread;
@@ -165,6 +167,14 @@ void ws_run_block_retire(ws_run *L, ws_block *b)
     }
     if (b->in_use) L->free_blocks[L->nfree++] = b;
     b->in_use = 0;
+}
+
+/* Report progress to the GPU's progress callback. */
+void ws_run_progress(ws_run *L)
+{
+    ws_gpu *g = L->gpu;
+    if (g->progress)
+        g->progress(g->progress_ctx, L->entry->name, L->retired, L->nblocks, L->timed ? L->cycle : 0, L->ninst);
 }
 
 /* Next block (grid-linear index) to start, honouring --block-order; -1 when all have started. */

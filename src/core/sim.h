@@ -125,6 +125,14 @@ typedef struct ws_launch_config {
  * Returns WS_OK, a launch-configuration error (nothing ran), or a fault such as WS_ERR_ILLEGAL_ADDRESS. */
 int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void **args, ws_launch_stats *stats);
 
+/* Progress of a running launch, for a progress line: called by the engines from time to time (the callback
+ * decides how often to print), with the kernel's name, blocks finished of the grid's, the simulated cycle (timing
+ * mode, else 0) and the warp instructions executed so far by finished blocks. */
+typedef void (*ws_progress_fn)(void *ctx, const char *kernel, uint64_t blocks_done, uint64_t blocks_total,
+                               uint64_t cycle, uint64_t warp_insts);
+/* Install (fn NULL: remove) the progress callback of later launches on g. */
+void ws_gpu_set_progress(ws_gpu *g, ws_progress_fn fn, void *ctx);
+
 /* Largest dynamic shared memory a launch of k may request (set by cudaFuncAttributeMaxDynamicSharedMemorySize). */
 void ws_kernel_set_max_dyn_smem(ws_kernel *k, size_t bytes);
 size_t ws_kernel_max_dyn_smem(const ws_kernel *k);

@@ -710,7 +710,8 @@ placed:;
             break;
         }
         t = next > t ? next : t + 1;
-        if (L->max_inst && (++steps & 0xfff) == 0) {
+        if ((++steps & 0xfff) == 0 && L->gpu->progress) ws_run_progress(L);
+        if (L->max_inst && (steps & 0xfff) == 0) {
             uint64_t sum = L->ninst;
             for (int i = 0; i < L->npool; i++)
                 if (L->pool[i]->in_use) for (int wi = 0; wi < L->pool[i]->nwarps; wi++) sum += L->pool[i]->warps[wi].ninst;
