@@ -363,8 +363,7 @@ int cli_compile_cu(const char *cu, int quiet, char *out, size_t cap)
     }
 
     char tmp[PATH_MAX], t_exe[PATH_MAX + 16], t_dep[PATH_MAX + 16], t_man[PATH_MAX + 16];
-    snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", entry);
-    if (!mkdtemp(tmp)) {
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", entry) >= sizeof tmp || !mkdtemp(tmp)) {
         if (!quiet)
             fprintf(stderr, "warpsim: note: cannot write in %s (%s); compiling into a temporary folder\n", entry,
                     strerror(errno));
