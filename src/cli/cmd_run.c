@@ -19,6 +19,7 @@
 #include "paths.h"
 #include "run_cache.h"
 #include "run_check.h"
+#include "run_view.h"
 #include "../device/device.h"
 
 #define MAX_PRESETS 256
@@ -36,6 +37,7 @@ static void run_usage(FILE *f)
         "                          and prints a summary per kernel at exit); --mode=functional is the default\n"
         "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n");
     cli_check_usage(f);
+    cli_view_usage(f);
     fprintf(f,
         "PROGRAM must be linked with the shared CUDA runtime: nvcc -cudart shared ...\n"
         "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into $XDG_CACHE_HOME/warpsim/run/\n"
@@ -216,6 +218,8 @@ int cli_run(int argc, char **argv)
     int quiet = 0, timing = 0, i = 1;
     cli_check_opts chk;
     cli_check_init(&chk);
+    cli_view_opts view;
+    cli_view_init(&view);
     for (; i < argc; i++) {
         const char *a = argv[i];
         const char *v;
@@ -223,6 +227,9 @@ int cli_run(int argc, char **argv)
         int co = cli_check_option(argc, argv, &i, &chk);   /* --check, --max-cycles, ... */
         if (co < 0) return 2;
         if (co) continue;
+        int vo = cli_view_option(argc, argv, &i, &view);   /* --view, --view-json, ... */
+        if (vo < 0) return 2;
+        if (vo) continue;
         if (!strcmp(a, "--")) {
             i++;
             break;
@@ -338,6 +345,7 @@ int cli_run(int argc, char **argv)
     }
     if (report) unlink(report); /* a stale report must not pass for this run's */
     if (cli_check_env(&chk)) return 2;
+    if (cli_view_env(&view)) return 2;
 
     fflush(NULL);
     pid_t pid = fork();

@@ -19,6 +19,16 @@ const char *ws_hs_error_name(int code);
 void ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
                          const ws_launch_stats *st, const ws_occ_result *occ, const ws_tm_result *tm);
 
+/* hs_view.c */
+/* Whether the view is collected (WARPSIM_VIEW). */
+int ws_hs_view_enabled(void);
+/* A new GPU: the view collector watches it (through tm in timing mode, else as an observer). */
+void ws_hs_view_install(ws_gpu *g, ws_tm *tm);
+/* Write the "view" member of the run report. */
+void ws_hs_view_member(ws_json *w, const ws_rep_launch *launches, size_t n);
+/* At exit: the view data alone, when WARPSIM_VIEW_JSON names a file. */
+void ws_hs_view_files(const ws_rep_launch *launches, size_t n);
+
 /* hs_check.c */
 /* Attach the checker (when WARPSIM_CHECK asks for one) to a new GPU. */
 void ws_hs_chk_install(ws_gpu *g);

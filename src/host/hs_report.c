@@ -28,7 +28,7 @@ static size_t nlaunches, caplaunches;
 void ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
                          const ws_launch_stats *st, const ws_occ_result *occ, const ws_tm_result *tm)
 {
-    if (!ws_hs_report_enabled() && !ws_hs_tm()) return;
+    if (!ws_hs_report_enabled() && !ws_hs_tm() && !ws_hs_view_enabled()) return;
     if (nlaunches == caplaunches) {
         size_t cap = caplaunches ? caplaunches * 2 : 64;
         ws_rep_launch *n = realloc(launches, cap * sizeof *n);
@@ -50,6 +50,13 @@ void ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t
 }
 
 /* Write the report file named by WARPSIM_REPORT. */
+/* The "view" member of the report (--view). */
+static void view_member(ws_json *w, void *ctx)
+{
+    (void)ctx;
+    ws_hs_view_member(w, launches, nlaunches);
+}
+
 static void report_write(void)
 {
     if (!ws_hs_report_enabled()) return;
@@ -63,8 +70,9 @@ static void report_write(void)
     int locked = ws_hs_lock_timed(2);
     int e = 0;
     const ws_device *d = ws_hs_device(&e);
-    int bad = ws_rep_run_write(out, d ? d->name : "unknown", launches, nlaunches,
-                               ws_hs_chk_report());   /* --check: the findings */
+    int bad = ws_rep_run_write_ex(out, d ? d->name : "unknown", launches, nlaunches,
+                                  ws_hs_chk_report(),   /* --check: the findings */
+                                  ws_hs_view_enabled() ? view_member : NULL, NULL);
     if (locked) ws_hs_unlock();
     if (fclose(out) != 0 || bad) fprintf(stderr, "warpsim: error writing the report %s\n", path);
 }
@@ -142,6 +150,7 @@ void ws_hs_report_flush(void)
     done = 1;
     ws_hs_chk_exit();   /* --check: leaks and the ERROR SUMMARY, before the report takes the findings */
     report_write();
+    ws_hs_view_files(launches, nlaunches);
     summary_print();
 }
 

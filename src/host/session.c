@@ -132,6 +132,7 @@ ws_gpu *ws_hs_gpu(int *err)
         ws_hs_clock_start(d);
         ws_tm_attach(tm, gpu);
     }
+    ws_hs_view_install(gpu, ws_hs_timing() ? tm : NULL);   /* --view: what each launch did */
     return gpu;
 }
 

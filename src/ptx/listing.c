@@ -50,12 +50,11 @@ static void operands(FILE *out, const ws_func *f, const char *label, const int32
     fputc('}', out);
 }
 
-/* Print one decoded instruction of f. */
-static void insn_line(FILE *out, const ws_ptx_module *m, const ws_func *f, int pc)
+/* Print decoded instruction pc of f: the operation and operands, then (details) its table properties. */
+static void insn_body(FILE *out, const ws_ptx_module *m, const ws_func *f, int pc, int details)
 {
     const ws_insn *in = &f->code[pc];
     char buf[96];
-    fprintf(out, "  %4d L%-5u ", pc, in->ptx_line);
     if (in->guard >= 0) fprintf(out, "@%s%s ", in->pneg ? "!" : "", ws_operand_name(f, in->guard, buf, sizeof buf));
     fputs(ws_opcode_name(in->op), out);
     const char *sub = sub_text(in);
@@ -93,13 +92,37 @@ static void insn_line(FILE *out, const ws_ptx_module *m, const ws_func *f, int p
         fprintf(out, " call=%s args=%d%s", c->func >= 0 ? m->funcs[c->func].name : "(indirect)", c->nargs,
                 c->has_ret ? " ret" : "");
     }
+    if (!details) return;
     fprintf(out, " | %s %s %s", NAME(pipe_name, in->pipe), NAME(lat_name, in->lat), NAME(mem_name, in->mem));
     if (in->flops) fprintf(out, " flops=%u", in->flops);
     for (size_t i = 0; i < sizeof iflag_names / sizeof *iflag_names; i++)
         if (in->iflags & iflag_names[i].bit) fprintf(out, " %s", iflag_names[i].n);
     if (in->line) fprintf(out, " @%u:%u", in->file, in->line);
+}
+
+/* Print one line of the listing: pc, PTX line, the instruction with its properties. */
+static void insn_line(FILE *out, const ws_ptx_module *m, const ws_func *f, int pc)
+{
+    fprintf(out, "  %4d L%-5u ", pc, f->code[pc].ptx_line);
+    insn_body(out, m, f, pc, 1);
     fputc('\n', out);
 }
+
+/* Text of decoded instruction pc of f (operation and operands) into buf; returns buf. */
+const char *ws_ptx_insn_text(const ws_ptx_module *m, const ws_func *f, int pc, char *buf, size_t cap)
+{
+    if (!cap) return buf;
+    buf[0] = 0;
+    FILE *mem = fmemopen(buf, cap, "w");
+    if (!mem) return buf;
+    insn_body(mem, m, f, pc, 0);
+    fclose(mem);
+    buf[cap - 1] = 0;
+    return buf;
+}
+
+/* Name of a pipe (INT, FP32, ...). */
+const char *ws_ptx_pipe_name(int pipe) { return NAME(pipe_name, pipe); }
 
 /* Print the decoded listing of a parsed module. */
 void ws_ptx_listing(FILE *out, const ws_ptx_module *m)

@@ -9,5 +9,9 @@
 
 /* Print the decoded listing of m to out. */
 void ws_ptx_listing(FILE *out, const ws_ptx_module *m);
+/* Text of decoded instruction pc of f (operation and operands, as in the listing) into buf; returns buf. */
+const char *ws_ptx_insn_text(const ws_ptx_module *m, const ws_func *f, int pc, char *buf, size_t cap);
+/* Name of a pipe (WS_PIPE_*: "INT", "FP32", ...). */
+const char *ws_ptx_pipe_name(int pipe);
 
 #endif

@@ -92,6 +92,13 @@ void ws_rep_launch_json(ws_json *w, const ws_rep_launch *r)
 /* Write the whole run report. */
 int ws_rep_run_write(FILE *out, const char *device, const ws_rep_launch *launches, size_t n, const ws_chk *checks)
 {
+    return ws_rep_run_write_ex(out, device, launches, n, checks, NULL, NULL);
+}
+
+/* Write the run report with more members written by extra(w, ctx) at the end of the top-level object. */
+int ws_rep_run_write_ex(FILE *out, const char *device, const ws_rep_launch *launches, size_t n, const ws_chk *checks,
+                        void (*extra)(ws_json *w, void *ctx), void *ctx)
+{
     ws_json w;
     ws_json_init_file(&w, out);
     ws_json_begin_object(&w);
@@ -108,6 +115,7 @@ int ws_rep_run_write(FILE *out, const char *device, const ws_rep_launch *launche
         ws_json_key(&w, "checks");
         ws_rep_checks_json(&w, checks);
     }
+    if (extra) extra(&w, ctx);
     ws_json_end_object(&w);
     ws_json_break(&w, 0);
     return ws_json_finish(&w);

@@ -36,5 +36,8 @@ void ws_rep_launch_json(ws_json *w, const ws_rep_launch *r);
 /* Write the whole run report to out for device (its preset name) and n launches; checks (NULL: none) adds the
  * "checks" member. Ends with a newline. 0, or -1 when writing failed. */
 int ws_rep_run_write(FILE *out, const char *device, const ws_rep_launch *launches, size_t n, const ws_chk *checks);
+/* ws_rep_run_write, with extra(w, ctx) writing more members (key and value) at the end of the top-level object. */
+int ws_rep_run_write_ex(FILE *out, const char *device, const ws_rep_launch *launches, size_t n, const ws_chk *checks,
+                        void (*extra)(ws_json *w, void *ctx), void *ctx);
 
 #endif

@@ -84,6 +84,8 @@ typedef struct tsm {
     int warp_rr;               /* next sub-partition for an arriving warp */
     ws_tm_event *ev;           /* events of the current cycle for the listeners */
     size_t nev, capev;
+    uint64_t *addrs;           /* lane addresses of this cycle's WS_TE_MEM events (32 per event) */
+    size_t naddrs, capaddrs;
 } tsm;
 
 struct ws_tm {
@@ -107,6 +109,7 @@ struct ws_tm {
     int max_resident;          /* most blocks resident on one SM */
     const ws_tm_listener *lis[WS_TM_MAX_LISTENERS];   /* event listeners */
     int nlis;
+    int want_addresses;        /* some listener wants lane addresses */
 };
 
 /* Create a timing model for device dev. */
@@ -139,6 +142,7 @@ int ws_tm_add_listener(ws_tm *tm, const ws_tm_listener *l)
     for (int i = 0; i < tm->nlis; i++) if (tm->lis[i] == l) return 0;
     if (tm->nlis >= WS_TM_MAX_LISTENERS) return -1;
     tm->lis[tm->nlis++] = l;
+    tm->want_addresses |= l->want_addresses;
     return 0;
 }
 
@@ -149,6 +153,8 @@ void ws_tm_remove_listener(ws_tm *tm, const ws_tm_listener *l)
         if (tm->lis[i] == l) {
             memmove(&tm->lis[i], &tm->lis[i + 1], sizeof *tm->lis * (size_t)(tm->nlis - i - 1));
             tm->nlis--;
+            tm->want_addresses = 0;
+            for (int k = 0; k < tm->nlis; k++) tm->want_addresses |= tm->lis[k]->want_addresses;
             return;
         }
 }
@@ -168,6 +174,7 @@ static ws_tm_event *emit(ws_tm *tm, int s, int kind, uint64_t block, uint64_t t0
     e->block = block;
     e->t0 = t0;
     e->t1 = t1;
+    e->addr_index = UINT32_MAX;
     return e;
 }
 
@@ -177,9 +184,12 @@ static void flush_events(ws_tm *tm)
     for (int s = 0; s < tm->nsm; s++) {
         tsm *sm = &tm->sms[s];
         if (!sm->nev) continue;
+        for (size_t k = 0; k < sm->nev; k++)   /* the address pool is stable now */
+            if (sm->ev[k].addr_index != UINT32_MAX) sm->ev[k].addr = sm->addrs + (size_t)sm->ev[k].addr_index * 32;
         for (int i = 0; i < tm->nlis; i++)
             if (tm->lis[i]->events) tm->lis[i]->events(tm->lis[i]->ctx, tm->L, sm->ev, sm->nev);
         sm->nev = 0;
+        sm->naddrs = 0;
     }
 }
 
@@ -356,16 +366,56 @@ static tpend *defer(ws_tm *tm, int s, int kind, tw *x, tblk *tb)
     return p;
 }
 
+static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, const ws_ms_counts *b, uint64_t t, uint64_t done);
+
 /* Account a memory access with the memory system and set its destination registers' ready cycles. */
 static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t)
 {
     const ws_insn *in = r->in;
-    uint64_t done = ws_ms_access_warp(tm->ms, tx_sm(x), x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, r, t);
+    uint64_t key = x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, done;
+    if (tm->nlis) {
+        ws_ms_counts before = *ws_ms_counts_get(tm->ms);
+        done = ws_ms_access_warp(tm->ms, tx_sm(x), key, r, t);
+        mem_event(tm, x, r, &before, t, done);
+    } else done = ws_ms_access_warp(tm->ms, tx_sm(x), key, r, t);
     int kind = (r->space[__builtin_ctz(r->exec)] == WS_S_SHARED) ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
     if (done > acc->end) acc->end = done;
     for (int i = 0; i < 4; i++) {
         int d = in->d[i];
         if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = (uint8_t)kind; }
+    }
+}
+
+/* The WS_TE_MEM event of access r of warp x issued at t, ready at done: what it added to the counters. */
+static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, const ws_ms_counts *b, uint64_t t, uint64_t done)
+{
+    const ws_ms_counts *a = ws_ms_counts_get(tm->ms);
+    int s = x->blk->sm;
+    ws_tm_event *e = emit(tm, s, WS_TE_MEM, x->blk->b->linear, t, done);
+    e->warp = (uint32_t)x->w->warp_in_block;
+    e->sp = (uint8_t)(x->sp - tm->sms[s].sp);
+    e->in = r->in;
+    e->fn = r->fn;
+    e->active = r->active;
+    e->exec = r->exec;
+    e->space = r->space[__builtin_ctz(r->exec)];
+    e->requests = (uint32_t)((a->gld_requests - b->gld_requests) + (a->gst_requests - b->gst_requests) +
+                             (a->gatom_requests - b->gatom_requests) + (a->lld_requests - b->lld_requests) +
+                             (a->lst_requests - b->lst_requests));
+    e->sectors = (uint32_t)((a->gld_sectors - b->gld_sectors) + (a->gst_sectors - b->gst_sectors) +
+                            (a->gatom_sectors - b->gatom_sectors) + (a->lld_sectors - b->lld_sectors) +
+                            (a->lst_sectors - b->lst_sectors));
+    e->wavefronts = (uint32_t)((a->shld_wavefronts - b->shld_wavefronts) + (a->shst_wavefronts - b->shst_wavefronts) +
+                               (a->shatom_wavefronts - b->shatom_wavefronts));
+    e->conflicts = (uint32_t)((a->shld_conflicts - b->shld_conflicts) + (a->shst_conflicts - b->shst_conflicts));
+    if (tm->want_addresses) {
+        tsm *sm = &tm->sms[s];
+        if (sm->naddrs == sm->capaddrs) {
+            sm->capaddrs = sm->capaddrs ? sm->capaddrs * 2 : 64;
+            sm->addrs = realloc(sm->addrs, sizeof *sm->addrs * 32 * sm->capaddrs);
+        }
+        memcpy(sm->addrs + sm->naddrs * 32, r->addr, sizeof *sm->addrs * 32);
+        e->addr_index = (uint32_t)sm->naddrs++;
     }
 }
 
@@ -375,17 +425,22 @@ static void stall_events(ws_tm *tm, const tw *x, uint64_t dep, uint64_t gap, uin
     int s = x->blk->sm;
     uint64_t t0 = x->last_issue + 1;
     uint8_t spi = (uint8_t)(x->sp - tm->sms[s].sp);
+    const ws_insn *in = next_insn(x->w);
     if (dep) {
         ws_tm_event *e = emit(tm, s, WS_TE_STALL, x->blk->b->linear, t0, t0 + dep);
         e->reason = (uint8_t)x->reason;
         e->warp = (uint32_t)x->w->warp_in_block;
         e->sp = spi;
+        e->in = in;
+        e->fn = x->w->fn;
     }
     if (gap > dep) {
         ws_tm_event *e = emit(tm, s, WS_TE_STALL, x->blk->b->linear, t0 + dep, t);
         e->reason = WS_ST_NOT_SELECTED;
         e->warp = (uint32_t)x->w->warp_in_block;
         e->sp = spi;
+        e->in = in;
+        e->fn = x->w->fn;
     }
 }
 
@@ -784,7 +839,7 @@ placed:;
         for (int i = 0; i < tm->nlis; i++)
             if (tm->lis[i]->launch_end) tm->lis[i]->launch_end(tm->lis[i]->ctx, L, R);
     }
-    for (int s = 0; s < tm->nsm; s++) free(tm->sms[s].ev);
+    for (int s = 0; s < tm->nsm; s++) { free(tm->sms[s].ev); free(tm->sms[s].addrs); }
     free(tm->sms);
     tm->sms = NULL;
     tm->L = NULL;

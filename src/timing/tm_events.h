@@ -14,8 +14,9 @@ enum ws_tm_event_kind {
     WS_TE_BLOCK_PLACED,     /* block `block` became resident on SM `sm` at t0 */
     WS_TE_BLOCK_RETIRED,    /* block `block` finished on SM `sm` at t0 */
     WS_TE_ISSUE,            /* warp `warp` of block `block` issued `in` at t0 on sub-partition `sp` */
-    WS_TE_STALL,            /* the warp could not issue during [t0, t1) because of `reason` (WS_ST_*) */
-    WS_TE_BARRIER_WAIT      /* the warp waited at a block barrier during [t0, t1) */
+    WS_TE_STALL,            /* the warp could not issue `in` during [t0, t1) because of `reason` (WS_ST_*) */
+    WS_TE_BARRIER_WAIT,     /* the warp waited at a block barrier during [t0, t1) */
+    WS_TE_MEM               /* the memory system served `in` issued at t0: counts below, data ready at t1 */
 };
 
 /* one event */
@@ -27,9 +28,17 @@ typedef struct ws_tm_event {
     uint32_t warp;          /* warp index within its block (warp events) */
     uint64_t block;         /* grid-linear block index */
     uint64_t t0, t1;        /* cycles: the event's time, or the interval [t0, t1) */
-    const ws_insn *in;      /* WS_TE_ISSUE: the instruction (NULL for a reconvergence-only step) */
-    const ws_func *fn;      /* WS_TE_ISSUE: its function */
-    uint32_t active, exec;  /* WS_TE_ISSUE: lanes active, lanes that executed (after the guard) */
+    const ws_insn *in;      /* ISSUE, STALL, MEM: the instruction (ISSUE: NULL for a reconvergence-only step) */
+    const ws_func *fn;      /* its function */
+    uint32_t active, exec;  /* ISSUE, MEM: lanes active, lanes that executed (after the guard) */
+    /* WS_TE_MEM */
+    uint8_t space;          /* WS_S_* of the first executing lane */
+    uint32_t requests;      /* global/local requests (l1tex__t_requests) */
+    uint32_t sectors;       /* global/local 32-byte sectors */
+    uint32_t wavefronts;    /* shared-memory wavefronts */
+    uint32_t conflicts;     /* shared-memory bank-conflict wavefronts */
+    const uint64_t *addr;   /* per-lane addresses (32; valid in exec) when the listener asked for them, else NULL */
+    uint32_t addr_index;    /* (internal: where addr lives until the batch is handed out) */
 } ws_tm_event;
 
 struct ws_tm_result;
@@ -43,6 +52,8 @@ typedef struct ws_tm_listener {
     void (*events)(void *ctx, const ws_run *L, const ws_tm_event *ev, size_t n);
     /* the launch ended with result r */
     void (*launch_end)(void *ctx, const ws_run *L, const struct ws_tm_result *r);
+    /* nonzero: WS_TE_MEM events carry the lanes' addresses (costs a copy per memory instruction) */
+    int want_addresses;
 } ws_tm_listener;
 
 #endif

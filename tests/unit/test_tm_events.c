@@ -50,6 +50,7 @@ typedef struct tally {
     int placed[NBLK], retired[NBLK];
     uint64_t placed_t[NBLK], retired_t[NBLK];
     uint64_t issued, pops, stall[WS_ST_COUNT], waits, bad;
+    uint64_t mem_req, mem_sect, mem_wf, mem_with_addr, mem_events;
     uint64_t hash;
     int launches, ends, nsm, nsp;
 } tally;
@@ -93,6 +94,18 @@ static void on_events(void *ctx, const ws_run *L, const ws_tm_event *ev, size_t 
             break;
         case WS_TE_STALL: if (e->reason < WS_ST_COUNT) t->stall[e->reason] += e->t1 - e->t0; else t->bad++; break;
         case WS_TE_BARRIER_WAIT: t->waits++; break;
+        case WS_TE_MEM:
+            t->mem_events++;
+            t->mem_req += e->requests;
+            t->mem_sect += e->sectors;
+            t->mem_wf += e->wavefronts;
+            if (e->addr) {
+                /* the addresses are the lanes' own: shared offsets below 256 bytes, global ones in the arena */
+                int l = __builtin_ctz(e->exec);
+                if (e->space == WS_S_SHARED ? e->addr[l] < 256 : e->addr[l] >= 0x300000000000ull) t->mem_with_addr++;
+            }
+            if (!e->in || !e->exec || e->t1 < e->t0) t->bad++;
+            break;
         default: t->bad++; break;
         }
     }
@@ -119,7 +132,7 @@ static void run(const ws_device *d, const char *threads, tally *a, tally *b, ws_
     memset(a, 0, sizeof *a);
     memset(b, 0, sizeof *b);
     a->hash = b->hash = 1469598103934665603ull;
-    ws_tm_listener la = { a, on_begin, on_events, on_end }, lb = { b, on_begin, on_events, on_end };
+    ws_tm_listener la = { a, on_begin, on_events, on_end, 1 }, lb = { b, on_begin, on_events, on_end, 0 };
     check(ws_tm_add_listener(tm, &la) == 0 && ws_tm_add_listener(tm, &lb) == 0, "two listeners attach (%s thread(s))",
           threads);
     char err[512];
@@ -172,6 +185,12 @@ static void verify(const char *label, const tally *t, const ws_tm_result *r, uin
           (unsigned long long)t->stall[WS_ST_BARRIER], (unsigned long long)r->stall_cycles[WS_ST_BARRIER]);
     check(t->waits >= (uint64_t)NBLK, "%s: barrier waits recorded (%llu for %d blocks of 2 warps)", label,
           (unsigned long long)t->waits, NBLK);
+    const ws_ms_counts *m = &r->mem;
+    check(t->mem_req == m->gld_requests + m->gst_requests + m->gatom_requests + m->lld_requests + m->lst_requests &&
+          t->mem_sect == m->gld_sectors + m->gst_sectors + m->gatom_sectors + m->lld_sectors + m->lst_sectors &&
+          t->mem_wf == m->shld_wavefronts + m->shst_wavefronts + m->shatom_wavefronts,
+          "%s: memory events add up to the launch's requests (%llu), sectors (%llu) and shared wavefronts (%llu)", label,
+          (unsigned long long)t->mem_req, (unsigned long long)t->mem_sect, (unsigned long long)t->mem_wf);
 }
 
 /* Run on one and on two threads; compare. */
@@ -190,6 +209,9 @@ int main(void)
     verify("1 thread", a1, &r1, i1);
     verify("2 threads", a2, &r2, i2);
     check(a1->hash == b1->hash && a2->hash == b2->hash, "both listeners see the same events");
+    check(a1->mem_events > 0 && a1->mem_with_addr == a1->mem_events && a2->mem_with_addr == a2->mem_events,
+          "memory events carry the lanes' addresses (%llu of %llu)", (unsigned long long)a1->mem_with_addr,
+          (unsigned long long)a1->mem_events);
     check(a1->hash == a2->hash && r1.cycles == r2.cycles,
           "the event stream is identical on one and two threads (hash %016llx vs %016llx, %llu vs %llu cycles)",
           (unsigned long long)a1->hash, (unsigned long long)a2->hash, (unsigned long long)r1.cycles,
