@@ -120,14 +120,16 @@ static int host_frames(char (*lines)[200], int n)
     }
     Dl_info self;
     if (!dladdr((void *)host_frames, &self)) return 0;
-    int k = 0;
+    int k = 0, in_self = 0;
     for (int i = 0; i < nf && k < n; i++) {
         Dl_info di;
         if (!dladdr(fr[i], &di) || !di.dli_fname) continue;
         if (di.dli_fbase == self.dli_fbase) {
             if (k) break;   /* back in the runtime: a callback; stop */
+            in_self = 1;
             continue;
         }
+        if (!in_self) continue;   /* below this library: backtrace's own machinery (a sanitizer's interceptor) */
         uintptr_t a = (uintptr_t)fr[i], off = 0;
         const char *name = di.dli_sname;
         if (name && di.dli_saddr) off = a - (uintptr_t)di.dli_saddr;
@@ -195,9 +197,12 @@ static void api_name(char *buf, size_t cap)
     Dl_info self;
     buf[0] = 0;
     if (!dladdr((void *)api_name, &self)) return;
+    int in_self = 0;
     for (int i = 0; i < nf; i++) {
         Dl_info di;
-        if (!dladdr(fr[i], &di) || di.dli_fbase == self.dli_fbase) continue;
+        if (!dladdr(fr[i], &di)) continue;
+        if (di.dli_fbase == self.dli_fbase) { in_self = 1; continue; }
+        if (!in_self) continue;   /* backtrace's own machinery (a sanitizer's interceptor) */
         void *f = call_target(fr[i]);
         Dl_info fi;
         if (f && dladdr(f, &fi) && fi.dli_fbase == self.dli_fbase && fi.dli_sname && fi.dli_saddr == f) {

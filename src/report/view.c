@@ -83,6 +83,8 @@ typedef struct vlaunch {
     const ws_module *mod;
     vfn *fns;
     int nfns;
+    const ws_func *last_fn;                     /* the function of the previous lookup, and its counts */
+    vpc *last_pcs;
     /* materialised */
     vinsn *ins;
     size_t nins;
@@ -110,6 +112,8 @@ struct ws_view {
     vlaunch *cur;
     char **files;                               /* file names (sources) */
     int nfiles;
+    uint8_t *watched;                           /* per SM: its timeline is kept */
+    int nwatched;
     ws_memsys *ms;                              /* functional mode: counts memory accesses as the timing model does */
     uint64_t ms_clock;
     ws_observer obs;
@@ -176,13 +180,19 @@ bad:
 /* The counts of instruction in of function fn in launch l (allocated on first use). */
 static vpc *pc_of(vlaunch *l, const ws_func *fn, const ws_insn *in)
 {
+    if (fn == l->last_fn && fn) return &l->last_pcs[in - fn->code];
     if (!fn || in < fn->code || in >= fn->code + fn->ncode) return NULL;
-    for (int i = 0; i < l->nfns; i++)
-        if (l->fns[i].fn == fn) return &l->fns[i].pcs[in - fn->code];
-    l->fns = realloc(l->fns, sizeof *l->fns * (size_t)(l->nfns + 1));
-    vfn *f = &l->fns[l->nfns++];
-    f->fn = fn;
-    f->pcs = calloc((size_t)fn->ncode + 1, sizeof *f->pcs);
+    vfn *f = NULL;
+    for (int i = 0; i < l->nfns && !f; i++)
+        if (l->fns[i].fn == fn) f = &l->fns[i];
+    if (!f) {
+        l->fns = realloc(l->fns, sizeof *l->fns * (size_t)(l->nfns + 1));
+        f = &l->fns[l->nfns++];
+        f->fn = fn;
+        f->pcs = calloc((size_t)fn->ncode + 1, sizeof *f->pcs);
+    }
+    l->last_fn = fn;
+    l->last_pcs = f->pcs;
     return &f->pcs[in - fn->code];
 }
 
@@ -197,11 +207,7 @@ static int file_index(ws_view *v, const char *name)
 }
 
 /* Whether SM s is one whose timeline is kept. */
-static int sm_watched(const ws_view *v, int s)
-{
-    for (int i = 0; i < v->o.nsms; i++) if (v->o.sms[i] == s) return 1;
-    return 0;
-}
+static inline int sm_watched(const ws_view *v, int s) { return s < v->nwatched && v->watched[s]; }
 
 /* A new launch begins. */
 static vlaunch *launch_new(ws_view *v, const ws_run *L, int nsp)
@@ -294,6 +300,8 @@ static void launch_finish(ws_view *v, vlaunch *l)
     free(l->fns);
     l->fns = NULL;
     l->nfns = 0;
+    l->last_fn = NULL;
+    l->last_pcs = NULL;
     free(l->blk_start);
     l->blk_start = NULL;
     l->mod = NULL;
@@ -331,24 +339,12 @@ static void obs_post(void *ctx, ws_warp *w, const ws_rec *r)
     diverge(v, l, w->blk->linear, (uint32_t)w->warp_in_block, r->fn, r->in, r->active, r->exec);
     if (!r->is_mem || !r->exec || !(r->in->iflags & WS_IF_MEMSYS) || !v->ms) return;
     /* the timing model's memory system counts requests, sectors and wavefronts (its clock is not used) */
-    ws_ms_counts b = *ws_ms_counts_get(v->ms);
     ws_ms_access_warp(v->ms, 0, w->blk->linear * 64u + (uint64_t)w->warp_in_block, r, v->ms_clock += 64);
-    const ws_ms_counts *a = ws_ms_counts_get(v->ms);
-    uint64_t req = (a->gld_requests - b.gld_requests) + (a->gst_requests - b.gst_requests) +
-                   (a->gatom_requests - b.gatom_requests) + (a->lld_requests - b.lld_requests) +
-                   (a->lst_requests - b.lst_requests);
-    uint64_t sect = (a->gld_sectors - b.gld_sectors) + (a->gst_sectors - b.gst_sectors) +
-                    (a->gatom_sectors - b.gatom_sectors) + (a->lld_sectors - b.lld_sectors) +
-                    (a->lst_sectors - b.lst_sectors);
-    uint64_t sreq = (a->shld_requests - b.shld_requests) + (a->shst_requests - b.shst_requests) +
-                    (a->shatom_requests - b.shatom_requests);
-    uint64_t wf = (a->shld_wavefronts - b.shld_wavefronts) + (a->shst_wavefronts - b.shst_wavefronts) +
-                  (a->shatom_wavefronts - b.shatom_wavefronts);
-    uint64_t conf = (a->shld_conflicts - b.shld_conflicts) + (a->shst_conflicts - b.shst_conflicts);
+    const ws_ms_access_counts *a = ws_ms_last_access(v->ms);
     int space = r->space[__builtin_ctz(r->exec)];
-    if (space == WS_S_SHARED) { c->smem = 1; c->sreq += sreq ? sreq : 1; c->swf += wf; c->sconf += conf; }
-    else if (space != WS_S_CONST) { c->gmem = 1; c->greq += req; c->gsect += sect; }
-    sample(l, c, r->fn, r->in, r->exec, (uint8_t)space, r->size, r->addr, (unsigned)wf, (unsigned)conf);
+    if (space == WS_S_SHARED) { c->smem = 1; c->sreq++; c->swf += a->wavefronts; c->sconf += a->conflicts; }
+    else if (space != WS_S_CONST) { c->gmem = 1; c->greq += a->requests; c->gsect += a->sectors; }
+    sample(l, c, r->fn, r->in, r->exec, (uint8_t)space, r->size, r->addr, a->wavefronts, a->conflicts);
 }
 
 /* ---------- timing mode: the timing model's events ---------- */
@@ -404,10 +400,24 @@ static int tl_room(ws_view *v, vlaunch *l)
     return 1;
 }
 
-/* One event into the launch's timeline window, if it falls in it. */
+/* Add the interval [t0, t1) of `reason` to warp w, clipped to the window; 0 when the budget is spent. */
+static int add_state(ws_view *v, vlaunch *l, vwarp *w, uint64_t t0, uint64_t t1, int reason)
+{
+    if (t0 < v->o.t0) t0 = v->o.t0;
+    if (t1 > v->o.t1) t1 = v->o.t1;
+    if (t0 >= t1) return 1;
+    if (!tl_room(v, l)) return 0;
+    if (w->nst == w->capst) {
+        w->capst = w->capst ? w->capst * 2 : 16;
+        w->st = realloc(w->st, sizeof *w->st * w->capst);
+    }
+    w->st[w->nst++] = (vstate){ t0, t1, (uint8_t)reason };
+    return 1;
+}
+
+/* One event of a watched SM into the launch's timeline window, if it falls in it. */
 static void timeline(ws_view *v, vlaunch *l, const ws_tm_event *e)
 {
-    if (!l->sps || !sm_watched(v, e->sm)) return;
     if (e->kind == WS_TE_BLOCK_RETIRED) {
         for (int i = 0; i < l->nsps; i++) {
             vsp *s = &l->sps[i];
@@ -417,31 +427,23 @@ static void timeline(ws_view *v, vlaunch *l, const ws_tm_event *e)
         }
         return;
     }
-    if (e->kind != WS_TE_ISSUE && e->kind != WS_TE_STALL) return;
-    uint64_t t0 = e->t0 > v->o.t0 ? e->t0 : v->o.t0, t1 = e->t1 < v->o.t1 ? e->t1 : v->o.t1;
-    if (t0 >= t1 && !(e->kind == WS_TE_ISSUE && e->t0 >= v->o.t0 && e->t0 < v->o.t1)) return;
+    if (e->kind != WS_TE_ISSUE || e->t0 < v->o.t0 || e->wait_from >= v->o.t1) return;
     vsp *s = sp_of(l, e->sm, e->sp);
     if (!s) return;
     size_t slot;
-    vwarp *w = warp_of(s, e->block, e->warp, e->t0, &slot);
-    if (e->kind == WS_TE_ISSUE) {
-        if (!tl_room(v, l)) return;
-        if (s->niss == s->capiss) {
-            s->capiss = s->capiss ? s->capiss * 2 : 256;
-            s->iss = realloc(s->iss, sizeof *s->iss * s->capiss);
-        }
-        s->iss[s->niss][0] = e->t0;
-        s->iss[s->niss][1] = slot;
-        s->iss[s->niss][2] = e->in && e->fn ? (uint64_t)(e->in - e->fn->code) : UINT64_MAX;
-        s->niss++;
+    vwarp *w = warp_of(s, e->block, e->warp, e->wait_from, &slot);
+    if (!add_state(v, l, w, e->wait_from, e->wait_from + e->dep, e->reason) ||
+        !add_state(v, l, w, e->wait_from + e->dep, e->t0, WS_ST_NOT_SELECTED))
         return;
+    if (e->t0 >= v->o.t1 || !tl_room(v, l)) return;
+    if (s->niss == s->capiss) {
+        s->capiss = s->capiss ? s->capiss * 2 : 256;
+        s->iss = realloc(s->iss, sizeof *s->iss * s->capiss);
     }
-    if (!tl_room(v, l)) return;
-    if (w->nst == w->capst) {
-        w->capst = w->capst ? w->capst * 2 : 16;
-        w->st = realloc(w->st, sizeof *w->st * w->capst);
-    }
-    w->st[w->nst++] = (vstate){ t0, t1, e->reason };
+    s->iss[s->niss][0] = e->t0;
+    s->iss[s->niss][1] = slot;
+    s->iss[s->niss][2] = e->in && e->fn ? (uint64_t)(e->in - e->fn->code) : UINT64_MAX;
+    s->niss++;
 }
 
 /* Listener: a batch of events. */
@@ -471,25 +473,21 @@ static void lis_events(void *ctx, const ws_run *L, const ws_tm_event *ev, size_t
             /* blocks retire roughly in placement order: look back from the newest */
             for (size_t k = l->nblk; k-- > 0;)
                 if (l->blk[k][0] == e->block && l->blk[k][3] == UINT64_MAX) { l->blk[k][3] = e->t0; break; }
-            timeline(v, l, e);
+            if (l->sps && sm_watched(v, e->sm)) timeline(v, l, e);
             break;
         case WS_TE_ISSUE: {
-            if (!e->in) { timeline(v, l, e); break; }
-            vpc *c = pc_of(l, e->fn, e->in);
+            /* the wait before the issue belongs to the instruction the warp waited to issue */
+            vpc *c = e->in ? pc_of(l, e->fn, e->in) : NULL;
             if (c) {
                 c->warp_insts++;
                 c->issue++;
                 c->active += (uint64_t)__builtin_popcount(e->active);
                 c->exec += (uint64_t)__builtin_popcount(e->exec);
+                if (e->reason < WS_ST_COUNT) c->stall[e->reason] += e->dep;
+                c->stall[WS_ST_NOT_SELECTED] += e->t0 - e->wait_from - e->dep;
+                diverge(v, l, e->block, e->warp, e->fn, e->in, e->active, e->exec);
             }
-            diverge(v, l, e->block, e->warp, e->fn, e->in, e->active, e->exec);
-            timeline(v, l, e);
-            break;
-        }
-        case WS_TE_STALL: {
-            vpc *c = e->in ? pc_of(l, e->fn, e->in) : NULL;
-            if (c && e->reason < WS_ST_COUNT) c->stall[e->reason] += e->t1 - e->t0;
-            timeline(v, l, e);
+            if (l->sps && sm_watched(v, e->sm)) timeline(v, l, e);
             break;
         }
         case WS_TE_MEM: {
@@ -527,6 +525,11 @@ ws_view *ws_view_create(const ws_device *d, const ws_view_opts *o)
     v->lis.events = lis_events;
     v->lis.launch_end = lis_launch_end;
     v->lis.want_addresses = 1;
+    int top = 0;
+    for (int i = 0; i < v->o.nsms; i++) if (v->o.sms[i] + 1 > top) top = v->o.sms[i] + 1;
+    v->nwatched = top;
+    v->watched = calloc((size_t)top + 1, 1);
+    for (int i = 0; i < v->o.nsms; i++) v->watched[v->o.sms[i]] = 1;
     return v;
 }
 
@@ -1020,5 +1023,6 @@ void ws_view_destroy(ws_view *v)
     for (int i = 0; i < v->nfiles; i++) free(v->files[i]);
     free(v->files);
     ws_ms_destroy(v->ms);
+    free(v->watched);
     free(v);
 }

@@ -95,6 +95,7 @@ struct ws_memsys {
     int nslices;
     double atom_cycles;
     int fuse_on;
+    ws_ms_access_counts acc;   /* the most recent access's counts */
     ws_ms_fnfuse *fns;
     int nfns, fns_cap;
 };
@@ -653,6 +654,8 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
     int n = ws_ms_gather(items, nitems, size, ln, smk, kind == 1 ? bm : NULL, WS_MS_MAXLINES);
     unsigned sectors = 0;
     for (int i = 0; i < n; i++) sectors += (unsigned)__builtin_popcount(smk[i]);
+    ms->acc.requests++;
+    ms->acc.sectors += sectors;
     ws_ms_counts *c = &ms->c;
     if (local) {
         if (kind == 0) { c->lld_requests++; c->lld_sectors += sectors; }
@@ -737,6 +740,8 @@ static uint64_t ws_ms_shared(ws_memsys *ms, int sm, const uint64_t *addr, uint32
 {
     unsigned wf, bc;
     ws_ms_shared_wavefronts(ms, addr, mask, size, kind == 1, &wf, &bc);
+    ms->acc.wavefronts += wf;
+    if (kind != 2) ms->acc.conflicts += bc;   /* as the counters: atomics count wavefronts only */
     ws_ms_counts *c = &ms->c;
     if (kind == 0) { c->shld_requests++; c->shld_wavefronts += wf; c->shld_conflicts += bc; }
     else if (kind == 1) { c->shst_requests++; c->shst_wavefronts += wf; c->shst_conflicts += bc; }
@@ -751,6 +756,7 @@ static uint64_t ws_ms_shared(ws_memsys *ms, int sm, const uint64_t *addr, uint32
  * warp's local memory) on SM sm at cycle now; returns when its data is available / the store left the SM. */
 uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, uint64_t now)
 {
+    memset(&ms->acc, 0, sizeof ms->acc);
     if (!rec || !rec->is_mem || !rec->exec || !rec->in) return now;
     if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
     const ws_insn *in = rec->in;
@@ -809,6 +815,9 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
     }
     return done;
 }
+
+/* What the most recent access added to the counters. */
+const ws_ms_access_counts *ws_ms_last_access(const ws_memsys *ms) { return &ms->acc; }
 
 /* Account one memory warp instruction issued by a warp on SM sm at cycle now (local memory of all warps of
  * the SM shares one placement: use ws_ms_access_warp when local traffic matters). */

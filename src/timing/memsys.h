@@ -26,6 +26,12 @@ typedef struct ws_ms_counts {
     uint64_t shatom_requests, shatom_wavefronts; /* shared-memory atomics (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum) */
 } ws_ms_counts;
 
+/* what the most recent access (ws_ms_access / ws_ms_access_warp) added to the counters */
+typedef struct ws_ms_access_counts {
+    uint32_t requests, sectors;       /* global and local requests and 32-byte sectors */
+    uint32_t wavefronts, conflicts;   /* shared-memory wavefronts and bank-conflict wavefronts */
+} ws_ms_access_counts;
+
 typedef struct ws_memsys ws_memsys;
 
 /* Create the memory system of device dev (caches empty). */
@@ -53,6 +59,8 @@ void ws_ms_end_launch(ws_memsys *ms);
  * warps do not share local lines. ws_ms_access uses the SM number as the key. Not thread-safe: the L2, DRAM and
  * atomic queues are shared by all SMs, so calls must come in a deterministic order for reproducible results. */
 uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, uint64_t now);
+/* What the most recent access added to the counters. */
+const ws_ms_access_counts *ws_ms_last_access(const ws_memsys *ms);
 /* Latest cycle at which any queued L2, DRAM or atomic transfer completes (memory drained). */
 uint64_t ws_ms_drain_cycle(const ws_memsys *ms);
 

@@ -168,12 +168,23 @@ static ws_tm_event *emit(ws_tm *tm, int s, int kind, uint64_t block, uint64_t t0
         sm->ev = realloc(sm->ev, sizeof *sm->ev * sm->capev);
     }
     ws_tm_event *e = &sm->ev[sm->nev++];
-    memset(e, 0, sizeof *e);
+    /* every field set (no memset: this runs for every issue when someone listens) */
     e->kind = (uint8_t)kind;
+    e->reason = 0;
+    e->sp = 0;
     e->sm = (uint16_t)s;
+    e->warp = 0;
     e->block = block;
     e->t0 = t0;
     e->t1 = t1;
+    e->wait_from = t0;
+    e->dep = 0;
+    e->in = NULL;
+    e->fn = NULL;
+    e->active = e->exec = 0;
+    e->space = 0;
+    e->requests = e->sectors = e->wavefronts = e->conflicts = 0;
+    e->addr = NULL;
     e->addr_index = UINT32_MAX;
     return e;
 }
@@ -366,18 +377,14 @@ static tpend *defer(ws_tm *tm, int s, int kind, tw *x, tblk *tb)
     return p;
 }
 
-static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, const ws_ms_counts *b, uint64_t t, uint64_t done);
+static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t, uint64_t done);
 
 /* Account a memory access with the memory system and set its destination registers' ready cycles. */
 static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t)
 {
     const ws_insn *in = r->in;
-    uint64_t key = x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, done;
-    if (tm->nlis) {
-        ws_ms_counts before = *ws_ms_counts_get(tm->ms);
-        done = ws_ms_access_warp(tm->ms, tx_sm(x), key, r, t);
-        mem_event(tm, x, r, &before, t, done);
-    } else done = ws_ms_access_warp(tm->ms, tx_sm(x), key, r, t);
+    uint64_t done = ws_ms_access_warp(tm->ms, tx_sm(x), x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, r, t);
+    if (tm->nlis) mem_event(tm, x, r, t, done);
     int kind = (r->space[__builtin_ctz(r->exec)] == WS_S_SHARED) ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
     if (done > acc->end) acc->end = done;
     for (int i = 0; i < 4; i++) {
@@ -387,9 +394,9 @@ static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t
 }
 
 /* The WS_TE_MEM event of access r of warp x issued at t, ready at done: what it added to the counters. */
-static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, const ws_ms_counts *b, uint64_t t, uint64_t done)
+static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t, uint64_t done)
 {
-    const ws_ms_counts *a = ws_ms_counts_get(tm->ms);
+    const ws_ms_access_counts *a = ws_ms_last_access(tm->ms);
     int s = x->blk->sm;
     ws_tm_event *e = emit(tm, s, WS_TE_MEM, x->blk->b->linear, t, done);
     e->warp = (uint32_t)x->w->warp_in_block;
@@ -399,15 +406,10 @@ static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, const ws_ms_count
     e->active = r->active;
     e->exec = r->exec;
     e->space = r->space[__builtin_ctz(r->exec)];
-    e->requests = (uint32_t)((a->gld_requests - b->gld_requests) + (a->gst_requests - b->gst_requests) +
-                             (a->gatom_requests - b->gatom_requests) + (a->lld_requests - b->lld_requests) +
-                             (a->lst_requests - b->lst_requests));
-    e->sectors = (uint32_t)((a->gld_sectors - b->gld_sectors) + (a->gst_sectors - b->gst_sectors) +
-                            (a->gatom_sectors - b->gatom_sectors) + (a->lld_sectors - b->lld_sectors) +
-                            (a->lst_sectors - b->lst_sectors));
-    e->wavefronts = (uint32_t)((a->shld_wavefronts - b->shld_wavefronts) + (a->shst_wavefronts - b->shst_wavefronts) +
-                               (a->shatom_wavefronts - b->shatom_wavefronts));
-    e->conflicts = (uint32_t)((a->shld_conflicts - b->shld_conflicts) + (a->shst_conflicts - b->shst_conflicts));
+    e->requests = a->requests;
+    e->sectors = a->sectors;
+    e->wavefronts = a->wavefronts;
+    e->conflicts = a->conflicts;
     if (tm->want_addresses) {
         tsm *sm = &tm->sms[s];
         if (sm->naddrs == sm->capaddrs) {
@@ -419,38 +421,18 @@ static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, const ws_ms_count
     }
 }
 
-/* Events for the gap before an issue at t: `dep` cycles waiting for x->reason, the rest not selected. */
-static void stall_events(ws_tm *tm, const tw *x, uint64_t dep, uint64_t gap, uint64_t t)
-{
-    int s = x->blk->sm;
-    uint64_t t0 = x->last_issue + 1;
-    uint8_t spi = (uint8_t)(x->sp - tm->sms[s].sp);
-    const ws_insn *in = next_insn(x->w);
-    if (dep) {
-        ws_tm_event *e = emit(tm, s, WS_TE_STALL, x->blk->b->linear, t0, t0 + dep);
-        e->reason = (uint8_t)x->reason;
-        e->warp = (uint32_t)x->w->warp_in_block;
-        e->sp = spi;
-        e->in = in;
-        e->fn = x->w->fn;
-    }
-    if (gap > dep) {
-        ws_tm_event *e = emit(tm, s, WS_TE_STALL, x->blk->b->linear, t0 + dep, t);
-        e->reason = WS_ST_NOT_SELECTED;
-        e->warp = (uint32_t)x->w->warp_in_block;
-        e->sp = spi;
-        e->in = in;
-        e->fn = x->w->fn;
-    }
-}
-
-/* The event of an issue at t (r NULL: only a reconvergence pop happened). */
-static void issue_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t)
+/* The event of an issue at t (r NULL: only a reconvergence pop happened) after waiting since wait_from, the
+ * first dep cycles for `reason`. */
+static void issue_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t, uint64_t wait_from, uint64_t dep,
+                        int reason)
 {
     int s = x->blk->sm;
     ws_tm_event *e = emit(tm, s, WS_TE_ISSUE, x->blk->b->linear, t, t + 1);
     e->warp = (uint32_t)x->w->warp_in_block;
     e->sp = (uint8_t)(x->sp - tm->sms[s].sp);
+    e->wait_from = wait_from;
+    e->dep = (uint32_t)dep;
+    e->reason = (uint8_t)reason;
     if (r) {
         e->in = r->in;
         e->fn = r->fn;
@@ -467,17 +449,19 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     ws_warp *w = x->w;
     tsp *sp = x->sp;
     /* stall accounting for the gap since this warp's last issue */
+    uint64_t dep = 0, wait_from = t;
     if (t > x->last_issue + 1) {
         uint64_t gap = t - x->last_issue - 1;
-        uint64_t dep = x->ready > x->last_issue + 1 ? x->ready - x->last_issue - 1 : 0;
+        dep = x->ready > x->last_issue + 1 ? x->ready - x->last_issue - 1 : 0;
         if (dep > gap) dep = gap;
         acc->stall[x->reason] += dep;
         acc->stall[WS_ST_NOT_SELECTED] += gap - dep;
-        if (tm->nlis) stall_events(tm, x, dep, gap, t);
+        wait_from = x->last_issue + 1;
     }
     acc->stall[WS_ST_SELECTED]++;
+    int reason = x->reason;
     int stepped = ws_warp_step(w, &r);
-    if (tm->nlis) issue_event(tm, x, stepped ? &r : NULL, t);
+    if (tm->nlis) issue_event(tm, x, stepped ? &r : NULL, t, wait_from, dep, reason);
     if (!stepped) {
         /* only a reconvergence pop happened: the warp may have finished */
         x->last_issue = t;

@@ -13,8 +13,9 @@
 enum ws_tm_event_kind {
     WS_TE_BLOCK_PLACED,     /* block `block` became resident on SM `sm` at t0 */
     WS_TE_BLOCK_RETIRED,    /* block `block` finished on SM `sm` at t0 */
-    WS_TE_ISSUE,            /* warp `warp` of block `block` issued `in` at t0 on sub-partition `sp` */
-    WS_TE_STALL,            /* the warp could not issue `in` during [t0, t1) because of `reason` (WS_ST_*) */
+    WS_TE_ISSUE,            /* warp `warp` of block `block` issued `in` at t0 on sub-partition `sp`; before that
+                             * it could not issue during [wait_from, t0): the first `dep` cycles because of
+                             * `reason` (WS_ST_*), the rest eligible but not selected */
     WS_TE_BARRIER_WAIT,     /* the warp waited at a block barrier during [t0, t1) */
     WS_TE_MEM               /* the memory system served `in` issued at t0: counts below, data ready at t1 */
 };
@@ -22,13 +23,15 @@ enum ws_tm_event_kind {
 /* one event */
 typedef struct ws_tm_event {
     uint8_t kind;           /* enum ws_tm_event_kind */
-    uint8_t reason;         /* WS_TE_STALL: WS_ST_* */
+    uint8_t reason;         /* WS_TE_ISSUE: why it waited its first `dep` cycles (WS_ST_*) */
     uint8_t sp;             /* sub-partition (warp events) */
     uint16_t sm;
     uint32_t warp;          /* warp index within its block (warp events) */
     uint64_t block;         /* grid-linear block index */
     uint64_t t0, t1;        /* cycles: the event's time, or the interval [t0, t1) */
-    const ws_insn *in;      /* ISSUE, STALL, MEM: the instruction (ISSUE: NULL for a reconvergence-only step) */
+    uint64_t wait_from;     /* WS_TE_ISSUE: the cycle after its previous issue (or its arrival) */
+    uint32_t dep;           /* WS_TE_ISSUE: cycles of [wait_from, t0) spent waiting for `reason` */
+    const ws_insn *in;      /* ISSUE, MEM: the instruction (ISSUE: NULL for a reconvergence-only step) */
     const ws_func *fn;      /* its function */
     uint32_t active, exec;  /* ISSUE, MEM: lanes active, lanes that executed (after the guard) */
     /* WS_TE_MEM */

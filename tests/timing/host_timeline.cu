@@ -69,5 +69,6 @@ int main()
     printf("serial_ms %f\noverlapped_ms %f\n", serial, between(e2, e3));
     cudaError_t e = cudaGetLastError();
     printf("status %s\n", cudaGetErrorName(e));
+    free(pageable);
     return e != cudaSuccess;
 }

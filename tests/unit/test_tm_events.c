@@ -80,7 +80,7 @@ static void on_events(void *ctx, const ws_run *L, const ws_tm_event *ev, size_t 
     for (size_t i = 0; i < n; i++) {
         const ws_tm_event *e = &ev[i];
         uint64_t pc = e->in ? (uint64_t)(e->in - e->fn->code) : ~0ull;
-        uint64_t key[7] = { e->kind, e->reason, e->sp, e->sm, e->warp, e->block, e->t0 };
+        uint64_t key[9] = { e->kind, e->reason, e->sp, e->sm, e->warp, e->block, e->t0, e->wait_from, e->dep };
         fold(&t->hash, key, sizeof key);
         fold(&t->hash, &e->t1, sizeof e->t1);
         fold(&t->hash, &pc, sizeof pc);
@@ -91,8 +91,11 @@ static void on_events(void *ctx, const ws_run *L, const ws_tm_event *ev, size_t 
         case WS_TE_ISSUE:
             if (e->in) t->issued++; else t->pops++;
             if (e->in && (e->exec & ~e->active)) t->bad++;
+            /* the wait before the issue: dep cycles for its reason, the rest not selected */
+            if (e->wait_from > e->t0 || e->dep > e->t0 - e->wait_from || e->reason >= WS_ST_COUNT) { t->bad++; break; }
+            t->stall[e->reason] += e->dep;
+            t->stall[WS_ST_NOT_SELECTED] += e->t0 - e->wait_from - e->dep;
             break;
-        case WS_TE_STALL: if (e->reason < WS_ST_COUNT) t->stall[e->reason] += e->t1 - e->t0; else t->bad++; break;
         case WS_TE_BARRIER_WAIT: t->waits++; break;
         case WS_TE_MEM:
             t->mem_events++;
