@@ -121,7 +121,11 @@ int cli_view(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { view_usage(stdout); return 0; }
-        if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--title")) && i + 1 < argc) {
+        if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--title")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "warpsim view: %s needs %s\n", a, strcmp(a, "--title") ? "a file" : "a text");
+                return 2;
+            }
             if (!strcmp(a, "--title")) title = argv[++i]; else outp = argv[++i];
         } else if (!strncmp(a, "-o", 2) && a[2]) {
             outp = a + 2;
@@ -176,6 +180,10 @@ int cli_view(int argc, char **argv)
         if (!dflt) { fprintf(stderr, "warpsim view: out of memory\n"); goto done; }
         outp = dflt;
     }
+    if (!strcmp(outp, in)) {
+        fprintf(stderr, "warpsim view: %s: the page would overwrite the report\n", outp);
+        goto done;
+    }
     const char *base = strrchr(in, '/');
     base = base ? base + 1 : in;
     int to_stdout = !strcmp(outp, "-");
@@ -193,8 +201,8 @@ int cli_view(int argc, char **argv)
             rc = 0;
         }
     }
-    free(dflt);
 done:
+    free(dflt);
     json_decref(root);
     free(text);
     return rc;
