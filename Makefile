@@ -21,6 +21,8 @@ CLI_SRC  := $(wildcard src/cli/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o)
 RT_OBJ   := $(RT_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
+# generated sources: the view page (src/report/view_page.html) as a C string, in $(B)/gen (never committed)
+GEN_OBJ  := $(B)/obj/gen/view_page.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
@@ -33,9 +35,24 @@ $(B)/obj/%.o: %.c
 # the runtime is compiled against NVIDIA's headers for exact CUDA types, enums and signatures
 $(B)/obj/src/runtime/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
 
-$(B)/libwarpsim.a: $(CORE_OBJ)
+$(B)/libwarpsim.a: $(CORE_OBJ) $(GEN_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+# the view page as ws_rep_view_page[]: each line of the .html one C string literal (\, " and ? escaped)
+$(B)/gen/view_page.c: src/report/view_page.html
+	@mkdir -p $(dir $@)
+	LC_ALL=C awk 'BEGIN { print "/* generated from src/report/view_page.html by the Makefile: do not edit */"; \
+	    print "#include <stddef.h>"; print "extern const char ws_rep_view_page[];"; \
+	    print "extern const size_t ws_rep_view_page_len;"; print "const char ws_rep_view_page[] =" } \
+	  { o = ""; for (i = 1; i <= length($$0); i++) { c = substr($$0, i, 1); \
+	      o = o (c == "\\" || c == "\"" || c == "?" ? "\\" c : c) } print "\"" o "\\n\"" } \
+	  END { print ";"; print "const size_t ws_rep_view_page_len = sizeof ws_rep_view_page - 1;" }' $< > $@.tmp
+	mv -f $@.tmp $@
+
+$(B)/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/lib/libcudart.so.13: $(RT_OBJ) $(B)/libwarpsim.a src/runtime/libcudart.map
 	@mkdir -p $(dir $@)
@@ -82,7 +99,13 @@ uninstall:
 	rm -f "$(I_DEV)"/*.preset "$(I_DEV)/README.md"
 	rmdir "$(I_LIB)" "$(I_DEV)" "$(DESTDIR)$(PREFIX)/share/warpsim" 2>/dev/null || true
 
+# make docs: the view page's pictures docs/view-*.png, drawn from tests/data/view/*.json in headless Chromium by
+# tests/cli/view_page.sh (which checks the pages too; needs chromium and python3)
+docs: $(B)/warpsim
+	WARPSIM=$(B)/warpsim bash tests/cli/view_page.sh --docs docs
+
 .PHONY: all test bench clean install uninstall
+.PHONY: docs
 -include $(wildcard $(B)/obj/src/*/*.d)
 
 # all 31 H200 benchmarks of tests/data/h200 under the timing model: rewrites bench/calibration.md and fails unless

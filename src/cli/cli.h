@@ -12,5 +12,7 @@ int cli_occupancy(int argc, char **argv);
 int cli_advise(int argc, char **argv);
 /* warpsim ptx FILE.ptx: the decoded listing */
 int cli_ptx(int argc, char **argv);
+/* warpsim view REPORT.json [-o PAGE.html]: the view page of a run report */
+int cli_view(int argc, char **argv);
 
 #endif

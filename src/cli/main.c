@@ -28,6 +28,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "occupancy")) return cli_occupancy(argc - 1, argv + 1);
     if (!strcmp(cmd, "advise")) return cli_advise(argc - 1, argv + 1);
     if (!strcmp(cmd, "ptx")) return cli_ptx(argc - 1, argv + 1);
+    if (!strcmp(cmd, "view")) return cli_view(argc - 1, argv + 1);
     fprintf(stderr, "warpsim: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;
