@@ -1,7 +1,8 @@
 /* cmd_run.c - `warpsim run`: run an unmodified CUDA program (built with nvcc -cudart shared) on the simulated
  * GPU by starting it with warpsim's libcudart.so.13 in front of NVIDIA's. Options reach the runtime through
- * the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID, and
- * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets). */
+ * the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID,
+ * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets), and
+ * those of the checking options (run_check.h) and of the host timeline's (run_timeline.h). */
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
@@ -19,6 +20,7 @@
 #include "paths.h"
 #include "run_cache.h"
 #include "run_check.h"
+#include "run_timeline.h"
 #include "../device/device.h"
 
 #define MAX_PRESETS 256
@@ -36,6 +38,7 @@ static void run_usage(FILE *f)
         "                          and prints a summary per kernel at exit); --mode=functional is the default\n"
         "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n");
     cli_check_usage(f);
+    cli_tl_usage(f);
     fprintf(f,
         "PROGRAM must be linked with the shared CUDA runtime: nvcc -cudart shared ...\n"
         "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into $XDG_CACHE_HOME/warpsim/run/\n"
@@ -216,6 +219,8 @@ int cli_run(int argc, char **argv)
     int quiet = 0, timing = 0, i = 1;
     cli_check_opts chk;
     cli_check_init(&chk);
+    cli_tl_opts tlo;
+    cli_tl_init(&tlo);
     for (; i < argc; i++) {
         const char *a = argv[i];
         const char *v;
@@ -223,6 +228,9 @@ int cli_run(int argc, char **argv)
         int co = cli_check_option(argc, argv, &i, &chk);   /* --check, --max-cycles, ... */
         if (co < 0) return 2;
         if (co) continue;
+        int to = cli_tl_option(argc, argv, &i, &tlo);   /* --trace, --stats */
+        if (to < 0) return 2;
+        if (to) continue;
         if (!strcmp(a, "--")) {
             i++;
             break;
@@ -337,7 +345,7 @@ int cli_run(int argc, char **argv)
         return 2;
     }
     if (report) unlink(report); /* a stale report must not pass for this run's */
-    if (cli_check_env(&chk)) return 2;
+    if (cli_check_env(&chk) || cli_tl_env(&tlo, libdir)) return 2;
 
     fflush(NULL);
     pid_t pid = fork();
