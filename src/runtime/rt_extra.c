@@ -78,7 +78,11 @@ WS_RT_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cu
     cudaError_t e = ws_rt_check(0);
     if (!e) e = ws_rt_stream_get(stream, &s);
     if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
-    if (!e && !ws_hs_fault_pending()) e = copy_3d(p);
+    if (!e && !ws_hs_fault_pending()) {
+        ws_rt_clock_ctx(s, 0, 0);   /* asynchronous, in the stream's order */
+        e = copy_3d(p);
+        ws_rt_clock_ctx(NULL, 0, 1);
+    }
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
@@ -118,7 +122,11 @@ WS_RT_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, 
     cudaError_t e = ws_rt_check(0);
     if (!e) e = ws_rt_stream_get(stream, &s);
     if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
-    if (!e && !ws_hs_fault_pending()) e = fill_3d(pitchedDevPtr, value, extent);
+    if (!e && !ws_hs_fault_pending()) {
+        ws_rt_clock_ctx(s, 0, 0);   /* in the stream's order */
+        e = fill_3d(pitchedDevPtr, value, extent);
+        ws_rt_clock_ctx(NULL, 0, 1);
+    }
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }

@@ -591,7 +591,7 @@ WS_RT_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
     return leave(e);
 }
 
-/* cudaMemcpy2DAsync: pitched copy on a stream (done at once; not recorded by stream capture). */
+/* cudaMemcpy2DAsync: pitched copy on a stream (done at once, in its order; not recorded by stream capture). */
 WS_RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                            size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
@@ -601,7 +601,11 @@ WS_RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void 
     cudaError_t e = ws_rt_check(0);
     if (!e) e = ws_rt_stream_get(stream, &s);
     if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
-    if (!e && !ws_hs_fault_pending()) e = copy_2d(dst, dpitch, src, spitch, width, height, kind);
+    if (!e && !ws_hs_fault_pending()) {
+        ws_rt_clock_ctx(s, 0, 0);   /* asynchronous, in the stream's order */
+        e = copy_2d(dst, dpitch, src, spitch, width, height, kind);
+        ws_rt_clock_ctx(NULL, 0, 1);
+    }
     return leave(e);
 }
 
