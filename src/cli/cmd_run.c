@@ -1,7 +1,8 @@
 /* cmd_run.c - `warpsim run`: run an unmodified CUDA program (built with nvcc -cudart shared) on the simulated
  * GPU by starting it with warpsim's libcudart.so.13 in front of NVIDIA's. Options reach the runtime through
- * the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID, and
- * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets). */
+ * the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID,
+ * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets), and
+ * those of the checking options (run_check.h) and of the host timeline's (run_timeline.h). */
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
@@ -20,6 +21,7 @@
 #include "run_cache.h"
 #include "run_check.h"
 #include "run_view.h"
+#include "run_timeline.h"
 #include "../device/device.h"
 
 #define MAX_PRESETS 256
@@ -38,6 +40,7 @@ static void run_usage(FILE *f)
         "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n");
     cli_check_usage(f);
     cli_view_usage(f);
+    cli_tl_usage(f);
     fprintf(f,
         "PROGRAM must be linked with the shared CUDA runtime: nvcc -cudart shared ...\n"
         "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into $XDG_CACHE_HOME/warpsim/run/\n"
@@ -220,6 +223,8 @@ int cli_run(int argc, char **argv)
     cli_check_init(&chk);
     cli_view_opts view;
     cli_view_init(&view);
+    cli_tl_opts tlo;
+    cli_tl_init(&tlo);
     for (; i < argc; i++) {
         const char *a = argv[i];
         const char *v;
@@ -230,6 +235,9 @@ int cli_run(int argc, char **argv)
         int vo = cli_view_option(argc, argv, &i, &view);   /* --view, --view-json, ... */
         if (vo < 0) return 2;
         if (vo) continue;
+        int to = cli_tl_option(argc, argv, &i, &tlo);   /* --trace, --stats */
+        if (to < 0) return 2;
+        if (to) continue;
         if (!strcmp(a, "--")) {
             i++;
             break;
@@ -346,6 +354,7 @@ int cli_run(int argc, char **argv)
     if (report) unlink(report); /* a stale report must not pass for this run's */
     if (cli_check_env(&chk)) return 2;
     if (cli_view_env(&view)) return 2;
+    if (cli_tl_env(&tlo, libdir)) return 2;
 
     fflush(NULL);
     pid_t pid = fork();

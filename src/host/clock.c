@@ -8,6 +8,7 @@ static double host_t;                 /* simulated host time (s) */
 static double dflt_ready;             /* the default queue's completion time */
 static double engine_free[ENG_COUNT]; /* when each engine is next free */
 static ws_hs_queue *queues;           /* live queues */
+static double last_t0, last_t1;       /* interval of the last kernel or copy */
 
 /* Start keeping simulated time. */
 void ws_hs_clock_start(const ws_device *d) { clk_dev = d; }
@@ -59,7 +60,8 @@ void ws_hs_clock_kernel(ws_hs_queue *q, double seconds, double host_cost)
 {
     if (!clk_dev) return;
     host_t += host_cost;
-    double t = start_time(q, ENG_COMPUTE) + seconds;
+    last_t0 = start_time(q, ENG_COMPUTE);
+    double t = last_t1 = last_t0 + seconds;
     *ready_of(q) = t;
     engine_free[ENG_COMPUTE] = t;
 }
@@ -73,7 +75,8 @@ void ws_hs_clock_copy(ws_hs_queue *q, size_t bytes, int dir, int pinned, int blo
     double bw = e == ENG_D2D ? d->mem_bandwidth_gbs / 2 : pinned ? d->host_link_gbs_pinned : d->host_link_gbs_pageable;
     double secs = 2e-6 + (double)bytes / (bw * 1e9);   /* ~2 us per copy for setup and completion */
     host_t += 1e-6;
-    double t = start_time(q, e) + secs;
+    last_t0 = start_time(q, e);
+    double t = last_t1 = last_t0 + secs;
     *ready_of(q) = t;
     engine_free[e] = t;
     if (blocking || (!pinned && e != ENG_D2D)) host_t = t;   /* pageable copies are staged synchronously */
@@ -104,4 +107,14 @@ void ws_hs_clock_sync(ws_hs_queue *q, int all)
 void ws_hs_clock_sync_to(double t)
 {
     if (t > host_t) host_t = t;
+}
+
+/* The simulated host time now. */
+double ws_hs_clock_host(void) { return host_t; }
+
+/* Interval of the last kernel or copy. */
+void ws_hs_clock_last(double *t0, double *t1)
+{
+    *t0 = last_t0;
+    *t1 = last_t1;
 }

@@ -12,6 +12,7 @@
 typedef struct ws_hs_queue {
     double ready;                /* simulated completion time of its last operation */
     int nonblocking;             /* does not order with the default queue */
+    int id;                      /* its number on the host timeline (hs_timeline.h; the default queue is 0) */
     struct ws_hs_queue *next;    /* every live queue (ws_hs_queue_add) */
 } ws_hs_queue;
 
@@ -38,5 +39,9 @@ void ws_hs_clock_wait(ws_hs_queue *q, double t);
 void ws_hs_clock_sync(ws_hs_queue *q, int all);
 /* The host waits until simulated time t. */
 void ws_hs_clock_sync_to(double t);
+/* The simulated host time now (0 until the clock starts). */
+double ws_hs_clock_host(void);
+/* Simulated start and end of the last kernel or copy enqueued (for the host timeline). */
+void ws_hs_clock_last(double *t0, double *t1);
 
 #endif

@@ -15,8 +15,9 @@ int ws_hs_root_process(void);
 /* The face's name of a status code (for the report), or NULL when none was set. */
 const char *ws_hs_error_name(int code);
 
-/* hs_report.c: record one launch for the report and the timing summary. */
-void ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
+/* hs_report.c: record one launch for the report and the timing summary; returns its index in the report's
+ * "launches" (counted even when no report is written). */
+long ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
                          const ws_launch_stats *st, const ws_occ_result *occ, const ws_tm_result *tm);
 
 /* hs_view.c */
@@ -28,6 +29,21 @@ void ws_hs_view_install(ws_gpu *g, ws_tm *tm);
 void ws_hs_view_member(ws_json *w, const ws_rep_launch *launches, size_t n);
 /* At exit: the view data alone, when WARPSIM_VIEW_JSON names a file. */
 void ws_hs_view_files(const ws_rep_launch *launches, size_t n);
+/* hs_timeline.c */
+/* A kernel that ran on stream `stream` (its launch: index in the report's "launches"), from t0 to t1. */
+void ws_hs_tl_kernel(const char *name, ws_dim3 grid, ws_dim3 block, int stream, long launch, double t0, double t1);
+/* A new simulated GPU and its timing model (NULL in functional mode): the device's name and clock; the block
+ * listener when a trace is written. */
+void ws_hs_tl_install(ws_gpu *g, ws_tm *tm);
+/* At exit: end open NVTX ranges, write the trace, print the statistics. */
+void ws_hs_tl_finish(void);
+
+/* hs_progress.c */
+/* Install the progress line's callback on a new GPU (when stderr is a terminal and not quiet). */
+void ws_hs_progress_install(ws_gpu *g);
+/* A launch of kernel (mangled name) over `blocks` blocks starts / ended (the line is erased). */
+void ws_hs_progress_begin(const char *kernel, uint64_t blocks);
+void ws_hs_progress_end(void);
 
 /* hs_check.c */
 /* Attach the checker (when WARPSIM_CHECK asks for one) to a new GPU. */

@@ -60,11 +60,25 @@ int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem
     int have_occ = ws_occ_compute_ex(d, (int)(block.x * block.y * block.z), ws_hs_kernel_regs(d, k),
                                      info.static_smem + smem, nb, &opts, &occ) == 0 && occ.ok;
     ws_launch_config cfg = { grid, block, smem, have_occ ? occ.blocks_per_sm : 0 };
+    int tl = ws_hs_tl_on();
+    double t0 = tl ? ws_hs_tl_now() : 0;
+    ws_hs_progress_begin(k->name, (uint64_t)nb);
     int r = ws_launch(g, k->k, &cfg, args, &st);
+    ws_hs_progress_end();
     ws_tm *tm = ws_hs_tm();
-    if (r == WS_OK || ws_hs_is_fault(r))
-        ws_hs_report_launch(k->name, grid, block, smem, r, &st, have_occ ? &occ : NULL, tm ? ws_tm_last(tm) : NULL);
+    int ran = r == WS_OK || ws_hs_is_fault(r);
+    long index = -1;
+    if (ran)
+        index = ws_hs_report_launch(k->name, grid, block, smem, r, &st, have_occ ? &occ : NULL,
+                                    tm ? ws_tm_last(tm) : NULL);
     if (tm && r == WS_OK) ws_hs_clock_kernel(q, ws_tm_last(tm)->duration_ns * 1e-9, host_cost);
+    if (tl && ran) {
+        /* the timeline: the simulated interval in timing mode, else the wall time the simulation took */
+        double t1 = ws_hs_tl_now();
+        if (tm && r == WS_OK) ws_hs_clock_last(&t0, &t1);
+        else if (tm) t0 = t1;
+        ws_hs_tl_kernel(k->name, grid, block, q ? q->id : 0, index, t0, t1);
+    }
     if (out) *out = st;
     if (r == WS_OK) return WS_OK;
     if (ws_hs_is_fault(r)) {

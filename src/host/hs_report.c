@@ -24,15 +24,18 @@ int ws_hs_report_enabled(void)
 static ws_rep_launch *launches;   /* every launch of the process (with a report or in timing mode) */
 static size_t nlaunches, caplaunches;
 
-/* Append one launch to the report. */
-void ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
+static long nreported;              /* launches reported, kept or not: the next one's index */
+
+/* Append one launch to the report; its index. */
+long ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
                          const ws_launch_stats *st, const ws_occ_result *occ, const ws_tm_result *tm)
 {
-    if (!ws_hs_report_enabled() && !ws_hs_tm() && !ws_hs_view_enabled()) return;
+    long index = nreported++;
+    if (!ws_hs_report_enabled() && !ws_hs_tm() && !ws_hs_view_enabled()) return index;
     if (nlaunches == caplaunches) {
         size_t cap = caplaunches ? caplaunches * 2 : 64;
         ws_rep_launch *n = realloc(launches, cap * sizeof *n);
-        if (!n) return;
+        if (!n) return index;
         launches = n;
         caplaunches = cap;
     }
@@ -47,6 +50,7 @@ void ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t
     r->stats = *st;
     if (occ) { r->has_occ = 1; r->occ = *occ; }
     if (tm && tm->valid) { r->has_tm = 1; r->tm = *tm; }
+    return index;
 }
 
 /* Write the report file named by WARPSIM_REPORT. */
@@ -152,6 +156,7 @@ void ws_hs_report_flush(void)
     report_write();
     ws_hs_view_files(launches, nlaunches);
     summary_print();
+    ws_hs_tl_finish();   /* --trace, --stats */
 }
 
 /* At unload (after the program's atexit handlers): write the report and the timing summary. */

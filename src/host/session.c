@@ -123,6 +123,7 @@ ws_gpu *ws_hs_gpu(int *err)
     }
     for (int i = 0; i < ncreated_hooks; i++) created_hooks[i](gpu);
     ws_hs_chk_install(gpu);   /* --check: the checkers observe this GPU */
+    ws_hs_progress_install(gpu);   /* a progress line for long launches on a terminal */
     if (ws_hs_timing()) {
         /* a fresh timing model (empty caches) for every GPU; the clock goes on */
         ws_tm_destroy(tm);
@@ -133,6 +134,7 @@ ws_gpu *ws_hs_gpu(int *err)
         ws_tm_attach(tm, gpu);
     }
     ws_hs_view_install(gpu, ws_hs_timing() ? tm : NULL);   /* --view: what each launch did */
+    ws_hs_tl_install(gpu, ws_hs_timing() ? tm : NULL);   /* the host timeline: device, SM blocks for a trace */
     return gpu;
 }
 

@@ -2,14 +2,15 @@
  * driver API): the device preset, the simulated GPU (created on first use from the environment), the lock every
  * API call holds, the timing model, the checkers, the sticky fault state, the kernel-launch path (occupancy ->
  * launch configuration -> core -> report record -> simulated clock), the run report and timing summary written at
- * exit, and the simulated clock (clock.h). Status codes are the core's WS_ERR_* (the values of cudaError_t); each
- * face turns them into its own enum. The faces see the simulator only through this header and src/core/sim.h. */
+ * exit, the simulated clock (clock.h), and the host timeline (hs_timeline.h: trace, statistics, NVTX). Status
+ * codes are the core's WS_ERR_* (the values of cudaError_t); each face turns them into its own enum. The faces see the simulator only through this header and src/core/sim.h. */
 #ifndef WS_SESSION_H
 #define WS_SESSION_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "clock.h"
+#include "hs_timeline.h"
 #include "../core/sim.h"
 #include "../device/device.h"
 

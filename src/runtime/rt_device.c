@@ -111,6 +111,7 @@ static cudaError_t check_device(int device)
 /* cudaGetDeviceCount: one simulated device (0 and cudaErrorNoDevice if the preset cannot be loaded). */
 WS_RT_EXPORT cudaError_t cudaGetDeviceCount(int *count)
 {
+    WS_RT_API();
     if (!count) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = cudaSuccess;
@@ -122,6 +123,7 @@ WS_RT_EXPORT cudaError_t cudaGetDeviceCount(int *count)
 /* cudaGetDeviceProperties: the preset's values. */
 WS_RT_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
+    WS_RT_API();
     if (!prop) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = check_device(device);
@@ -230,6 +232,7 @@ static cudaError_t attribute(const ws_device *d, enum cudaDeviceAttr attr, int *
 /* cudaDeviceGetAttribute: one attribute of the preset. */
 WS_RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
 {
+    WS_RT_API();
     if (!value) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = check_device(device);
@@ -241,6 +244,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr 
 /* cudaSetDevice: only device 0 exists. */
 WS_RT_EXPORT cudaError_t cudaSetDevice(int device)
 {
+    WS_RT_API();
     ws_rt_lock();
     cudaError_t e = check_device(device);
     if (!e) e = ws_rt_check(0);
@@ -251,6 +255,7 @@ WS_RT_EXPORT cudaError_t cudaSetDevice(int device)
 /* cudaInitDevice: as cudaSetDevice, creating the simulated device now. */
 WS_RT_EXPORT cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
 {
+    WS_RT_API();
     (void)deviceFlags, (void)flags;
     ws_rt_lock();
     cudaError_t e = check_device(device);
@@ -262,6 +267,7 @@ WS_RT_EXPORT cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, un
 /* cudaGetDevice: always 0. */
 WS_RT_EXPORT cudaError_t cudaGetDevice(int *device)
 {
+    WS_RT_API();
     if (!device) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = cudaSuccess;
@@ -273,6 +279,7 @@ WS_RT_EXPORT cudaError_t cudaGetDevice(int *device)
 /* cudaChooseDevice: the only device. */
 WS_RT_EXPORT cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
+    WS_RT_API();
     if (!device || !prop) return ws_rt_set_error(cudaErrorInvalidValue);
     return cudaGetDevice(device);
 }
@@ -280,6 +287,7 @@ WS_RT_EXPORT cudaError_t cudaChooseDevice(int *device, const struct cudaDevicePr
 /* cudaSetValidDevices: accepts a list holding device 0. */
 WS_RT_EXPORT cudaError_t cudaSetValidDevices(int *device_arr, int len)
 {
+    WS_RT_API();
     if (len < 0 || (len > 0 && !device_arr)) return ws_rt_set_error(cudaErrorInvalidValue);
     for (int i = 0; i < len; i++)
         if (device_arr[i] != 0) return ws_rt_set_error(cudaErrorInvalidDevice);
@@ -289,6 +297,7 @@ WS_RT_EXPORT cudaError_t cudaSetValidDevices(int *device_arr, int len)
 /* cudaSetDeviceFlags: remembered (schedule and map-host flags have no effect on a synchronous simulator). */
 WS_RT_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags)
 {
+    WS_RT_API();
     if (flags & ~(unsigned)(cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax |
                             cudaDeviceSyncMemops))
         return ws_rt_set_error(cudaErrorInvalidValue);
@@ -301,6 +310,7 @@ WS_RT_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags)
 /* cudaGetDeviceFlags: the flags set (map-host is always on). */
 WS_RT_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 {
+    WS_RT_API();
     if (!flags) return ws_rt_set_error(cudaErrorInvalidValue);
     *flags = ws_rt_g.device_flags | cudaDeviceMapHost;
     return cudaSuccess;
@@ -309,6 +319,7 @@ WS_RT_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 /* cudaDeviceReset: drop the simulated device and everything on it; clears a sticky fault. */
 WS_RT_EXPORT cudaError_t cudaDeviceReset(void)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_hs_gpu_reset();   /* the GPU goes; the sticky fault too */
     for (ws_rt_fatbin *fb = ws_rt_g.fatbins; fb; fb = fb->next) ws_rt_unload(fb);
@@ -334,6 +345,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceReset(void)
 /* cudaRuntimeGetVersion: CUDA 13.0. */
 WS_RT_EXPORT cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 {
+    WS_RT_API();
     if (!runtimeVersion) return ws_rt_set_error(cudaErrorInvalidValue);
     *runtimeVersion = CUDART_VERSION;
     return cudaSuccess;
@@ -342,6 +354,7 @@ WS_RT_EXPORT cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 /* cudaDriverGetVersion: a CUDA 13.0 driver. */
 WS_RT_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion)
 {
+    WS_RT_API();
     if (!driverVersion) return ws_rt_set_error(cudaErrorInvalidValue);
     *driverVersion = CUDART_VERSION;
     return cudaSuccess;
@@ -350,6 +363,7 @@ WS_RT_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion)
 /* cudaDeviceSetCacheConfig: remembered only. */
 WS_RT_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
 {
+    WS_RT_API();
     if ((unsigned)cacheConfig > cudaFuncCachePreferEqual) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_g.cache_config = cacheConfig;
     return cudaSuccess;
@@ -358,6 +372,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig
 /* cudaDeviceGetCacheConfig: the remembered preference. */
 WS_RT_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
 {
+    WS_RT_API();
     if (!pCacheConfig) return ws_rt_set_error(cudaErrorInvalidValue);
     *pCacheConfig = ws_rt_g.cache_config;
     return cudaSuccess;
@@ -366,6 +381,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConf
 /* cudaDeviceSetSharedMemConfig: deprecated; remembered only. */
 WS_RT_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
 {
+    WS_RT_API();
     if ((unsigned)config > cudaSharedMemBankSizeEightByte) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_g.smem_config = config;
     return cudaSuccess;
@@ -374,6 +390,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig c
 /* cudaDeviceGetSharedMemConfig: the remembered bank size. */
 WS_RT_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig)
 {
+    WS_RT_API();
     if (!pConfig) return ws_rt_set_error(cudaErrorInvalidValue);
     *pConfig = ws_rt_g.smem_config;
     return cudaSuccess;
@@ -382,6 +399,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *
 /* cudaDeviceGetLimit: stack, printf FIFO, malloc heap and L2 limits. */
 WS_RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 {
+    WS_RT_API();
     if (!pValue) return ws_rt_set_error(cudaErrorInvalidValue);
     switch (limit) {
     case cudaLimitStackSize: *pValue = ws_rt_g.limit_stack; break;
@@ -399,6 +417,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit
 /* cudaDeviceSetLimit: remembered (the simulator has no fixed-size stacks or FIFOs). */
 WS_RT_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
+    WS_RT_API();
     switch (limit) {
     case cudaLimitStackSize: ws_rt_g.limit_stack = value; break;
     case cudaLimitPrintfFifoSize: ws_rt_g.limit_printf_fifo = value; break;
@@ -415,6 +434,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 /* cudaDeviceGetStreamPriorityRange: priorities 0 (least) to -5 (greatest). */
 WS_RT_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
 {
+    WS_RT_API();
     if (leastPriority) *leastPriority = 0;
     if (greatestPriority) *greatestPriority = -5;
     return cudaSuccess;
@@ -423,6 +443,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, in
 /* cudaDeviceCanAccessPeer: there is a single device, so no peer. */
 WS_RT_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
 {
+    WS_RT_API();
     if (!canAccessPeer) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = check_device(device);
@@ -435,6 +456,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device,
 /* cudaDeviceEnablePeerAccess: no peer device exists. */
 WS_RT_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
 {
+    WS_RT_API();
     (void)peerDevice;
     if (flags) return ws_rt_set_error(cudaErrorInvalidValue);
     return ws_rt_set_error(cudaErrorInvalidDevice);
@@ -443,6 +465,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int
 /* cudaDeviceDisablePeerAccess: peer access was never enabled. */
 WS_RT_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 {
+    WS_RT_API();
     (void)peerDevice;
     return ws_rt_set_error(cudaErrorInvalidDevice);
 }
@@ -450,6 +473,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 /* cudaDeviceGetPCIBusId: a made-up bus id of the simulated device. */
 WS_RT_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 {
+    WS_RT_API();
     if (!pciBusId || len <= 0) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = check_device(device);
@@ -462,11 +486,13 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int devi
 /* cudaProfilerStart: nothing to start. */
 WS_RT_EXPORT cudaError_t cudaProfilerStart(void)
 {
+    WS_RT_API();
     return cudaSuccess;
 }
 
 /* cudaProfilerStop: nothing to stop. */
 WS_RT_EXPORT cudaError_t cudaProfilerStop(void)
 {
+    WS_RT_API();
     return cudaSuccess;
 }

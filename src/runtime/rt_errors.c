@@ -44,18 +44,21 @@ const char *ws_rt_error_string(cudaError_t e)
 /* cudaGetErrorName: the enum name of an error. */
 WS_RT_EXPORT const char *cudaGetErrorName(cudaError_t error)
 {
+    WS_RT_API();
     return ws_rt_error_name(error);
 }
 
 /* cudaGetErrorString: the description of an error. */
 WS_RT_EXPORT const char *cudaGetErrorString(cudaError_t error)
 {
+    WS_RT_API();
     return ws_rt_error_string(error);
 }
 
 /* cudaGetLastError: return the last error and reset it (a sticky fault stays). */
 WS_RT_EXPORT cudaError_t cudaGetLastError(void)
 {
+    WS_RT_API();
     ws_rt_lock();
     cudaError_t e = ws_rt_last_error(1);
     ws_rt_unlock();
@@ -65,6 +68,7 @@ WS_RT_EXPORT cudaError_t cudaGetLastError(void)
 /* cudaPeekAtLastError: return the last error without resetting it. */
 WS_RT_EXPORT cudaError_t cudaPeekAtLastError(void)
 {
+    WS_RT_API();
     ws_rt_lock();
     cudaError_t e = ws_rt_last_error(0);
     ws_rt_unlock();

@@ -19,6 +19,7 @@ static cudaError_t unsupported(const char *fn, int *said)
 /* cudaMalloc3D: pitched allocation of extent (width in bytes) with rows padded to 512 bytes. */
 WS_RT_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
 {
+    WS_RT_API();
     if (!pitchedDevPtr) return ws_rt_set_error(cudaErrorInvalidValue);
     size_t pitch = (extent.width + 511) / 512 * 512;
     void *p = NULL;
@@ -38,20 +39,23 @@ static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p)
     size_t w = p->extent.width, h = p->extent.height, depth = p->extent.depth;
     if (w > s->pitch || w > d->pitch) return cudaErrorInvalidPitchValue;
     size_t sy = s->ysize ? s->ysize : h, dy = d->ysize ? d->ysize : h;
-    for (size_t z = 0; z < depth; z++) {
-        for (size_t y = 0; y < h; y++) {
+    cudaError_t e = cudaSuccess;
+    ws_rt_tl_batch_begin();   /* one copy on the timeline */
+    for (size_t z = 0; !e && z < depth; z++) {
+        for (size_t y = 0; !e && y < h; y++) {
             const char *src = (const char *)s->ptr + ((p->srcPos.z + z) * sy + p->srcPos.y + y) * s->pitch + p->srcPos.x;
             char *dst = (char *)d->ptr + ((p->dstPos.z + z) * dy + p->dstPos.y + y) * d->pitch + p->dstPos.x;
-            cudaError_t e = ws_rt_copy(dst, src, w, p->kind);
-            if (e) return e;
+            e = ws_rt_copy(dst, src, w, p->kind);
         }
     }
-    return cudaSuccess;
+    ws_rt_tl_batch_end();
+    return e;
 }
 
 /* cudaMemcpy3D: pitched copies (CUDA arrays are not supported). */
 WS_RT_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
+    WS_RT_API();
     static int said;
     if (!p) return ws_rt_set_error(cudaErrorInvalidValue);
     if (p->srcArray || p->dstArray) return unsupported("cudaMemcpy3D", &said);
@@ -65,6 +69,7 @@ WS_RT_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 /* cudaMemcpy3DAsync: as cudaMemcpy3D, done at once (not recorded by stream capture). */
 WS_RT_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
+    WS_RT_API();
     static int said;
     if (!p) return ws_rt_set_error(cudaErrorInvalidValue);
     if (p->srcArray || p->dstArray) return unsupported("cudaMemcpy3DAsync", &said);
@@ -73,7 +78,11 @@ WS_RT_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cu
     cudaError_t e = ws_rt_check(0);
     if (!e) e = ws_rt_stream_get(stream, &s);
     if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
-    if (!e && !ws_hs_fault_pending()) e = copy_3d(p);
+    if (!e && !ws_hs_fault_pending()) {
+        ws_rt_clock_ctx(s, 0, 0);   /* asynchronous, in the stream's order */
+        e = copy_3d(p);
+        ws_rt_clock_ctx(NULL, 0, 1);
+    }
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
@@ -83,17 +92,19 @@ static cudaError_t fill_3d(struct cudaPitchedPtr p, int value, struct cudaExtent
 {
     if (ext.width > p.pitch) return cudaErrorInvalidValue;
     size_t ys = p.ysize ? p.ysize : ext.height;
-    for (size_t z = 0; z < ext.depth; z++)
-        for (size_t y = 0; y < ext.height; y++) {
-            cudaError_t e = ws_rt_fill((char *)p.ptr + (z * ys + y) * p.pitch, value, ext.width);
-            if (e) return e;
-        }
-    return cudaSuccess;
+    cudaError_t e = cudaSuccess;
+    ws_rt_tl_batch_begin();   /* one fill on the timeline */
+    for (size_t z = 0; !e && z < ext.depth; z++)
+        for (size_t y = 0; !e && y < ext.height; y++)
+            e = ws_rt_fill((char *)p.ptr + (z * ys + y) * p.pitch, value, ext.width);
+    ws_rt_tl_batch_end();
+    return e;
 }
 
 /* cudaMemset3D: fill a pitched 3D region. */
 WS_RT_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
 {
+    WS_RT_API();
     ws_rt_lock();
     cudaError_t e = ws_rt_check(1);
     if (!e) e = fill_3d(pitchedDevPtr, value, extent);
@@ -105,12 +116,17 @@ WS_RT_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int v
 WS_RT_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
                                            cudaStream_t stream)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_check(0);
     if (!e) e = ws_rt_stream_get(stream, &s);
     if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
-    if (!e && !ws_hs_fault_pending()) e = fill_3d(pitchedDevPtr, value, extent);
+    if (!e && !ws_hs_fault_pending()) {
+        ws_rt_clock_ctx(s, 0, 0);   /* in the stream's order */
+        e = fill_3d(pitchedDevPtr, value, extent);
+        ws_rt_clock_ctx(NULL, 0, 1);
+    }
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
@@ -119,6 +135,7 @@ WS_RT_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, 
 WS_RT_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                                            cudaStream_t stream)
 {
+    WS_RT_API();
     struct cudaPitchedPtr p = {devPtr, pitch, width, height};
     struct cudaExtent ext = {width, height, 1};
     if (width > pitch) return ws_rt_set_error(cudaErrorInvalidPitchValue);
@@ -129,6 +146,7 @@ WS_RT_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value
 WS_RT_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                                 enum cudaChannelFormatKind f)
 {
+    WS_RT_API();
     struct cudaChannelFormatDesc d = {x, y, z, w, f};
     return d;
 }
@@ -136,6 +154,7 @@ WS_RT_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, in
 /* cudaThreadExchangeStreamCaptureMode: swap the calling thread's capture mode (only remembered). */
 WS_RT_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
 {
+    WS_RT_API();
     static _Thread_local enum cudaStreamCaptureMode current = cudaStreamCaptureModeGlobal;
     if (!mode || (unsigned)*mode > cudaStreamCaptureModeRelaxed) return ws_rt_set_error(cudaErrorInvalidValue);
     enum cudaStreamCaptureMode old = current;
@@ -148,6 +167,7 @@ WS_RT_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCapt
 WS_RT_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
                                                 const cudaStreamAttrValue *param)
 {
+    WS_RT_API();
     (void)attr;
     if (!param) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
@@ -162,6 +182,7 @@ WS_RT_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamA
 WS_RT_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
                                                 cudaStreamAttrValue *value)
 {
+    WS_RT_API();
     if (!value) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_stream *s = NULL;
@@ -178,6 +199,7 @@ WS_RT_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamA
 WS_RT_EXPORT cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
                                          size_t height, unsigned int flags)
 {
+    WS_RT_API();
     static int said;
     (void)array, (void)desc, (void)width, (void)height, (void)flags;
     return unsupported("cudaMallocArray", &said);
@@ -187,6 +209,7 @@ WS_RT_EXPORT cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaCh
 WS_RT_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                                            struct cudaExtent extent, unsigned int flags)
 {
+    WS_RT_API();
     static int said;
     (void)array, (void)desc, (void)extent, (void)flags;
     return unsupported("cudaMalloc3DArray", &said);
@@ -195,6 +218,7 @@ WS_RT_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cuda
 /* cudaFreeArray: no array can exist. */
 WS_RT_EXPORT cudaError_t cudaFreeArray(cudaArray_t array)
 {
+    WS_RT_API();
     return array ? ws_rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
 }
 
@@ -202,6 +226,7 @@ WS_RT_EXPORT cudaError_t cudaFreeArray(cudaArray_t array)
 WS_RT_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                                              size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     static int said;
     (void)dst, (void)wOffset, (void)hOffset, (void)src, (void)spitch, (void)width, (void)height, (void)kind;
     return unsupported("cudaMemcpy2DToArray", &said);
@@ -211,6 +236,7 @@ WS_RT_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, si
 WS_RT_EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
                                                size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     static int said;
     (void)dst, (void)dpitch, (void)src, (void)wOffset, (void)hOffset, (void)width, (void)height, (void)kind;
     return unsupported("cudaMemcpy2DFromArray", &said);
@@ -221,6 +247,7 @@ WS_RT_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject
                                                  const struct cudaTextureDesc *pTexDesc,
                                                  const struct cudaResourceViewDesc *pResViewDesc)
 {
+    WS_RT_API();
     static int said;
     (void)pTexObject, (void)pResDesc, (void)pTexDesc, (void)pResViewDesc;
     return unsupported("cudaCreateTextureObject", &said);
@@ -229,12 +256,14 @@ WS_RT_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject
 /* cudaDestroyTextureObject: no texture object can exist. */
 WS_RT_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
 {
+    WS_RT_API();
     return texObject ? ws_rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
 }
 
 /* cudaCreateSurfaceObject: not supported. */
 WS_RT_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc)
 {
+    WS_RT_API();
     static int said;
     (void)pSurfObject, (void)pResDesc;
     return unsupported("cudaCreateSurfaceObject", &said);
@@ -243,6 +272,7 @@ WS_RT_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObjec
 /* cudaDestroySurfaceObject: no surface object can exist. */
 WS_RT_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
 {
+    WS_RT_API();
     return surfObject ? ws_rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
 }
 
@@ -252,6 +282,7 @@ static struct { int unused; } default_pool;
 /* cudaDeviceGetDefaultMemPool: the device's pool. */
 WS_RT_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
 {
+    WS_RT_API();
     if (!memPool) return ws_rt_set_error(cudaErrorInvalidValue);
     if (device != 0) return ws_rt_set_error(cudaErrorInvalidDevice);
     *memPool = (cudaMemPool_t)(void *)&default_pool;
@@ -261,12 +292,14 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int
 /* cudaDeviceGetMemPool: the device's current pool (always the default one). */
 WS_RT_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
 {
+    WS_RT_API();
     return cudaDeviceGetDefaultMemPool(memPool, device);
 }
 
 /* cudaMemPoolSetAttribute: accepted for the default pool (thresholds change nothing functional). */
 WS_RT_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
 {
+    WS_RT_API();
     (void)attr;
     if ((void *)memPool != (void *)&default_pool || !value) return ws_rt_set_error(cudaErrorInvalidValue);
     return cudaSuccess;
@@ -275,6 +308,7 @@ WS_RT_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cud
 /* cudaMemPoolGetAttribute: attributes of the default pool read as zero. */
 WS_RT_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
 {
+    WS_RT_API();
     if ((void *)memPool != (void *)&default_pool || !value) return ws_rt_set_error(cudaErrorInvalidValue);
     if (attr >= cudaMemPoolAttrReleaseThreshold) memset(value, 0, sizeof(unsigned long long));
     else memset(value, 0, sizeof(int));
@@ -284,6 +318,7 @@ WS_RT_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cud
 /* cudaMemPoolTrimTo: nothing is cached. */
 WS_RT_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
 {
+    WS_RT_API();
     (void)minBytesToKeep;
     return (void *)memPool == (void *)&default_pool ? cudaSuccess : ws_rt_set_error(cudaErrorInvalidValue);
 }
@@ -291,6 +326,7 @@ WS_RT_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minByte
 /* cudaMallocFromPoolAsync: an allocation from the default pool. */
 WS_RT_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
 {
+    WS_RT_API();
     if ((void *)memPool != (void *)&default_pool) return ws_rt_set_error(cudaErrorInvalidValue);
     return cudaMallocAsync(ptr, size, stream);
 }
@@ -298,6 +334,7 @@ WS_RT_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMe
 /* cudaDeviceGetByPCIBusId: device 0 for its bus id. */
 WS_RT_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
 {
+    WS_RT_API();
     if (!device || !pciBusId) return ws_rt_set_error(cudaErrorInvalidValue);
     if (strcasecmp(pciBusId, "0000:1B:00.0") != 0 && strcasecmp(pciBusId, "1B:00.0") != 0)
         return ws_rt_set_error(cudaErrorInvalidDevice);
@@ -309,6 +346,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBus
 WS_RT_EXPORT cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice,
                                                    int dstDevice)
 {
+    WS_RT_API();
     (void)attr, (void)srcDevice, (void)dstDevice;
     if (!value) return ws_rt_set_error(cudaErrorInvalidValue);
     return ws_rt_set_error(cudaErrorInvalidDevice);

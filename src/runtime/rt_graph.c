@@ -121,39 +121,59 @@ static ws_rt_node *node_clone(ws_rt_graph *g, const ws_rt_node *src)
     return n;
 }
 
-/* Run one node now. */
-static cudaError_t node_run(ws_rt_node *n, cudaStream_t stream)
+/* Where host work of a node on s starts on the timeline (where the stream is, in timing mode). */
+static double host_node_time(ws_rt_stream *s)
 {
+    if (!ws_hs_tl_on()) return 0;
+    return ws_rt_clock_on() ? ws_rt_clock_event(s) : ws_hs_tl_now();
+}
+
+/* A host node (static name) on s that started at t0 is done: record it on the timeline. */
+static void host_node_done(ws_rt_stream *s, const char *name, double t0)
+{
+    if (ws_hs_tl_on()) ws_hs_tl_callback(ws_rt_stream_id(s), name, t0, ws_rt_clock_on() ? t0 : ws_hs_tl_now());
+}
+
+/* Run one node now, in the order of stream (s: its object, NULL for a default stream). */
+static cudaError_t node_run(ws_rt_node *n, cudaStream_t stream, ws_rt_stream *s)
+{
+    cudaError_t e = cudaSuccess;
+    double t0;
     switch (n->kind) {
     case WS_RT_NODE_KERNEL:
         if (ws_hs_fault_pending()) return cudaSuccess;
-        if (ws_rt_clock_on()) {
-            ws_rt_stream *s = NULL;
-            ws_rt_stream_get(stream, &s);
-            ws_rt_clock_ctx(s, ws_gpu_device(ws_hs_current_gpu())->graph_launch_us * 1e-6, 0);
-            cudaError_t e = ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem);
-            ws_rt_clock_ctx(NULL, 0, 1);
-            return e;
-        }
-        return ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem);
+        /* on the graph's stream, at a graph's cheaper launch cost */
+        ws_rt_clock_ctx(s, ws_gpu_device(ws_hs_current_gpu())->graph_launch_us * 1e-6, 0);
+        e = ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem);
+        ws_rt_clock_ctx(NULL, 0, 1);
+        return e;
     case WS_RT_NODE_MEMCPY:
-        if (ws_hs_fault_pending()) return cudaSuccess;
-        return ws_rt_copy(n->dst, n->src, n->count, n->copy_kind);
     case WS_RT_NODE_MEMSET:
         if (ws_hs_fault_pending()) return cudaSuccess;
-        return ws_rt_fill(n->dst, n->value, n->count);
+        ws_rt_clock_ctx(s, 0, 0);   /* asynchronous, in the graph's stream */
+        e = n->kind == WS_RT_NODE_MEMCPY ? ws_rt_copy(n->dst, n->src, n->count, n->copy_kind)
+                                         : ws_rt_fill(n->dst, n->value, n->count);
+        ws_rt_clock_ctx(NULL, 0, 1);
+        return e;
     case WS_RT_NODE_HOST:
-        if (!ws_hs_fault_pending()) n->host_fn(n->user);
+        if (ws_hs_fault_pending()) return cudaSuccess;
+        t0 = host_node_time(s);
+        n->host_fn(n->user);
+        host_node_done(s, "host function", t0);
         return cudaSuccess;
     case WS_RT_NODE_CALLBACK:
+        t0 = host_node_time(s);
         n->callback(stream, (cudaError_t)ws_hs_fault_pending(), n->user);
+        host_node_done(s, "stream callback", t0);
         return cudaSuccess;
     case WS_RT_NODE_EVENT_RECORD:
         for (ws_rt_event *ev = ws_rt_g.events; ev; ev = ev->next) /* the event may be gone by now */
             if (ev == n->event) {
                 ev->recorded = 1;
                 ev->capture = NULL;
-                ev->t = ws_rt_now();
+                ev->t = ws_rt_clock_on() ? ws_rt_clock_event(s) : ws_rt_now();   /* the clock of cudaEventRecord */
+                if (ws_hs_tl_on())
+                    ws_hs_tl_event(ws_rt_stream_id(s), "event record", ws_rt_clock_on() ? ev->t : ws_hs_tl_now());
             }
         return cudaSuccess;
     default:
@@ -190,6 +210,7 @@ static cudaError_t begin_capture(cudaStream_t stream, enum cudaStreamCaptureMode
 /* cudaStreamBeginCapture: start recording a stream's work. */
 WS_RT_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
 {
+    WS_RT_API();
     return begin_capture(stream, mode);
 }
 
@@ -197,6 +218,7 @@ cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, enum cudaStreamCapt
 /* cudaStreamBeginCapture_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, enum cudaStreamCaptureMode mode)
 {
+    WS_RT_API();
     return begin_capture(stream, mode);
 }
 
@@ -233,6 +255,7 @@ static cudaError_t end_capture(cudaStream_t stream, cudaGraph_t *pGraph)
 /* cudaStreamEndCapture: stop recording and return the graph. */
 WS_RT_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 {
+    WS_RT_API();
     return end_capture(stream, pGraph);
 }
 
@@ -240,6 +263,7 @@ cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph);
 /* cudaStreamEndCapture_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph)
 {
+    WS_RT_API();
     return end_capture(stream, pGraph);
 }
 
@@ -258,6 +282,7 @@ static cudaError_t capture_status(cudaStream_t stream, enum cudaStreamCaptureSta
 /* cudaStreamIsCapturing: whether a stream is recording. */
 WS_RT_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
 {
+    WS_RT_API();
     if (!pCaptureStatus) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_stream *s = NULL;
@@ -270,6 +295,7 @@ cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, enum cudaStreamCaptu
 /* cudaStreamIsCapturing_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
 {
+    WS_RT_API();
     return cudaStreamIsCapturing(stream, pCaptureStatus);
 }
 
@@ -280,6 +306,7 @@ WS_RT_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cuda
                                                   const cudaGraphEdgeData **edgeData_out,
                                                   size_t *numDependencies_out)
 {
+    WS_RT_API();
     if (!captureStatus_out) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_stream *s = NULL;
@@ -310,6 +337,7 @@ WS_RT_EXPORT cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
                                                        const cudaGraphEdgeData **edgeData_out,
                                                        size_t *numDependencies_out)
 {
+    WS_RT_API();
     return cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
                                     numDependencies_out);
 }
@@ -319,6 +347,7 @@ WS_RT_EXPORT cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
 /* cudaGraphCreate: an empty graph for explicit construction. */
 WS_RT_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
 {
+    WS_RT_API();
     if (!pGraph || flags) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_graph *g = graph_new(WS_RT_GRAPH_MAGIC);
@@ -377,6 +406,7 @@ WS_RT_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cud
                                                 const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                                 const struct cudaKernelNodeParams *pNodeParams)
 {
+    WS_RT_API();
     if (!pNodeParams) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_node *n = NULL;
@@ -394,6 +424,7 @@ WS_RT_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, c
                                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                                   void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     if ((unsigned)kind > cudaMemcpyDefault) return ws_rt_set_error(cudaErrorInvalidMemcpyDirection);
     ws_rt_lock();
     ws_rt_node *n = NULL;
@@ -413,6 +444,7 @@ WS_RT_EXPORT cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cud
                                                 const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                                 const struct cudaMemsetParams *pMemsetParams)
 {
+    WS_RT_API();
     if (!pMemsetParams) return ws_rt_set_error(cudaErrorInvalidValue);
     if (pMemsetParams->elementSize != 1 || pMemsetParams->height > 1) return ws_rt_set_error(cudaErrorNotSupported);
     ws_rt_lock();
@@ -432,6 +464,7 @@ WS_RT_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaG
                                               const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                               const struct cudaHostNodeParams *pNodeParams)
 {
+    WS_RT_API();
     if (!pNodeParams || !pNodeParams->fn) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_node *n = NULL;
@@ -448,6 +481,7 @@ WS_RT_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaG
 WS_RT_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                                const cudaGraphNode_t *pDependencies, size_t numDependencies)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_node *n = NULL;
     cudaError_t e = add_node(pGraphNode, graph, pDependencies, numDependencies, WS_RT_NODE_EMPTY, &n);
@@ -458,6 +492,7 @@ WS_RT_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cuda
 /* cudaGraphGetNodes: the nodes of a graph in order. */
 WS_RT_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
 {
+    WS_RT_API();
     if (!numNodes) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_graph *g = graph_get(graph, WS_RT_GRAPH_MAGIC);
@@ -477,6 +512,7 @@ WS_RT_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *n
 /* cudaGraphNodeGetType: the kind of a node. */
 WS_RT_EXPORT cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
 {
+    WS_RT_API();
     if (!node || !pType) return ws_rt_set_error(cudaErrorInvalidValue);
     const ws_rt_node *n = (const ws_rt_node *)node;
     switch (n->kind) {
@@ -494,6 +530,7 @@ WS_RT_EXPORT cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGra
 /* cudaGraphKernelNodeGetParams: a kernel node's launch parameters. */
 WS_RT_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *pNodeParams)
 {
+    WS_RT_API();
     const ws_rt_node *n = (const ws_rt_node *)node;
     if (!n || !pNodeParams || n->kind != WS_RT_NODE_KERNEL) return ws_rt_set_error(cudaErrorInvalidValue);
     memset(pNodeParams, 0, sizeof *pNodeParams);
@@ -510,6 +547,7 @@ WS_RT_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, stru
 WS_RT_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
                                                       const struct cudaKernelNodeParams *pNodeParams)
 {
+    WS_RT_API();
     ws_rt_node *n = (ws_rt_node *)node;
     if (!n || n->kind != WS_RT_NODE_KERNEL) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
@@ -540,6 +578,7 @@ static cudaError_t instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph)
 WS_RT_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                               unsigned long long flags)
 {
+    WS_RT_API();
     (void)flags;
     return instantiate(pGraphExec, graph);
 }
@@ -548,6 +587,7 @@ WS_RT_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaG
 WS_RT_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                                        unsigned long long flags)
 {
+    WS_RT_API();
     (void)flags;
     return instantiate(pGraphExec, graph);
 }
@@ -556,6 +596,7 @@ WS_RT_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphEx
 WS_RT_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                                           const struct cudaKernelNodeParams *pNodeParams)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_graph *x = graph_get(hGraphExec, WS_RT_GEXEC_MAGIC);
     const ws_rt_node *src = (const ws_rt_node *)node;
@@ -580,8 +621,10 @@ static cudaError_t graph_launch(cudaGraphExec_t graphExec, cudaStream_t stream)
     if (!e && s && s->capture) {
         for (int i = 0; !e && i < x->n; i++)
             if (!node_clone(s->capture, x->nodes[i])) e = cudaErrorMemoryAllocation;
-    } else {
-        for (int i = 0; !e && i < x->n; i++) e = node_run(x->nodes[i], stream);
+    } else if (!e) {
+        double t0 = host_node_time(s);
+        for (int i = 0; !e && i < x->n; i++) e = node_run(x->nodes[i], stream, s);
+        if (ws_hs_tl_on()) ws_hs_tl_graph(ws_rt_stream_id(s), t0, host_node_time(s));
     }
     ws_rt_unlock();
     return ws_rt_set_error(e);
@@ -590,6 +633,7 @@ static cudaError_t graph_launch(cudaGraphExec_t graphExec, cudaStream_t stream)
 /* cudaGraphLaunch: run an executable graph on a stream. */
 WS_RT_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    WS_RT_API();
     return graph_launch(graphExec, stream);
 }
 
@@ -597,12 +641,14 @@ cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
 /* cudaGraphLaunch_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    WS_RT_API();
     return graph_launch(graphExec, stream);
 }
 
 /* cudaGraphUpload: nothing to upload. */
 WS_RT_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_stream_get(stream, &s);
@@ -614,6 +660,7 @@ WS_RT_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t
 /* cudaGraphExecDestroy: free an executable graph. */
 WS_RT_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_graph *x = graph_get(graphExec, WS_RT_GEXEC_MAGIC);
     if (x) graph_free(x);
@@ -624,6 +671,7 @@ WS_RT_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 /* cudaGraphDestroy: free a graph (executable graphs made from it stay valid). */
 WS_RT_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_graph *g = graph_get(graph, WS_RT_GRAPH_MAGIC);
     int capturing = 0;
@@ -637,6 +685,7 @@ WS_RT_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 /* cudaGraphClone: a copy of a graph (node i of the clone corresponds to node i of the original). */
 WS_RT_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 {
+    WS_RT_API();
     if (!pGraphClone) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = cudaSuccess;
@@ -655,6 +704,7 @@ WS_RT_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t or
 WS_RT_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                              cudaGraphExecUpdateResultInfo *resultInfo)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_graph *x = graph_get(hGraphExec, WS_RT_GEXEC_MAGIC), *g = graph_get(hGraph, WS_RT_GRAPH_MAGIC);
     cudaError_t e = x && g ? cudaSuccess : cudaErrorInvalidValue;
@@ -692,6 +742,7 @@ WS_RT_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGra
 /* cudaGraphHostNodeGetParams: a host node's function and argument. */
 WS_RT_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *pNodeParams)
 {
+    WS_RT_API();
     const ws_rt_node *n = (const ws_rt_node *)node;
     if (!n || !pNodeParams || n->kind != WS_RT_NODE_HOST) return ws_rt_set_error(cudaErrorInvalidValue);
     pNodeParams->fn = n->host_fn;
@@ -702,6 +753,7 @@ WS_RT_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct
 /* cudaGraphHostNodeSetParams: change a host node of a graph. */
 WS_RT_EXPORT cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams)
 {
+    WS_RT_API();
     ws_rt_node *n = (ws_rt_node *)node;
     if (!n || !pNodeParams || !pNodeParams->fn || n->kind != WS_RT_NODE_HOST)
         return ws_rt_set_error(cudaErrorInvalidValue);
@@ -723,6 +775,7 @@ static ws_rt_node *exec_node(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, i
 WS_RT_EXPORT cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                                         const struct cudaHostNodeParams *pNodeParams)
 {
+    WS_RT_API();
     if (!pNodeParams || !pNodeParams->fn) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_node *n = exec_node(hGraphExec, node, WS_RT_NODE_HOST);
@@ -739,6 +792,7 @@ WS_RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGra
                                                             void *dst, const void *src, size_t count,
                                                             enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     if ((unsigned)kind > cudaMemcpyDefault) return ws_rt_set_error(cudaErrorInvalidMemcpyDirection);
     ws_rt_lock();
     ws_rt_node *n = exec_node(hGraphExec, node, WS_RT_NODE_MEMCPY);

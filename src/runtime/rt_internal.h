@@ -252,6 +252,29 @@ ws_rt_stream *ws_rt_clock_ctx_stream(void);
 double ws_rt_clock_ctx_cost(void);
 int ws_rt_clock_ctx_blocking(void);
 
+/* ---- the host timeline (rt_state.c; src/host/hs_timeline.h) ---- */
+/* One API call being timed: the outermost call of a thread is recorded when it returns. */
+typedef struct ws_rt_api_scope {
+    const char *name;                 /* NULL: not recorded (the timeline is off, or a call inside another) */
+    double t0;
+    int counted;                      /* the thread's call depth was raised */
+} ws_rt_api_scope;
+/* Start timing API call `name` (a string that lives for the whole process). */
+ws_rt_api_scope ws_rt_api_begin(const char *name);
+/* The call returns: record it (the cleanup of WS_RT_API). */
+void ws_rt_api_end(ws_rt_api_scope *s);
+/* First statement of an exported API function: times the call until it returns, under its own name. */
+#define WS_RT_API() WS_RT_API_NAMED(__func__)
+/* The same under another name (__cudaLaunchKernel is the program's cudaLaunchKernel). */
+#define WS_RT_API_NAMED(n) \
+    ws_rt_api_scope ws_rt_api_scope_ __attribute__((cleanup(ws_rt_api_end), unused)) = ws_rt_api_begin(n)
+/* Record several copies or fills (the rows of a 2D/3D one) as one timeline event: begin, the operations, end. */
+void ws_rt_tl_batch_begin(void);
+void ws_rt_tl_batch_end(void);
+
+/* The timeline number of stream s (0 for the default streams). */
+static inline int ws_rt_stream_id(const ws_rt_stream *s) { return s ? s->q.id : 0; }
+
 /* Convert a CUDA dim3 to the core's. */
 static inline ws_dim3 ws_rt_dim(dim3 d)
 {

@@ -118,6 +118,7 @@ WS_RT_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
 /* cudaGetKernel: the public form of __cudaGetKernel. */
 WS_RT_EXPORT cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
 {
+    WS_RT_API();
     return __cudaGetKernel(kernelPtr, entryFuncAddr);
 }
 
@@ -134,6 +135,7 @@ static ws_rt_func *kernel_func(const void *k)
 WS_RT_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                             size_t sharedMem, cudaStream_t stream)
 {
+    WS_RT_API_NAMED("cudaLaunchKernel");
     return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream);
 }
 
@@ -141,6 +143,7 @@ WS_RT_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, d
 WS_RT_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                                  size_t sharedMem, cudaStream_t stream)
 {
+    WS_RT_API_NAMED("cudaLaunchKernel_ptsz");
     return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream);
 }
 
@@ -148,6 +151,7 @@ WS_RT_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridD
 WS_RT_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                           size_t sharedMem, cudaStream_t stream)
 {
+    WS_RT_API();
     return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream);
 }
 
@@ -157,6 +161,7 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
 WS_RT_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                                size_t sharedMem, cudaStream_t stream)
 {
+    WS_RT_API();
     return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream);
 }
 
@@ -165,12 +170,14 @@ WS_RT_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, d
 WS_RT_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                                      size_t sharedMem, cudaStream_t stream)
 {
+    WS_RT_API();
     return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream);
 }
 
 /* cudaLaunchKernelExC: launch with a configuration struct (attributes are ignored). */
 WS_RT_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
+    WS_RT_API();
     if (!config) return ws_rt_set_error(cudaErrorInvalidValue);
     return launch(kernel_func(func), config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                   config->stream);
@@ -180,6 +187,7 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const voi
 /* cudaLaunchKernelExC_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
+    WS_RT_API();
     return cudaLaunchKernelExC(config, func, args);
 }
 
@@ -198,6 +206,7 @@ static cudaError_t func_kernel(const void *func, ws_rt_func **fp, ws_kernel **kp
 /* cudaFuncSetAttribute: dynamic shared memory limit and carve-out preference. */
 WS_RT_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_func *f = NULL;
     ws_kernel *k = NULL;
@@ -244,6 +253,7 @@ static size_t max_dyn_smem(const ws_device *d, const ws_rt_func *f, const ws_ker
 /* cudaFuncGetAttributes: static facts of a kernel; numRegs is what ptxas allocates for the device. */
 WS_RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
+    WS_RT_API();
     if (!attr) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_func *f = NULL;
@@ -274,6 +284,7 @@ WS_RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, 
 /* cudaFuncSetCacheConfig: remembered only. */
 WS_RT_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_func *f = ws_rt_find_func(func);
     cudaError_t e = f ? cudaSuccess : cudaErrorInvalidDeviceFunction;
@@ -288,6 +299,7 @@ WS_RT_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncC
 /* cudaFuncSetSharedMemConfig: deprecated; accepted. */
 WS_RT_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_func *f = ws_rt_find_func(func);
     ws_rt_unlock();
@@ -299,6 +311,7 @@ WS_RT_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaS
 /* cudaGetFuncBySymbol: the function handle of a host stub. */
 WS_RT_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
 {
+    WS_RT_API();
     if (!functionPtr) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_func *f = ws_rt_find_func(symbolPtr);
@@ -311,6 +324,7 @@ WS_RT_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const 
 /* cudaFuncGetName: the mangled device name of a kernel. */
 WS_RT_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func)
 {
+    WS_RT_API();
     if (!name) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_func *f = ws_rt_find_func(func);
@@ -367,6 +381,7 @@ static cudaError_t occupancy(int *numBlocks, const void *func, int blockSize, si
 WS_RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
                                                                        int blockSize, size_t dynamicSMemSize)
 {
+    WS_RT_API();
     return ws_rt_set_error(occupancy(numBlocks, func, blockSize, dynamicSMemSize, 0));
 }
 
@@ -376,6 +391,7 @@ WS_RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                                                                                 size_t dynamicSMemSize,
                                                                                 unsigned int flags)
 {
+    WS_RT_API();
     return ws_rt_set_error(occupancy(numBlocks, func, blockSize, dynamicSMemSize, flags));
 }
 
@@ -383,6 +399,7 @@ WS_RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 WS_RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
                                                                    int numBlocks, int blockSize)
 {
+    WS_RT_API();
     if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_func *f = NULL;

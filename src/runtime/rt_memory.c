@@ -24,6 +24,52 @@ static void *resolve(ws_gpu *g, const void *p, size_t n, int want)
     return (void *)p;
 }
 
+/* ---- copies and fills on the host timeline ---- */
+
+/* operations gathered into one timeline event (the rows of a 2D/3D copy or fill) */
+static _Thread_local struct {
+    int depth, any, kind, stream, dir, pinned;
+    uint64_t bytes;
+    double t0, t1;
+} batch;
+
+/* Record a copy or fill (kind WS_REP_HK_MEMCPY / WS_REP_HK_MEMSET) on the timeline, or add it to the batch. */
+static void tl_op(int kind, int stream, int dir, int pinned, uint64_t bytes, double t0, double t1)
+{
+    if (batch.depth) {
+        if (!batch.any) {
+            batch.any = 1, batch.kind = kind, batch.stream = stream, batch.dir = dir, batch.pinned = pinned;
+            batch.bytes = 0;
+            batch.t0 = t0;
+        }
+        batch.bytes += bytes;
+        batch.t1 = t1;
+        return;
+    }
+    if (kind == WS_REP_HK_MEMCPY) ws_hs_tl_copy(stream, dir, bytes, pinned, t0, t1);
+    else ws_hs_tl_memset(stream, bytes, t0, t1);
+}
+
+/* Start gathering operations into one timeline event. */
+void ws_rt_tl_batch_begin(void)
+{
+    if (ws_hs_tl_on() && batch.depth++ == 0) batch.any = 0;
+}
+
+/* Record the gathered operations as one event. */
+void ws_rt_tl_batch_end(void)
+{
+    if (!ws_hs_tl_on() || batch.depth == 0 || --batch.depth) return;
+    if (batch.any) tl_op(batch.kind, batch.stream, batch.dir, batch.pinned, batch.bytes, batch.t0, batch.t1);
+}
+
+/* The timeline's direction of a (resolved) copy kind. */
+static int tl_dir(int k)
+{
+    return k == cudaMemcpyHostToDevice ? WS_REP_HTOD : k == cudaMemcpyDeviceToHost ? WS_REP_DTOH
+         : k == cudaMemcpyDeviceToDevice ? WS_REP_DTOD : WS_REP_HTOH;
+}
+
 /* Copy count bytes as cudaMemcpy does. */
 cudaError_t ws_rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
@@ -39,10 +85,12 @@ cudaError_t ws_rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpy
     void *d = resolve(g, dst, count, wd);
     const void *s = resolve(g, src, count, ws);
     if (!d || !s) return cudaErrorInvalidValue;
+    int tl = ws_hs_tl_on(), clk = ws_rt_clock_on();
+    double t0 = tl ? ws_hs_tl_now() : 0;
     ws_gpu_host_access(g, (uint64_t)(uintptr_t)src, count, 0);   /* --check: initcheck sees host-side copies */
     memmove(d, s, count);
     ws_gpu_host_access(g, (uint64_t)(uintptr_t)dst, count, 1);
-    if (ws_rt_clock_on()) {
+    if (clk || tl) {
         int k = kind;
         if (k == cudaMemcpyDefault) {
             int dd = ws_is_device_addr(g, (uint64_t)(uintptr_t)dst, NULL, NULL) && !ws_rt_clock_pinned(dst);
@@ -50,8 +98,17 @@ cudaError_t ws_rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpy
             k = dd && sd ? cudaMemcpyDeviceToDevice : dd ? cudaMemcpyHostToDevice : sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost;
         }
         const void *host = k == cudaMemcpyHostToDevice ? src : dst;
-        if (k != cudaMemcpyHostToHost)
-            ws_rt_clock_copy(ws_rt_clock_ctx_stream(), count, k, ws_rt_clock_pinned(host), ws_rt_clock_ctx_blocking());
+        int pinned = ws_rt_clock_pinned(host);
+        if (clk && k != cudaMemcpyHostToHost)
+            ws_rt_clock_copy(ws_rt_clock_ctx_stream(), count, k, pinned, ws_rt_clock_ctx_blocking());
+        if (tl) {
+            /* the simulated interval in timing mode, else the wall time of the copy */
+            double t1 = ws_hs_tl_now();
+            if (clk && k != cudaMemcpyHostToHost) ws_hs_clock_last(&t0, &t1);
+            int host_side = k == cudaMemcpyHostToDevice || k == cudaMemcpyDeviceToHost;
+            tl_op(WS_REP_HK_MEMCPY, ws_rt_stream_id(ws_rt_clock_ctx_stream()), tl_dir(k), host_side && pinned, count,
+                  t0, t1);
+        }
     }
     return cudaSuccess;
 }
@@ -69,8 +126,16 @@ cudaError_t ws_rt_fill(void *dst, int value, size_t count)
         return cudaErrorInvalidValue;   /* only the bytes the program allocated */
     void *d = ws_host_view(g, a, count);
     if (!d) return cudaErrorInvalidValue;
+    int tl = ws_hs_tl_on();
+    double t0 = tl ? ws_hs_tl_now() : 0;
     memset(d, value, count);
     ws_gpu_host_access(g, (uint64_t)(uintptr_t)dst, count, 1);   /* --check: initcheck sees fills */
+    if (tl) {
+        /* the simulated clock does not time fills: an instant where the stream is, in timing mode */
+        double t1 = ws_hs_tl_now();
+        if (ws_rt_clock_on()) t0 = t1 = ws_rt_clock_event(ws_rt_clock_ctx_stream());
+        tl_op(WS_REP_HK_MEMSET, ws_rt_stream_id(ws_rt_clock_ctx_stream()), 0, 0, count, t0, t1);
+    }
     return cudaSuccess;
 }
 
@@ -93,6 +158,7 @@ static cudaError_t leave(cudaError_t e)
 /* cudaMalloc: device memory in the simulator's own address range. */
 WS_RT_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
+    WS_RT_API();
     if (!devPtr) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_gpu *g = NULL;
     cudaError_t e = enter(1, &g);
@@ -111,6 +177,7 @@ WS_RT_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 /* cudaMallocAsync: stream-ordered allocation, done at once. */
 WS_RT_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_stream_get(hStream, &s);
@@ -123,12 +190,14 @@ cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStrea
 /* cudaMallocAsync_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
 {
+    WS_RT_API();
     return cudaMallocAsync(devPtr, size, hStream);
 }
 
 /* cudaMallocPitch: rows padded to 512 bytes. */
 WS_RT_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
+    WS_RT_API();
     if (!devPtr || !pitch) return ws_rt_set_error(cudaErrorInvalidValue);
     size_t p = (width + 511) / 512 * 512;
     *pitch = p;
@@ -152,6 +221,7 @@ static int drop_managed(void *p)
 /* cudaFree: release device or managed memory (NULL is fine). */
 WS_RT_EXPORT cudaError_t cudaFree(void *devPtr)
 {
+    WS_RT_API();
     ws_gpu *g = NULL;
     cudaError_t e = enter(1, &g);
     if (!e && devPtr) {
@@ -170,6 +240,7 @@ WS_RT_EXPORT cudaError_t cudaFree(void *devPtr)
 /* cudaFreeAsync: stream-ordered free, done at once. */
 WS_RT_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_stream_get(hStream, &s);
@@ -182,12 +253,14 @@ cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream);
 /* cudaFreeAsync_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
 {
+    WS_RT_API();
     return cudaFreeAsync(devPtr, hStream);
 }
 
 /* cudaMemGetInfo: the preset's memory minus what the program allocated. */
 WS_RT_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
+    WS_RT_API();
     if (!free_bytes || !total) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_gpu *g = NULL;
     cudaError_t e = enter(1, &g);
@@ -231,6 +304,7 @@ void ws_rt_reregister_host(ws_gpu *g)
 /* cudaHostAlloc: page-locked host memory, also addressable by kernels at the same address. */
 WS_RT_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
+    WS_RT_API();
     if (!pHost) return ws_rt_set_error(cudaErrorInvalidValue);
     if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
         return ws_rt_set_error(cudaErrorInvalidValue);
@@ -251,12 +325,14 @@ WS_RT_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int f
 /* cudaMallocHost: cudaHostAlloc with default flags. */
 WS_RT_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
+    WS_RT_API();
     return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
 }
 
 /* cudaFreeHost: release memory from cudaMallocHost / cudaHostAlloc. */
 WS_RT_EXPORT cudaError_t cudaFreeHost(void *ptr)
 {
+    WS_RT_API();
     ws_gpu *g = NULL;
     cudaError_t e = enter(1, &g);
     if (!e && ptr) {
@@ -277,6 +353,7 @@ WS_RT_EXPORT cudaError_t cudaFreeHost(void *ptr)
 /* cudaHostRegister: make existing host memory visible to kernels. */
 WS_RT_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
+    WS_RT_API();
     if (!ptr || !size) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_gpu *g = NULL;
     cudaError_t e = enter(1, &g);
@@ -290,6 +367,7 @@ WS_RT_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int f
 /* cudaHostUnregister: undo cudaHostRegister. */
 WS_RT_EXPORT cudaError_t cudaHostUnregister(void *ptr)
 {
+    WS_RT_API();
     ws_gpu *g = NULL;
     cudaError_t e = enter(1, &g);
     if (!e) {
@@ -309,6 +387,7 @@ WS_RT_EXPORT cudaError_t cudaHostUnregister(void *ptr)
 /* cudaHostGetDevicePointer: pinned memory has the same address on the device. */
 WS_RT_EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
 {
+    WS_RT_API();
     if (!pDevice || flags) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_gpu *g = NULL;
     cudaError_t e = enter(0, &g);
@@ -322,6 +401,7 @@ WS_RT_EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, u
 /* cudaHostGetFlags: flags of a pinned allocation. */
 WS_RT_EXPORT cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 {
+    WS_RT_API();
     if (!pFlags) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_hostmem *h = find_host(pHost);
@@ -333,6 +413,7 @@ WS_RT_EXPORT cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 /* cudaMallocManaged: memory with the same address and bytes on host and device. */
 WS_RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
+    WS_RT_API();
     if (!devPtr || size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
         return ws_rt_set_error(cudaErrorInvalidValue);
     ws_gpu *g = NULL;
@@ -368,6 +449,7 @@ static ws_rt_managed *find_managed(const void *p, size_t n)
 /* cudaPointerGetAttributes: what kind of memory a pointer points to. */
 WS_RT_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
 {
+    WS_RT_API();
     if (!attributes) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_gpu *g = NULL;
     cudaError_t e = enter(0, &g);
@@ -439,6 +521,7 @@ static cudaError_t stream_op(int kind, void *dst, const void *src, int value, si
 /* cudaMemcpy: synchronous copy in any direction. */
 WS_RT_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     return copy_sync(dst, src, count, kind);
 }
 
@@ -446,6 +529,7 @@ cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaM
 /* cudaMemcpy_ptds: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     return copy_sync(dst, src, count, kind);
 }
 
@@ -453,6 +537,7 @@ WS_RT_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t coun
 WS_RT_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                                          cudaStream_t stream)
 {
+    WS_RT_API();
     return stream_op(WS_RT_NODE_MEMCPY, dst, src, 0, count, kind, stream);
 }
 
@@ -462,12 +547,14 @@ cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum 
 WS_RT_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                                               cudaStream_t stream)
 {
+    WS_RT_API();
     return stream_op(WS_RT_NODE_MEMCPY, dst, src, 0, count, kind, stream);
 }
 
 /* cudaMemcpyPeer: copy between devices; only device 0 exists. */
 WS_RT_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
 {
+    WS_RT_API();
     if (dstDevice != 0 || srcDevice != 0) return ws_rt_set_error(cudaErrorInvalidDevice);
     return copy_sync(dst, src, count, cudaMemcpyDeviceToDevice);
 }
@@ -476,6 +563,7 @@ WS_RT_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *sr
 WS_RT_EXPORT cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
                                              cudaStream_t stream)
 {
+    WS_RT_API();
     if (dstDevice != 0 || srcDevice != 0) return ws_rt_set_error(cudaErrorInvalidDevice);
     return stream_op(WS_RT_NODE_MEMCPY, dst, src, 0, count, cudaMemcpyDeviceToDevice, stream);
 }
@@ -485,38 +573,46 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spi
                            enum cudaMemcpyKind kind)
 {
     if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
-    for (size_t r = 0; r < height; r++) {
-        cudaError_t e = ws_rt_copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind);
-        if (e) return e;
-    }
-    return cudaSuccess;
+    cudaError_t e = cudaSuccess;
+    ws_rt_tl_batch_begin();   /* one copy on the timeline */
+    for (size_t r = 0; !e && r < height; r++)
+        e = ws_rt_copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind);
+    ws_rt_tl_batch_end();
+    return e;
 }
 
 /* cudaMemcpy2D: synchronous pitched copy. */
 WS_RT_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                       size_t height, enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     cudaError_t e = enter(1, NULL);
     if (!e) e = copy_2d(dst, dpitch, src, spitch, width, height, kind);
     return leave(e);
 }
 
-/* cudaMemcpy2DAsync: pitched copy on a stream (done at once; not recorded by stream capture). */
+/* cudaMemcpy2DAsync: pitched copy on a stream (done at once, in its order; not recorded by stream capture). */
 WS_RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                            size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_check(0);
     if (!e) e = ws_rt_stream_get(stream, &s);
     if (!e && ws_rt_capturing(stream)) e = cudaErrorStreamCaptureUnsupported;
-    if (!e && !ws_hs_fault_pending()) e = copy_2d(dst, dpitch, src, spitch, width, height, kind);
+    if (!e && !ws_hs_fault_pending()) {
+        ws_rt_clock_ctx(s, 0, 0);   /* asynchronous, in the stream's order */
+        e = copy_2d(dst, dpitch, src, spitch, width, height, kind);
+        ws_rt_clock_ctx(NULL, 0, 1);
+    }
     return leave(e);
 }
 
 /* cudaMemset: synchronous fill of device memory. */
 WS_RT_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
+    WS_RT_API();
     cudaError_t e = enter(1, NULL);
     if (!e) e = ws_rt_fill(devPtr, value, count);
     return leave(e);
@@ -526,12 +622,14 @@ cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count);
 /* cudaMemset_ptds: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 {
+    WS_RT_API();
     return cudaMemset(devPtr, value, count);
 }
 
 /* cudaMemsetAsync: a fill enqueued on a stream. */
 WS_RT_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
+    WS_RT_API();
     return stream_op(WS_RT_NODE_MEMSET, devPtr, NULL, value, count, cudaMemcpyDefault, stream);
 }
 
@@ -539,15 +637,19 @@ cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStre
 /* cudaMemsetAsync_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
+    WS_RT_API();
     return stream_op(WS_RT_NODE_MEMSET, devPtr, NULL, value, count, cudaMemcpyDefault, stream);
 }
 
 /* cudaMemset2D: pitched fill. */
 WS_RT_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
+    WS_RT_API();
     if (width > pitch) return ws_rt_set_error(cudaErrorInvalidPitchValue);
     cudaError_t e = enter(1, NULL);
+    ws_rt_tl_batch_begin();   /* one fill on the timeline */
     for (size_t r = 0; !e && r < height; r++) e = ws_rt_fill((char *)devPtr + r * pitch, value, width);
+    ws_rt_tl_batch_end();
     return leave(e);
 }
 
@@ -589,6 +691,7 @@ static cudaError_t symbol_copy(int to, const void *symbol, void *hostside, size_
 WS_RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                             enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     return symbol_copy(1, symbol, (void *)src, count, offset, kind, 0, NULL);
 }
 
@@ -598,6 +701,7 @@ cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t 
 WS_RT_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count, size_t offset,
                                                  enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     return symbol_copy(1, symbol, (void *)src, count, offset, kind, 0, NULL);
 }
 
@@ -605,6 +709,7 @@ WS_RT_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void 
 WS_RT_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
                                               enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     return symbol_copy(0, symbol, dst, count, offset, kind, 0, NULL);
 }
 
@@ -614,6 +719,7 @@ cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t coun
 WS_RT_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count, size_t offset,
                                                    enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     return symbol_copy(0, symbol, dst, count, offset, kind, 0, NULL);
 }
 
@@ -621,6 +727,7 @@ WS_RT_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol
 WS_RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                                  enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    WS_RT_API();
     return symbol_copy(1, symbol, (void *)src, count, offset, kind, 1, stream);
 }
 
@@ -630,6 +737,7 @@ cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, si
 WS_RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count,
                                                       size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    WS_RT_API();
     return symbol_copy(1, symbol, (void *)src, count, offset, kind, 1, stream);
 }
 
@@ -637,6 +745,7 @@ WS_RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const 
 WS_RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                                    enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    WS_RT_API();
     return symbol_copy(0, symbol, dst, count, offset, kind, 1, stream);
 }
 
@@ -646,12 +755,14 @@ cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t
 WS_RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset,
                                                         enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    WS_RT_API();
     return symbol_copy(0, symbol, dst, count, offset, kind, 1, stream);
 }
 
 /* cudaGetSymbolAddress: device address of a variable. */
 WS_RT_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
+    WS_RT_API();
     if (!devPtr) return ws_rt_set_error(cudaErrorInvalidValue);
     cudaError_t e = enter(0, NULL);
     if (!e) e = symbol_range(symbol, 0, 0, devPtr);
@@ -661,6 +772,7 @@ WS_RT_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 /* cudaGetSymbolSize: size of a variable. */
 WS_RT_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 {
+    WS_RT_API();
     if (!size) return ws_rt_set_error(cudaErrorInvalidValue);
     cudaError_t e = enter(0, NULL);
     void *addr = NULL;
@@ -687,6 +799,7 @@ static cudaError_t check_location(struct cudaMemLocation loc)
 WS_RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
                                               unsigned int flags, cudaStream_t stream)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_check(0);
@@ -703,6 +816,7 @@ cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct c
 WS_RT_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location,
                                                    unsigned int flags, cudaStream_t stream)
 {
+    WS_RT_API();
     return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
 }
 
@@ -710,6 +824,7 @@ WS_RT_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t co
 WS_RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                                        struct cudaMemLocation location)
 {
+    WS_RT_API();
     ws_rt_lock();
     cudaError_t e = ws_rt_check(0);
     if (!e && (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)) e = cudaErrorInvalidValue;
@@ -723,6 +838,7 @@ WS_RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cu
 WS_RT_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
                                                   unsigned int flags)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_check(0);

@@ -10,6 +10,7 @@ PT_PROTO(cudaGraphUpload_ptsz, cudaError_t, (cudaGraphExec_t graphExec, cudaStre
 /* cudaGraphUpload_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    WS_RT_API();
     return cudaGraphUpload(graphExec, stream);
 }
 
@@ -19,6 +20,7 @@ PT_PROTO(cudaLaunchCooperativeKernel_ptsz, cudaError_t,
 WS_RT_EXPORT cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                                           size_t sharedMem, cudaStream_t stream)
 {
+    WS_RT_API();
     return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
@@ -28,6 +30,7 @@ PT_PROTO(cudaMemcpy2D_ptds, cudaError_t, (void *dst, size_t dpitch, const void *
 WS_RT_EXPORT cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                            size_t height, enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -37,6 +40,7 @@ PT_PROTO(cudaMemcpy2DAsync_ptsz, cudaError_t, (void *dst, size_t dpitch, const v
 WS_RT_EXPORT cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                                 size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    WS_RT_API();
     return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
 }
 
@@ -48,6 +52,7 @@ WS_RT_EXPORT cudaError_t cudaMemcpy2DFromArray_ptds(void *dst, size_t dpitch, cu
                                                     size_t hOffset, size_t width, size_t height,
                                                     enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
 }
 
@@ -57,6 +62,7 @@ PT_PROTO(cudaMemcpy2DToArray_ptds, cudaError_t, (cudaArray_t dst, size_t wOffset
 WS_RT_EXPORT cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                                                   size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+    WS_RT_API();
     return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
 }
 
@@ -64,6 +70,7 @@ PT_PROTO(cudaMemcpy3D_ptds, cudaError_t, (const struct cudaMemcpy3DParms *p))
 /* cudaMemcpy3D_ptds: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p)
 {
+    WS_RT_API();
     return cudaMemcpy3D(p);
 }
 
@@ -71,6 +78,7 @@ PT_PROTO(cudaMemcpy3DAsync_ptsz, cudaError_t, (const struct cudaMemcpy3DParms *p
 /* cudaMemcpy3DAsync_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
+    WS_RT_API();
     return cudaMemcpy3DAsync(p, stream);
 }
 
@@ -78,6 +86,7 @@ PT_PROTO(cudaMemset2D_ptds, cudaError_t, (void *devPtr, size_t pitch, int value,
 /* cudaMemset2D_ptds: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
+    WS_RT_API();
     return cudaMemset2D(devPtr, pitch, value, width, height);
 }
 
@@ -87,6 +96,7 @@ PT_PROTO(cudaMemset2DAsync_ptsz, cudaError_t, (void *devPtr, size_t pitch, int v
 WS_RT_EXPORT cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                                                 cudaStream_t stream)
 {
+    WS_RT_API();
     return cudaMemset2DAsync(devPtr, pitch, value, width, height, stream);
 }
 
@@ -94,6 +104,7 @@ PT_PROTO(cudaMemset3D_ptds, cudaError_t, (struct cudaPitchedPtr pitchedDevPtr, i
 /* cudaMemset3D_ptds: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
 {
+    WS_RT_API();
     return cudaMemset3D(pitchedDevPtr, value, extent);
 }
 
@@ -103,6 +114,7 @@ PT_PROTO(cudaMemset3DAsync_ptsz, cudaError_t, (struct cudaPitchedPtr pitchedDevP
 WS_RT_EXPORT cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value,
                                                 struct cudaExtent extent, cudaStream_t stream)
 {
+    WS_RT_API();
     return cudaMemset3DAsync(pitchedDevPtr, value, extent, stream);
 }
 
@@ -112,6 +124,7 @@ PT_PROTO(cudaStreamAttachMemAsync_ptsz, cudaError_t, (cudaStream_t stream, void 
 WS_RT_EXPORT cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
                                                        unsigned int flags)
 {
+    WS_RT_API();
     return cudaStreamAttachMemAsync(stream, devPtr, length, flags);
 }
 
@@ -121,6 +134,7 @@ PT_PROTO(cudaStreamGetAttribute_ptsz, cudaError_t, (cudaStream_t stream, cudaStr
 WS_RT_EXPORT cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr,
                                                      cudaStreamAttrValue *value)
 {
+    WS_RT_API();
     return cudaStreamGetAttribute(stream, attr, value);
 }
 
@@ -130,6 +144,7 @@ PT_PROTO(cudaStreamSetAttribute_ptsz, cudaError_t, (cudaStream_t stream, cudaStr
 WS_RT_EXPORT cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr,
                                                      const cudaStreamAttrValue *param)
 {
+    WS_RT_API();
     return cudaStreamSetAttribute(stream, attr, param);
 }
 
@@ -137,6 +152,7 @@ PT_PROTO(cudaStreamGetDevice_ptsz, cudaError_t, (cudaStream_t hStream, int *devi
 /* cudaStreamGetDevice_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device)
 {
+    WS_RT_API();
     return cudaStreamGetDevice(hStream, device);
 }
 
@@ -144,6 +160,7 @@ PT_PROTO(cudaStreamGetFlags_ptsz, cudaError_t, (cudaStream_t hStream, unsigned i
 /* cudaStreamGetFlags_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags)
 {
+    WS_RT_API();
     return cudaStreamGetFlags(hStream, flags);
 }
 
@@ -151,6 +168,7 @@ PT_PROTO(cudaStreamGetId_ptsz, cudaError_t, (cudaStream_t hStream, unsigned long
 /* cudaStreamGetId_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId)
 {
+    WS_RT_API();
     return cudaStreamGetId(hStream, streamId);
 }
 
@@ -158,5 +176,6 @@ PT_PROTO(cudaStreamGetPriority_ptsz, cudaError_t, (cudaStream_t hStream, int *pr
 /* cudaStreamGetPriority_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority)
 {
+    WS_RT_API();
     return cudaStreamGetPriority(hStream, priority);
 }

@@ -17,6 +17,29 @@ ws_rt_state ws_rt_g = {
 
 static _Thread_local cudaError_t last_error = cudaSuccess;
 
+static _Thread_local int api_depth;   /* API calls of this thread in progress */
+
+/* Start timing an API call: only the outermost call of a thread is recorded. */
+ws_rt_api_scope ws_rt_api_begin(const char *name)
+{
+    ws_rt_api_scope s = { NULL, 0, 0 };
+    if (!ws_hs_tl_on()) return s;
+    s.counted = 1;
+    if (api_depth++ == 0) {
+        s.name = name;
+        s.t0 = ws_hs_tl_now();
+    }
+    return s;
+}
+
+/* An API call returns: record it when it was the outermost. */
+void ws_rt_api_end(ws_rt_api_scope *s)
+{
+    if (!s->counted) return;
+    api_depth--;
+    if (s->name) ws_hs_tl_api(s->name, s->t0, ws_hs_tl_now());
+}
+
 /* Take the runtime lock (the host session's, shared with every API face). */
 void ws_rt_lock(void) { ws_hs_lock(); }
 

@@ -86,6 +86,10 @@ static cudaError_t stream_create(cudaStream_t *pStream, unsigned flags, int prio
             s->magic = WS_RT_STREAM_MAGIC;
             s->flags = flags;
             s->priority = priority > 0 ? 0 : priority < -5 ? -5 : priority;
+            /* its queue on the simulated clock: a blocking stream orders with the default stream */
+            s->q.nonblocking = (flags & cudaStreamNonBlocking) != 0;
+            s->q.id = ws_hs_tl_stream_new();
+            ws_hs_queue_add(&s->q);
             s->next = ws_rt_g.streams;
             ws_rt_g.streams = s;
             *pStream = (cudaStream_t)s;
@@ -97,24 +101,28 @@ static cudaError_t stream_create(cudaStream_t *pStream, unsigned flags, int prio
 /* cudaStreamCreate: a blocking stream of default priority. */
 WS_RT_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 {
+    WS_RT_API();
     return stream_create(pStream, cudaStreamDefault, 0);
 }
 
 /* cudaStreamCreateWithFlags: cudaStreamDefault or cudaStreamNonBlocking. */
 WS_RT_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 {
+    WS_RT_API();
     return stream_create(pStream, flags, 0);
 }
 
 /* cudaStreamCreateWithPriority: priority clamped to [-5, 0]. */
 WS_RT_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
 {
+    WS_RT_API();
     return stream_create(pStream, flags, priority);
 }
 
 /* cudaStreamDestroy: free a stream (its work is already done). */
 WS_RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
+    WS_RT_API();
     ws_rt_lock();
     cudaError_t e = cudaErrorInvalidResourceHandle;
     if (!is_default(stream)) {
@@ -123,6 +131,7 @@ WS_RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream)
                 ws_rt_stream *s = *pp;
                 *pp = s->next;
                 s->magic = 0;
+                ws_hs_queue_remove(&s->q);
                 free(s);
                 e = cudaSuccess;
                 break;
@@ -136,6 +145,7 @@ WS_RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream)
 /* cudaStreamSynchronize: all work is done at enqueue time; reports a kernel fault. */
 WS_RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_stream_get(stream, &s);
@@ -148,7 +158,13 @@ WS_RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream)
         e = cudaErrorStreamCaptureImplicit;
     }
     if (!e) e = ws_rt_check(1);
+    double t0 = ws_hs_tl_on() ? ws_hs_tl_now() : 0;
     if (!e && ws_rt_clock_on()) ws_rt_clock_sync(s, is_default(stream));
+    if (!e && ws_hs_tl_on()) {
+        char name[48];
+        snprintf(name, sizeof name, "wait for stream %d", ws_rt_stream_id(s));
+        ws_hs_tl_sync(ws_hs_tl_intern(name), t0, ws_hs_tl_now());
+    }
     return leave(e);
 }
 
@@ -156,12 +172,14 @@ cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);
 /* cudaStreamSynchronize_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
+    WS_RT_API();
     return cudaStreamSynchronize(stream);
 }
 
 /* cudaStreamQuery: always complete. */
 WS_RT_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_stream_get(stream, &s);
@@ -174,12 +192,14 @@ cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream);
 /* cudaStreamQuery_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
 {
+    WS_RT_API();
     return cudaStreamQuery(stream);
 }
 
 /* cudaStreamGetPriority: the stream's priority (0 for the default streams). */
 WS_RT_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
 {
+    WS_RT_API();
     if (!priority) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_stream *s = NULL;
@@ -191,6 +211,7 @@ WS_RT_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priori
 /* cudaStreamGetFlags: the stream's creation flags. */
 WS_RT_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
 {
+    WS_RT_API();
     if (!flags) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_stream *s = NULL;
@@ -202,6 +223,7 @@ WS_RT_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *
 /* cudaStreamGetId: a unique id (the default streams get 0 and 1). */
 WS_RT_EXPORT cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
 {
+    WS_RT_API();
     if (!streamId) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_stream *s = NULL;
@@ -213,6 +235,7 @@ WS_RT_EXPORT cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long lon
 /* cudaStreamGetDevice: device 0. */
 WS_RT_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
 {
+    WS_RT_API();
     if (!device) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_stream *s = NULL;
@@ -238,6 +261,7 @@ static cudaError_t event_get(cudaEvent_t h, ws_rt_event **ev)
 /* cudaEventCreateWithFlags: default, blocking-sync, disable-timing, interprocess (with disable-timing). */
 WS_RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
+    WS_RT_API();
     if (!event || (flags & ~(unsigned)(cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess)) ||
         ((flags & cudaEventInterprocess) && !(flags & cudaEventDisableTiming)))
         return ws_rt_set_error(cudaErrorInvalidValue);
@@ -259,12 +283,14 @@ WS_RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned i
 /* cudaEventCreate: an event with timing. */
 WS_RT_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
+    WS_RT_API();
     return cudaEventCreateWithFlags(event, cudaEventDefault);
 }
 
 /* cudaEventDestroy: free an event. */
 WS_RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
+    WS_RT_API();
     ws_rt_lock();
     cudaError_t e = cudaErrorInvalidResourceHandle;
     for (ws_rt_event **pp = &ws_rt_g.events; *pp; pp = &(*pp)->next) {
@@ -303,6 +329,8 @@ static cudaError_t event_record(cudaEvent_t event, cudaStream_t stream, unsigned
             ev->recorded = 1;
             ev->capture = NULL;
             ev->t = ws_rt_clock_on() ? ws_rt_clock_event(s) : ws_rt_now();
+            if (ws_hs_tl_on())
+                ws_hs_tl_event(ws_rt_stream_id(s), "event record", ws_rt_clock_on() ? ev->t : ws_hs_tl_now());
         }
     }
     return leave(e);
@@ -311,6 +339,7 @@ static cudaError_t event_record(cudaEvent_t event, cudaStream_t stream, unsigned
 /* cudaEventRecord: timestamp after all work enqueued so far. */
 WS_RT_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
+    WS_RT_API();
     return event_record(event, stream, 0);
 }
 
@@ -318,12 +347,14 @@ cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
 /* cudaEventRecord_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
 {
+    WS_RT_API();
     return event_record(event, stream, 0);
 }
 
 /* cudaEventRecordWithFlags: as cudaEventRecord. */
 WS_RT_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
+    WS_RT_API();
     return event_record(event, stream, flags);
 }
 
@@ -331,23 +362,28 @@ cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream
 /* cudaEventRecordWithFlags_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
+    WS_RT_API();
     return event_record(event, stream, flags);
 }
 
 /* cudaEventSynchronize: the event's work is done; reports a kernel fault. */
 WS_RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_event *ev = NULL;
     cudaError_t e = event_get(event, &ev);
     if (!e) e = ws_rt_check(1);
+    double t0 = ws_hs_tl_on() ? ws_hs_tl_now() : 0;
     if (!e && ws_rt_clock_on()) ws_rt_clock_sync_to(ev->t);
+    if (!e && ws_hs_tl_on()) ws_hs_tl_sync("wait for event", t0, ws_hs_tl_now());
     return leave(e);
 }
 
 /* cudaEventQuery: always complete. */
 WS_RT_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event)
 {
+    WS_RT_API();
     ws_rt_lock();
     ws_rt_event *ev = NULL;
     cudaError_t e = event_get(event, &ev);
@@ -358,6 +394,7 @@ WS_RT_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event)
 /* cudaEventElapsedTime: milliseconds of host time between two recorded events. */
 WS_RT_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
+    WS_RT_API();
     if (!ms) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_event *a = NULL, *b = NULL;
@@ -374,6 +411,7 @@ WS_RT_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cuda
  * waiting stream join that capture. */
 WS_RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
+    WS_RT_API();
     if (flags & ~(unsigned)cudaEventWaitExternal) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_event *ev = NULL;
@@ -382,6 +420,8 @@ WS_RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t ev
     if (!e) e = ws_rt_stream_get(stream, &s);
     if (!e) e = ws_rt_check(0);
     if (!e && !ev->capture && ws_rt_clock_on()) ws_rt_clock_wait(s, ev->t);
+    if (!e && !ev->capture && ev->recorded && ws_hs_tl_on())
+        ws_hs_tl_event(ws_rt_stream_id(s), "event wait", ws_rt_clock_on() ? ev->t : ws_hs_tl_now());
     if (!e && ev->capture && s && !s->capture) {
         s->capture = ev->capture;
         s->capture_origin = 0;
@@ -401,15 +441,31 @@ cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, uns
 /* cudaStreamWaitEvent_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
+    WS_RT_API();
     return cudaStreamWaitEvent(stream, event, flags);
 }
 
 /* ---- host work in streams ---- */
 
+/* When host work enqueued on s now starts on the timeline (where the stream is, in timing mode). */
+static double host_work_time(ws_rt_stream *s)
+{
+    if (!ws_hs_tl_on()) return 0;
+    return ws_rt_clock_on() ? ws_rt_clock_event(s) : ws_hs_tl_now();
+}
+
+/* Host work (static name) on s that started at t0 is done: record it (an instant in timing mode, which does not
+ * time the host's work). */
+static void host_work_done(ws_rt_stream *s, const char *name, double t0)
+{
+    if (ws_hs_tl_on()) ws_hs_tl_callback(ws_rt_stream_id(s), name, t0, ws_rt_clock_on() ? t0 : ws_hs_tl_now());
+}
+
 /* cudaStreamAddCallback: run the callback now (after all earlier work), or record it during capture. */
 WS_RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
                                                unsigned int flags)
 {
+    WS_RT_API();
     if (!callback || flags) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_stream *s = NULL;
@@ -426,7 +482,9 @@ WS_RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCa
     }
     if (!e) {
         cudaError_t status = ws_rt_check(1);
+        double t0 = host_work_time(s);
         callback(stream, status, userData);
+        host_work_done(s, "stream callback", t0);
         e = status;
     }
     return leave(e);
@@ -438,12 +496,14 @@ cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t
 WS_RT_EXPORT cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback,
                                                     void *userData, unsigned int flags)
 {
+    WS_RT_API();
     return cudaStreamAddCallback(stream, callback, userData, flags);
 }
 
 /* cudaLaunchHostFunc: run fn now (after all earlier work), or record it during capture. */
 WS_RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
+    WS_RT_API();
     if (!fn) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     ws_rt_stream *s = NULL;
@@ -457,7 +517,9 @@ WS_RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn
             n->user = userData;
         }
     } else if (!e && !ws_hs_fault_pending()) {
+        double t0 = host_work_time(s);
         fn(userData);
+        host_work_done(s, "host function", t0);
     }
     return leave(e);
 }
@@ -466,6 +528,7 @@ cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *
 /* cudaLaunchHostFunc_ptsz: per-thread default stream variant. */
 WS_RT_EXPORT cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
+    WS_RT_API();
     return cudaLaunchHostFunc(stream, fn, userData);
 }
 
@@ -474,6 +537,7 @@ WS_RT_EXPORT cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn
 /* cudaDeviceSynchronize: all work is done; reports a kernel fault (sticky from then on). */
 WS_RT_EXPORT cudaError_t cudaDeviceSynchronize(void)
 {
+    WS_RT_API();
     ws_rt_lock();
     cudaError_t e = cudaSuccess;
     if (ws_rt_any_capture()) {
@@ -481,6 +545,8 @@ WS_RT_EXPORT cudaError_t cudaDeviceSynchronize(void)
         e = cudaErrorStreamCaptureUnsupported;
     }
     if (!e) e = ws_rt_check(1);
+    double t0 = ws_hs_tl_on() ? ws_hs_tl_now() : 0;
     if (!e && ws_rt_clock_on()) ws_rt_clock_sync(NULL, 1);
+    if (!e && ws_hs_tl_on()) ws_hs_tl_sync("wait for device", t0, ws_hs_tl_now());
     return leave(e);
 }
