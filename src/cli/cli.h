@@ -12,5 +12,7 @@ int cli_occupancy(int argc, char **argv);
 int cli_advise(int argc, char **argv);
 /* warpsim ptx FILE.ptx: the decoded listing */
 int cli_ptx(int argc, char **argv);
+/* warpsim explore [NAME [options]]: the teaching material's explorers */
+int cli_explore(int argc, char **argv);
 
 #endif
