@@ -234,9 +234,10 @@ int cli_x_latency_run(cli_xctx *x, json_t *res)
 /* Print one latency run. */
 static void latency_line(FILE *out, const json_t *c)
 {
-    fprintf(out, "  %2lld warp%s: %lld units; first LD to last STORE %lld cycles: %lld LD/ADD/STORE slots, %lld EXIT, "
+    fprintf(out, "  %2lld warp%s: %lld unit%s; first LD to last STORE %lld cycles: %lld LD/ADD/STORE slots, %lld EXIT, "
             "%lld idle -> %.3f units per cycle, %.3f per LD/ADD/STORE slot\n", cli_x_i(c, "warps", 0),
-            cli_x_i(c, "warps", 0) == 1 ? " " : "s", cli_x_i(c, "units", 0), cli_x_i(c, "window_cycles", 0),
+            cli_x_i(c, "warps", 0) == 1 ? " " : "s", cli_x_i(c, "units", 0), cli_x_i(c, "units", 0) == 1 ? " " : "s",
+            cli_x_i(c, "window_cycles", 0),
             cli_x_i(c, "work_slots", 0), cli_x_i(c, "exit_slots", 0), cli_x_i(c, "idle_slots", 0),
             cli_x_num(c, "units_per_cycle", 0), cli_x_num(c, "units_per_work_slot", 0));
 }
@@ -313,7 +314,14 @@ static void divergence_steps(const json_t *view, json_t *run, long long t0, long
                 text = cli_x_s(in, "text", "");
                 line = cli_x_i(in, "line", -1);
             }
-        const char *path = line >= t0 && line < t1 ? "true" : line >= f0 && line < f1 ? "false" : "common";
+        const char *op = text;
+        if (*op == '@') {                       /* a guard: "@%p1 bra ..." */
+            while (*op && *op != ' ') op++;
+            while (*op == ' ') op++;
+        }
+        int branch = !strncmp(op, "bra", 3);
+        const char *path = branch ? "branch" : line >= t0 && line < t1 ? "true" : line >= f0 && line < f1 ? "false"
+                         : "common";
         if (!strcmp(path, "true")) nt++;
         if (!strcmp(path, "false")) nf++;
         json_t *o = json_object();
@@ -419,7 +427,8 @@ void cli_x_divergence_text(const json_t *res, FILE *out)
             }
         }
     }
-    fprintf(out, "  the mixed warp issues %lld more instructions than all-true and %lld more than all-false\n",
+    fprintf(out, "  the mixed warp issues %lld more instructions than all-true and %lld more than all-false (a jump ends the\n"
+            "  true path)\n",
             cli_x_i(res, "extra_vs_all_true", 0), cli_x_i(res, "extra_vs_all_false", 0));
     if (!json_is_array(json_object_get(json_array_get(json_object_get(res, "runs"), 0), "steps")))
         fprintf(out, "  (the active masks need the run report's view data, which this warpsim does not collect)\n");

@@ -109,12 +109,26 @@ void ws_rep_xs_end(FILE *f, const char *sources)
     fprintf(f, "<footer>%s</footer>\n</main>\n</body>\n</html>\n", sources);
 }
 
+/* Format an integer with thousands separators ("8,192"). */
+void ws_rep_xs_int(char *buf, size_t cap, long long v)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
+    size_t n = strlen(digits), o = 0;
+    if (v < 0 && o + 1 < cap) buf[o++] = '-';
+    for (size_t i = 0; i < n && o + 2 < cap; i++) {
+        buf[o++] = digits[i];
+        if (n > 3 && (n - i - 1) % 3 == 0 && i + 1 < n) buf[o++] = ',';
+    }
+    buf[o] = 0;
+}
+
 /* Format the number at path into buf; "-" when missing. */
 static void fmt_num(char *buf, size_t cap, const json_t *res, const char *path, int prec)
 {
     const json_t *v = ws_rep_xs_get(res, path);
     if (!json_is_number(v)) snprintf(buf, cap, "-");
-    else if (prec < 0) snprintf(buf, cap, "%lld", (long long)llround(json_number_value(v)));
+    else if (prec < 0) ws_rep_xs_int(buf, cap, (long long)llround(json_number_value(v)));
     else snprintf(buf, cap, "%.*f", prec, json_number_value(v));
 }
 
@@ -226,6 +240,53 @@ void ws_rep_xs_tnum(FILE *f, double x, double y, const char *anchor, double size
     ws_rep_xs_esc(f, path);
     fprintf(f, "\">%s</text>\n", buf);
 }
+
+/* Open a text element whose content follows as ws_rep_xs_span / ws_rep_xs_snum pieces. */
+void ws_rep_xs_text_open(FILE *f, double x, double y, const char *anchor, double size, int weight, const char *fill)
+{
+    text_open(f, x, y, anchor, size, weight, fill);
+    fprintf(f, ">");
+}
+
+/* A piece of plain text inside an open text element; weight 0 keeps the element's. */
+void ws_rep_xs_span(FILE *f, int weight, const char *fill, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (!weight && !fill) {
+        ws_rep_xs_esc(f, buf);
+        return;
+    }
+    fprintf(f, "<tspan");
+    if (weight) fprintf(f, " font-weight=\"%d\"", weight);
+    if (fill) fprintf(f, " fill=\"%s\"", fill);
+    fprintf(f, ">");
+    ws_rep_xs_esc(f, buf);
+    fprintf(f, "</tspan>");
+}
+
+/* A number tied to the JSON inside an open text element (a tspan with class n and data-k). */
+void ws_rep_xs_snum(FILE *f, int weight, const char *fill, const json_t *res, int prec, const char *fmt, ...)
+{
+    char path[256], buf[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(path, sizeof path, fmt, ap);
+    va_end(ap);
+    fmt_num(buf, sizeof buf, res, path, prec);
+    fprintf(f, "<tspan class=\"n\" data-k=\"");
+    ws_rep_xs_esc(f, path);
+    fprintf(f, "\"");
+    if (weight) fprintf(f, " font-weight=\"%d\"", weight);
+    if (fill) fprintf(f, " fill=\"%s\"", fill);
+    fprintf(f, ">%s</tspan>", buf);
+}
+
+/* Close an open text element. */
+void ws_rep_xs_text_close(FILE *f) { fprintf(f, "</text>\n"); }
 
 /* A circle. */
 void ws_rep_xs_circle(FILE *f, double cx, double cy, double r, const char *fill, const char *stroke)

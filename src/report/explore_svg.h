@@ -54,6 +54,17 @@ void ws_rep_xs_textf(FILE *f, double x, double y, const char *anchor, double siz
 /* Text of a number tied to the JSON (an SVG <text> with class n and data-k), prec as in ws_rep_xs_num. */
 void ws_rep_xs_tnum(FILE *f, double x, double y, const char *anchor, double size, int weight, const char *fill,
                     const json_t *res, const char *path, int prec);
+/* Open a text element whose content follows as ws_rep_xs_span / ws_rep_xs_snum pieces (they flow inline). */
+void ws_rep_xs_text_open(FILE *f, double x, double y, const char *anchor, double size, int weight, const char *fill);
+/* A piece of plain text inside an open text element (weight 0 and fill NULL: the element's). */
+void ws_rep_xs_span(FILE *f, int weight, const char *fill, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A number tied to the JSON inside an open text element; the path is printf-style; prec as in ws_rep_xs_num. */
+void ws_rep_xs_snum(FILE *f, int weight, const char *fill, const json_t *res, int prec, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Close an open text element. */
+void ws_rep_xs_text_close(FILE *f);
+/* Format an integer with thousands separators ("8,192") into buf. */
+void ws_rep_xs_int(char *buf, size_t cap, long long v);
 /* A circle. */
 void ws_rep_xs_circle(FILE *f, double cx, double cy, double r, const char *fill, const char *stroke);
 /* An arrow from (x1, y1) to (x2, y2) with a small head. */
