@@ -1,13 +1,13 @@
 // rare-branch.cu - `warpsim explore rare-branch`: a branch that each thread takes with probability p. Element i
 // runs on lane i % 32 of warp i / 32; a warp must issue the rare (expensive) path when any of its 32 lanes takes
 // it, and it diverges when some lanes take it and others do not. The kernel counts both kinds of warps itself
-// (__ballot_sync), once for random data and once for the same data grouped so that the taking elements are
+// (__ballot_sync) and writes down each warp's kind, once for random data and once for the same data grouped so that the taking elements are
 // neighbours. Usage: rare-branch [p=0.01] [warps=4096] [seed=1]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
-__global__ void rare(const unsigned char *take, float *out, unsigned *counts, int n)
+__global__ void rare(const unsigned char *take, float *out, unsigned *counts, unsigned char *kind, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     bool t = i < n && take[i];
@@ -15,6 +15,7 @@ __global__ void rare(const unsigned char *take, float *out, unsigned *counts, in
     if ((threadIdx.x & 31) == 0) {
         if (vote) atomicAdd(&counts[0], 1u);              // the warp issues the rare path
         if (vote && vote != 0xffffffffu) atomicAdd(&counts[1], 1u);   // and diverges
+        kind[i / 32] = !vote ? 0 : vote == 0xffffffffu ? 2 : 1;       // none / some lanes / all lanes take it
     }
     float v = (float)(i & 255);
     if (t) {                                              // the rare, expensive path
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
     unsigned char *take;
     float *out;
     unsigned *counts, hc[2][2];
+    unsigned char *kind, *hk[2] = { (unsigned char *)malloc(warps), (unsigned char *)malloc(warps) };
+    cudaMalloc(&kind, warps);
     cudaMalloc(&take, n);
     cudaMalloc(&out, n * sizeof(float));
     cudaMalloc(&counts, 2 * sizeof(unsigned));
@@ -62,12 +65,18 @@ int main(int argc, char **argv)
     for (int k = 0; k < 2 && e == cudaSuccess; k++) {
         cudaMemcpy(take, layouts[k], n, cudaMemcpyHostToDevice);
         cudaMemset(counts, 0, 2 * sizeof(unsigned));
-        rare<<<(n + 255) / 256, 256>>>(take, out, counts, n);
+        rare<<<(n + 255) / 256, 256>>>(take, out, counts, kind, n);
         e = cudaDeviceSynchronize();
         cudaMemcpy(hc[k], counts, sizeof hc[k], cudaMemcpyDeviceToHost);
+        cudaMemcpy(hk[k], kind, warps, cudaMemcpyDeviceToHost);
     }
     printf("{\"p\": %.6g, \"warps\": %d, \"elements\": %d, \"taking\": %d, \"seed\": %llu, \"error\": \"%s\", "
-           "\"random\": {\"issuing\": %u, \"divergent\": %u}, \"grouped\": {\"issuing\": %u, \"divergent\": %u}}\n",
+           "\"random\": {\"issuing\": %u, \"divergent\": %u}, \"grouped\": {\"issuing\": %u, \"divergent\": %u},\n",
            p, warps, n, taking, seed, cudaGetErrorName(e), hc[0][0], hc[0][1], hc[1][0], hc[1][1]);
+    for (int k = 0; k < 2; k++) {                         // one digit per warp: 0 none, 1 diverges, 2 all lanes
+        printf(" \"%s_warps\": \"", k ? "grouped" : "random");
+        for (int w = 0; w < warps; w++) putchar('0' + hk[k][w]);
+        printf("\"%s", k ? "}\n" : ",\n");
+    }
     return e != cudaSuccess;
 }

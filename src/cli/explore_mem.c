@@ -301,6 +301,8 @@ int cli_x_tile_run(cli_xctx *x, json_t *res)
         json_t *ab = json_array_get(json_object_get(rd, "a_by"), (size_t)me), *bb = json_array_get(json_object_get(rd, "b_by"), (size_t)me);
         char text[256] = "";
         size_t tl = 0;
+        if (ri) tl += (size_t)snprintf(text, sizeof text, "%g + ", at2(json_object_get(json_array_get(rounds, ri - 1), "sum"),
+                                                                    (size_t)y, (size_t)xx));
         for (long long k = 0; k < T; k++) {
             json_t *e = json_object();
             long long ay = json_integer_value(json_array_get(ab, (size_t)k)), by = json_integer_value(json_array_get(bb, (size_t)k));
@@ -317,7 +319,7 @@ int cli_x_tile_run(cli_xctx *x, json_t *res)
                                    json_number_value(json_array_get(a, (size_t)k)), json_number_value(json_array_get(b, (size_t)k)));
         }
         double sum = at2(json_object_get(rd, "sum"), (size_t)y, (size_t)xx);
-        snprintf(text + tl, sizeof text - tl, "%s = %g", ri ? " added" : "", sum);
+        snprintf(text + tl, sizeof text - tl, " = %g", sum);
         json_t *pt = json_object();
         cli_x_set_int(pt, "round", (long long)ri);
         cli_x_set_dbl(pt, "sum", sum);

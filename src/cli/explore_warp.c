@@ -478,6 +478,9 @@ int cli_x_rare_run(cli_xctx *x, json_t *res)
     cli_x_set_dbl(res, "formula_pct", 100.0 * (1.0 - pow(1.0 - p, 32)));
     json_t *rnd = rare_layout(json_object_get(r.out, "random"), cli_x_launch(&r, 0), warps);
     json_t *grp = rare_layout(json_object_get(r.out, "grouped"), cli_x_launch(&r, 1), warps);
+    /* each warp's kind as the kernel wrote it: one digit per warp, 0 none, 1 some lanes, 2 all lanes take it */
+    json_object_set(rnd, "kinds", json_object_get(r.out, "random_warps"));
+    json_object_set(grp, "kinds", json_object_get(r.out, "grouped_warps"));
     double ri = cli_x_num(rnd, "warp_insts", 0), gi = cli_x_num(grp, "warp_insts", 0);
     json_object_set_new(res, "random", rnd);
     json_object_set_new(res, "grouped", grp);
