@@ -14,5 +14,7 @@ int cli_advise(int argc, char **argv);
 int cli_ptx(int argc, char **argv);
 /* warpsim view REPORT.json [-o PAGE.html]: the view page of a run report */
 int cli_view(int argc, char **argv);
+/* warpsim explore [NAME [options]]: the teaching material's explorers */
+int cli_explore(int argc, char **argv);
 
 #endif

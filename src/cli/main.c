@@ -13,7 +13,8 @@ static void usage(FILE *f)
         "  devices              list the device presets\n"
         "  occupancy ...        occupancy calculator (warpsim occupancy --help)\n"
         "  advise ...           launch advisor (warpsim advise --help)\n"
-        "  ptx FILE.ptx         decode a PTX file and print the decoded listing (or the front end's error)\n");
+        "  ptx FILE.ptx         decode a PTX file and print the decoded listing (or the front end's error)\n"
+        "  explore [NAME]       the teaching material's \"Try it\" explorers, on real kernels (warpsim explore)\n");
 }
 
 int main(int argc, char **argv)
@@ -29,6 +30,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "advise")) return cli_advise(argc - 1, argv + 1);
     if (!strcmp(cmd, "ptx")) return cli_ptx(argc - 1, argv + 1);
     if (!strcmp(cmd, "view")) return cli_view(argc - 1, argv + 1);
+    if (!strcmp(cmd, "explore")) return cli_explore(argc - 1, argv + 1);
     fprintf(stderr, "warpsim: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

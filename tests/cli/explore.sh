@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# TIMEOUT: 900
+# explore.sh - `warpsim explore`: runs every explorer with --json and --html, checks every number the teaching
+# material's "Try it" explorers state (tests/cli/explore_check.py), renders each page in headless Chromium and
+# checks that its elements exist and that the numbers it shows equal the JSON's. Explorers that need the run
+# report's view data exit with status 3 while the runtime does not collect it: their checks are skipped (SKIP
+# lines), the rest still run. Exit 77 when nvcc, python3 or chromium is missing.
+set -u
+ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null || (cd "$(dirname "$0")/../.." && pwd))
+W=${WARPSIM:-$ROOT/build/warpsim}
+export WARPSIM_DEVICES=$ROOT/devices
+export WARPSIM_EXPLORE_DIR=${WARPSIM_EXPLORE_DIR:-$ROOT/explore}
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" >/dev/null 2>&1 || { echo "nvcc not found (\$NVCC=$NVCC)"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}
+[ -n "$CHROMIUM" ] || { echo "chromium not found (\$CHROMIUM)"; exit 77; }
+[ -x "$W" ] || { echo "FAIL  $W not built (run make)"; exit 1; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/warpsim-explore-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+cases=()
+
+# run CASE ARGS...: warpsim explore ARGS --json --html, the DOM chromium renders of the page
+run() {
+    local c=$1
+    shift
+    "$W" explore "$@" --json --html "$TMP/$c.html" > "$TMP/$c.json" 2> "$TMP/$c.err"
+    local rc=$?
+    if [ $rc = 3 ]; then
+        echo "SKIP  $c: $(tail -1 "$TMP/$c.err")"
+        return
+    fi
+    if [ $rc != 0 ]; then
+        echo "FAIL  warpsim explore $* (status $rc)"
+        sed 's/^/      | /' "$TMP/$c.err" | tail -12
+        fails=$((fails + 1))
+        return
+    fi
+    echo "PASS  warpsim explore $* --json --html"
+    "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom \
+        "file://$TMP/$c.html" > "$TMP/$c.dom" 2> "$TMP/$c.chromium" || true
+    [ -s "$TMP/$c.dom" ] || { echo "FAIL  $c: chromium rendered nothing"; sed 's/^/      | /' "$TMP/$c.chromium" | tail -5; fails=$((fails + 1)); }
+    cases+=("$c")
+}
+
+run map map
+run fit fit
+run latency latency
+run latency16 latency --latency 16 --warps 1,16
+run divergence divergence
+run sectors sectors
+run banks banks
+run tile tile
+run roofline roofline
+run placement placement
+run rare-branch rare-branch
+run launch launch
+run occupancy occupancy
+
+# the list, the usage errors
+"$W" explore > "$TMP/list" 2>&1
+n=$(grep -cE '^  (map|fit|latency|divergence|sectors|banks|tile|roofline|placement|rare-branch|launch|occupancy) ' "$TMP/list")
+if [ "$n" = 12 ]; then echo "PASS  warpsim explore lists the 12 explorers"; else echo "FAIL  warpsim explore lists $n of 12"; fails=$((fails + 1)); fi
+"$W" explore nope > "$TMP/out" 2>&1
+rc=$?
+if [ $rc = 2 ] && grep -q "unknown explorer 'nope'" "$TMP/out"; then echo "PASS  unknown explorer: status 2"; else echo "FAIL  unknown explorer (status $rc)"; fails=$((fails + 1)); fi
+"$W" explore fit --regs 33 > "$TMP/out" 2>&1
+rc=$?
+if [ $rc = 1 ] && grep -q "24, 32, 40, 48, 64, 96 or 128" "$TMP/out"; then echo "PASS  fit --regs 33: says which register counts exist"; else echo "FAIL  fit --regs 33 (status $rc)"; fails=$((fails + 1)); fi
+"$W" explore banks --column 9 > "$TMP/out" 2>&1
+rc=$?
+if [ $rc = 2 ] && grep -q -- "--column: 9 is outside 0 to 7" "$TMP/out"; then echo "PASS  banks --column 9: out of range, status 2"; else echo "FAIL  banks --column 9 (status $rc)"; fails=$((fails + 1)); fi
+
+if [ ${#cases[@]} -gt 0 ]; then python3 "$ROOT/tests/cli/explore_check.py" "$TMP" "${cases[@]}" || fails=$((fails + 1)); fi
+[ "$fails" = 0 ]
