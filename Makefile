@@ -99,10 +99,13 @@ uninstall:
 	rm -f "$(I_DEV)"/*.preset "$(I_DEV)/README.md"
 	rmdir "$(I_LIB)" "$(I_DEV)" "$(DESTDIR)$(PREFIX)/share/warpsim" 2>/dev/null || true
 
-# make docs: the view page's pictures docs/view-*.png, drawn from tests/data/view/*.json in headless Chromium by
-# tests/cli/view_page.sh (which checks the pages too; needs chromium and python3)
+# make docs: the pictures in docs/, drawn in headless Chromium by the tests that check them (needs chromium, python3
+# and nvcc): the view page of the fixtures tests/data/view/*.json (docs/view-*.png), the view pages of seed programs
+# (docs/view-program-*.png) and every explorer's page (docs/explore-*.png)
 docs: $(B)/warpsim
 	WARPSIM=$(B)/warpsim bash tests/cli/view_page.sh --docs docs
+	WARPSIM=$(B)/warpsim bash tests/cli/view_programs.sh --docs docs
+	WARPSIM=$(B)/warpsim bash tests/cli/explore.sh --docs docs
 
 .PHONY: all test bench clean install uninstall
 .PHONY: docs

@@ -295,6 +295,7 @@ int cli_x_run(cli_xctx *x, const cli_xspec *s, cli_xrun *r)
         dup2(fo, 1);
         if (fe >= 0) dup2(fe, 2);
         setenv("WARPSIM_VIEW", "1", 1);
+        setenv("WARPSIM_VIEW_LAUNCHES", "64", 1);   /* latency runs a launch per warp count, up to 34 */
         execv(exe, (char *const *)av);
         _exit(127);
     }

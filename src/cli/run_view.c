@@ -29,7 +29,7 @@ int cli_view_option(int argc, char **argv, int *i, cli_view_opts *o)
     static const struct { const char *name; size_t off; } opts[] = {
         { "--view", offsetof(cli_view_opts, html) }, { "--view-json", offsetof(cli_view_opts, json) },
         { "--view-sms", offsetof(cli_view_opts, sms) }, { "--view-cycles", offsetof(cli_view_opts, cycles) },
-        { "--view-warp", offsetof(cli_view_opts, warp) },
+        { "--view-warp", offsetof(cli_view_opts, warp) }, { "--view-launches", offsetof(cli_view_opts, launches) },
     };
     for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
         int missing = 0;
@@ -54,8 +54,8 @@ static const char *absolute(const char *path, char *buf, size_t cap)
 /* Check the values and set the environment. */
 int cli_view_env(cli_view_opts *o)
 {
-    if (!o->html && !o->json && (o->sms || o->cycles || o->warp)) {
-        fprintf(stderr, "warpsim run: --view-sms, --view-cycles and --view-warp need --view or --view-json\n");
+    if (!o->html && !o->json && (o->sms || o->cycles || o->warp || o->launches)) {
+        fprintf(stderr, "warpsim run: --view-sms, --view-cycles, --view-warp and --view-launches need --view or --view-json\n");
         return 2;
     }
     if (!o->html && !o->json) return 0;
@@ -64,7 +64,8 @@ int cli_view_env(cli_view_opts *o)
     char err[256];
     if ((o->sms && ws_view_parse_opt(&vo, 's', o->sms, err, sizeof err)) ||
         (o->cycles && ws_view_parse_opt(&vo, 'c', o->cycles, err, sizeof err)) ||
-        (o->warp && ws_view_parse_opt(&vo, 'w', o->warp, err, sizeof err))) {
+        (o->warp && ws_view_parse_opt(&vo, 'w', o->warp, err, sizeof err)) ||
+        (o->launches && ws_view_parse_opt(&vo, 'l', o->launches, err, sizeof err))) {
         fprintf(stderr, "warpsim run: %s\n", err);
         return 2;
     }
@@ -72,7 +73,8 @@ int cli_view_env(cli_view_opts *o)
     const char *h = absolute(o->html, hbuf, sizeof hbuf), *j = absolute(o->json, jbuf, sizeof jbuf);
     if (setenv("WARPSIM_VIEW", "1", 1) || (h && setenv("WARPSIM_VIEW_HTML", h, 1)) ||
         (j && setenv("WARPSIM_VIEW_JSON", j, 1)) || (o->sms && setenv("WARPSIM_VIEW_SMS", o->sms, 1)) ||
-        (o->cycles && setenv("WARPSIM_VIEW_CYCLES", o->cycles, 1)) || (o->warp && setenv("WARPSIM_VIEW_WARP", o->warp, 1))) {
+        (o->cycles && setenv("WARPSIM_VIEW_CYCLES", o->cycles, 1)) || (o->warp && setenv("WARPSIM_VIEW_WARP", o->warp, 1)) ||
+        (o->launches && setenv("WARPSIM_VIEW_LAUNCHES", o->launches, 1))) {
         fprintf(stderr, "warpsim run: cannot set up the environment\n");
         return 2;
     }
@@ -90,5 +92,7 @@ void cli_view_usage(FILE *f)
         "  --view-json FILE.json   the page's data (also in --report under \"view\")\n"
         "  --view-sms 0,1          SMs whose warp timeline is kept (default 0,1)\n"
         "  --view-cycles A:B       the timeline's cycle window (default 0:20000)\n"
-        "  --view-warp BLOCK:WARP  the warp whose active masks are shown (default 0:0)\n");
+        "  --view-warp BLOCK:WARP  the warp whose active masks are shown (default 0:0)\n"
+        "  --view-launches N       launches that keep their timeline, blocks, divergence and memory samples (default\n"
+        "                          the first 16; the others keep their counts)\n");
 }

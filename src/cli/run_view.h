@@ -8,7 +8,7 @@
 typedef struct cli_view_opts {
     const char *html;          /* --view FILE.html */
     const char *json;          /* --view-json FILE.json */
-    const char *sms, *cycles, *warp;
+    const char *sms, *cycles, *warp, *launches;
 } cli_view_opts;
 
 /* Defaults (nothing given). */

@@ -35,6 +35,8 @@ void ws_hs_tl_kernel(const char *name, ws_dim3 grid, ws_dim3 block, int stream, 
 /* A new simulated GPU and its timing model (NULL in functional mode): the device's name and clock; the block
  * listener when a trace is written. */
 void ws_hs_tl_install(ws_gpu *g, ws_tm *tm);
+/* At exit, before the report is written: end the NVTX ranges still open. */
+void ws_hs_tl_close(void);
 /* At exit: end open NVTX ranges, write the trace, print the statistics. */
 void ws_hs_tl_finish(void);
 

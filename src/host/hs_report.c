@@ -153,6 +153,7 @@ void ws_hs_report_flush(void)
     if (done) return;
     done = 1;
     ws_hs_chk_exit();   /* --check: leaks and the ERROR SUMMARY, before the report takes the findings */
+    ws_hs_tl_close();    /* NVTX ranges still open end now, for the report's host timeline */
     report_write();
     ws_hs_view_files(launches, nlaunches);
     summary_print();

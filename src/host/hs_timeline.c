@@ -87,7 +87,8 @@ static void decide(void)
                          max_events);
         }
         simulated = ws_hs_timing();
-        state = (trace_path || stats_dest || host_json_path || env_true("WARPSIM_TIMELINE")) && ws_hs_root_process();
+        state = (trace_path || stats_dest || host_json_path || env_true("WARPSIM_TIMELINE") || ws_hs_view_enabled()) &&
+                ws_hs_root_process();
     }
     ws_hs_unlock();
 }
@@ -556,7 +557,7 @@ static void lis_events(void *ctx, const ws_run *L, const ws_tm_event *ev, size_t
     }
 }
 
-static const ws_tm_listener block_listener = { NULL, lis_begin, lis_events, NULL };
+static const ws_tm_listener block_listener = { NULL, lis_begin, lis_events, NULL, 0 };
 
 /* A new simulated GPU (and its timing model, or NULL): remember the device; with a trace, listen to the blocks. */
 void ws_hs_tl_install(ws_gpu *g, ws_tm *tm)
@@ -605,6 +606,15 @@ static void close_open_ranges(void)
     double t1 = ws_hs_tl_now();
     for (size_t i = 0; i < nstarted; i++) end_started(&started[i], t1);
     nstarted = 0;
+}
+
+/* At exit, before the report: end the ranges still open. */
+void ws_hs_tl_close(void)
+{
+    if (!ws_hs_tl_on()) return;
+    int locked = ws_hs_lock_timed(2);
+    close_open_ranges();
+    if (locked) ws_hs_unlock();
 }
 
 /* Program name for the tables' header. */

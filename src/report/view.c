@@ -26,6 +26,7 @@ static const char *const stall_key[WS_ST_COUNT] = {
 typedef struct vpc {
     uint64_t warp_insts, active, exec;          /* issues, summed active and executing lanes */
     uint64_t greq, gsect, sreq, swf, sconf;     /* global/local requests and sectors; shared requests, wavefronts */
+    uint64_t gbytes;                            /* functional: global/local bytes the lanes asked for */
     uint64_t issue;                             /* timing: issue cycles */
     uint64_t stall[WS_ST_COUNT];                /* timing: cycles warps waited to issue it, by reason */
     uint8_t gmem, smem;                         /* it accessed global/local, shared memory */
@@ -79,6 +80,7 @@ typedef struct vsp {
 typedef struct vlaunch {
     int timing, detailed, nsp;
     uint64_t cycles;
+    uint64_t flops, gbytes;                     /* functional: FLOPs of the executing lanes, global bytes asked for */
     /* while it runs */
     const ws_module *mod;
     vfn *fns;
@@ -172,8 +174,14 @@ int ws_view_parse_opt(ws_view_opts *o, int which, const char *s, char *err, size
         o->div_warp = (int)w;
         return 0;
     }
+    if (which == 'l') {
+        long n = strtol(s, &end, 10);
+        if (errno || end == s || *end || n < 0 || n > 100000) goto bad;
+        o->max_detailed = (int)n;
+        return 0;
+    }
 bad:
-    snprintf(err, errlen, "cannot read '%s' (cycles are A:B, SMs 0,1,..., a warp BLOCK:WARP)", s);
+    snprintf(err, errlen, "cannot read '%s' (cycles are A:B, SMs 0,1,..., a warp BLOCK:WARP, launches 0-100000)", s);
     return -1;
 }
 
@@ -293,6 +301,8 @@ static void launch_finish(ws_view *v, vlaunch *l)
                       file_index(v, fn->files[in->file]) : -1;
             x->pipe = ws_ptx_pipe_name(in->pipe);
             x->c = *c;
+            l->flops += (uint64_t)in->flops * c->exec;
+            l->gbytes += c->gbytes;
         }
         free(l->fns[i].pcs);
     }
@@ -343,7 +353,10 @@ static void obs_post(void *ctx, ws_warp *w, const ws_rec *r)
     const ws_ms_access_counts *a = ws_ms_last_access(v->ms);
     int space = r->space[__builtin_ctz(r->exec)];
     if (space == WS_S_SHARED) { c->smem = 1; c->sreq++; c->swf += a->wavefronts; c->sconf += a->conflicts; }
-    else if (space != WS_S_CONST) { c->gmem = 1; c->greq += a->requests; c->gsect += a->sectors; }
+    else if (space != WS_S_CONST) {
+        c->gmem = 1; c->greq += a->requests; c->gsect += a->sectors;
+        c->gbytes += (uint64_t)r->size * (uint64_t)__builtin_popcount(r->exec);
+    }
     sample(l, c, r->fn, r->in, r->exec, (uint8_t)space, r->size, r->addr, a->wavefronts, a->conflicts);
 }
 
@@ -822,8 +835,15 @@ static void samples_json(ws_json *w, const ws_view *v, const vlaunch *l)
     ws_json_end_array(w);
 }
 
+/* The view's names of the limiters: the keys of its "limits" (Nsight Compute's launch__occupancy_limit_*). */
+static const char *const view_limiter_name[] = {
+    [WS_OCC_LIMIT_NONE] = "none", [WS_OCC_LIMIT_THREADS] = "warps", [WS_OCC_LIMIT_BLOCKS] = "blocks",
+    [WS_OCC_LIMIT_REGISTERS] = "registers", [WS_OCC_LIMIT_SHARED_MEMORY] = "shared_mem",
+    [WS_OCC_LIMIT_BARRIERS] = "barriers",
+};
+
 /* Write a launch's occupancy and roofline from its report record. */
-static void occ_roof_json(ws_json *w, const ws_view *v, const ws_rep_launch *r)
+static void occ_roof_json(ws_json *w, const ws_view *v, const vlaunch *l, const ws_rep_launch *r)
 {
     const ws_device *d = v->dev;
     if (r->has_occ) {
@@ -841,7 +861,7 @@ static void occ_roof_json(ws_json *w, const ws_view *v, const ws_rep_launch *r)
         ws_json_member_int(w, "registers", o->limit_registers == WS_OCC_UNLIMITED ? 0 : o->limit_registers);
         ws_json_member_int(w, "shared_mem", o->limit_shared_memory == WS_OCC_UNLIMITED ? 0 : o->limit_shared_memory);
         ws_json_end_object(w);
-        ws_json_member_string(w, "limiter", ws_occ_limiter_name(o->limiter));
+        ws_json_member_string(w, "limiter", view_limiter_name[o->limiter]);
         ws_json_member_double(w, "occupancy_pct", 100.0 * o->occupancy, 2);
         if (r->has_tm) ws_json_member_double(w, "achieved_pct", r->tm.achieved_occupancy_pct, 2);
         ws_json_member_double(w, "waves", o->waves_per_sm, 2);
@@ -854,6 +874,9 @@ static void occ_roof_json(ws_json *w, const ws_view *v, const ws_rep_launch *r)
         ws_json_member_uint(w, "flops", r->tm.flops);
         ws_json_member_uint(w, "dram_bytes", m->dram_read_bytes + m->dram_write_bytes);
         ws_json_member_double_g(w, "seconds", r->tm.duration_ns * 1e-9, 6);
+    } else {   /* functional mode: the executing lanes' FLOPs and the global bytes they asked for */
+        ws_json_member_uint(w, "flops", l->flops);
+        ws_json_member_uint(w, "dram_bytes", l->gbytes);
     }
     if (d) {
         ws_json_member_double_g(w, "peak_flops", d->fp32_tflops * 1e12, 6);
@@ -945,7 +968,7 @@ void ws_view_json_members(ws_view *v, ws_json *w, const ws_rep_launch *launches,
         ws_json_member_uint(w, "warp_insts", r->stats.warp_insts);
         ws_json_member_uint(w, "thread_insts", r->stats.thread_insts);
         if (r->has_tm) ws_json_member_uint(w, "cycles", r->tm.cycles);
-        occ_roof_json(w, v, r);
+        occ_roof_json(w, v, l, r);
         ws_json_key(w, "ptx");
         ws_json_begin_array(w);
         for (size_t k = 0; k < l->nins; k++) { ws_json_break(w, 4); insn_json(w, v, &l->ins[k]); }

@@ -33,7 +33,8 @@ struct ws_tm;
 
 /* The default options. */
 void ws_view_default_opts(ws_view_opts *o);
-/* Parse "A:B" cycles, "0,1" SMs or "BLOCK:WARP" into o (which = 'c', 's' or 'w'); 0, or -1 with a message. */
+/* Parse "A:B" cycles, "0,1" SMs, "BLOCK:WARP" or a count of detailed launches into o (which = 'c', 's', 'w' or
+ * 'l'); 0, or -1 with a message. */
 int ws_view_parse_opt(ws_view_opts *o, int which, const char *s, char *err, size_t errlen);
 /* Create a collector for device d. */
 ws_view *ws_view_create(const ws_device *d, const ws_view_opts *o);

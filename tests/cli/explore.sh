@@ -2,9 +2,11 @@
 # TIMEOUT: 900
 # explore.sh - `warpsim explore`: runs every explorer with --json and --html, checks every number the teaching
 # material's "Try it" explorers state (tests/cli/explore_check.py), renders each page in headless Chromium and
-# checks that its elements exist and that the numbers it shows equal the JSON's. Explorers that need the run
-# report's view data exit with status 3 while the runtime does not collect it: their checks are skipped (SKIP
-# lines), the rest still run. Exit 77 when nvcc, python3 or chromium is missing.
+# checks that its elements exist and that the numbers it shows equal the JSON's, and saves a screenshot of each page
+# in build/tests/explore/ (with --docs DIR also DIR/explore-NAME.png: `make docs`). An explorer that exits with
+# status 3 (the runtime collects no view data) is a SKIP line; the rest still run. Exit 77 when nvcc, python3 or
+# chromium is missing.
+#   tests/cli/explore.sh [--docs DIR]
 set -u
 ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null || (cd "$(dirname "$0")/../.." && pwd))
 W=${WARPSIM:-$ROOT/build/warpsim}
@@ -16,6 +18,10 @@ command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}
 [ -n "$CHROMIUM" ] || { echo "chromium not found (\$CHROMIUM)"; exit 77; }
 [ -x "$W" ] || { echo "FAIL  $W not built (run make)"; exit 1; }
+DOCS=
+[ "${1:-}" = --docs ] && DOCS=${2:?--docs needs a folder}
+SHOTS=$ROOT/build/tests/explore
+rm -rf "$SHOTS"; mkdir -p "$SHOTS"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/warpsim-explore-XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 fails=0
@@ -42,6 +48,26 @@ run() {
         "file://$TMP/$c.html" > "$TMP/$c.dom" 2> "$TMP/$c.chromium" || true
     [ -s "$TMP/$c.dom" ] || { echo "FAIL  $c: chromium rendered nothing"; sed 's/^/      | /' "$TMP/$c.chromium" | tail -5; fails=$((fails + 1)); }
     cases+=("$c")
+    shot "$c"
+}
+
+# shot CASE: a screenshot of the page as tall as it is, in $SHOTS/CASE.png (and $DOCS/explore-CASE.png)
+shot() {
+    local c=$1 h
+    { cat "$TMP/$c.html"; echo '<script>document.body.setAttribute("data-height", document.documentElement.scrollHeight)</script>'; } > "$TMP/$c.m.html"
+    "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,800 --virtual-time-budget=5000 \
+        --dump-dom "file://$TMP/$c.m.html" 2>/dev/null > "$TMP/$c.m.dom"
+    h=$(grep -o 'data-height="[0-9]*"' "$TMP/$c.m.dom" | grep -o '[0-9]*' | head -1)
+    [ -n "$h" ] || h=1400
+    [ "$h" -gt 4000 ] && h=4000
+    "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,"$h" --virtual-time-budget=5000 \
+        --run-all-compositor-stages-before-draw --screenshot="$SHOTS/$c.png" "file://$TMP/$c.html" > "$TMP/$c.shot.log" 2>&1
+    if [ ! -s "$SHOTS/$c.png" ]; then echo "FAIL  $c: no screenshot"; fails=$((fails + 1)); return; fi
+    echo "PASS  $c: screenshot $SHOTS/$c.png (1280 x $h)"
+    if [ -n "$DOCS" ]; then
+        if command -v pngquant >/dev/null 2>&1; then pngquant --quality=70-95 --speed 1 --strip -f -o "$DOCS/explore-$c.png" "$SHOTS/$c.png"
+        else cp "$SHOTS/$c.png" "$DOCS/explore-$c.png"; fi
+    fi
 }
 
 run map map

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# TIMEOUT: 600
+# view_programs.sh - `warpsim run --view` on real seed programs (the tiled matmul, the transpose with and without
+# padding, the streams program; matmul in functional mode too), each page opened from disk in headless Chromium:
+#   - the program still passes its own checks, and the page and the run report come from the same run;
+#   - the page finishes drawing without a script error, and every number it shows equals the report's "view"
+#     (tests/cli/view_check.py, the same checks as the fixtures' pages), for chosen launches of each program;
+#   - what the seed teaches shows on the page: the unpadded tile[32][32] transpose has bank conflicts, the padded
+#     tile[32][33] none; the column-wise copy needs more sectors per request than the row-wise one; the streams
+#     program's kernels run on several streams;
+#   - `warpsim view REPORT.json` rebuilds a page with the same data;
+#   - screenshots in build/tests/view-programs/ (with --docs DIR: DIR/view-program-*.png, see `make docs`).
+# Exits 77 (skipped) when chromium, python3 or nvcc is missing.
+#
+#   tests/cli/view_programs.sh [--docs DIR]
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+WARPSIM=${WARPSIM:-build/warpsim}
+case "$WARPSIM" in /*) ;; *) WARPSIM="$PWD/$WARPSIM" ;; esac
+OUT=$PWD/build/tests/view-programs
+DOCS=
+[ "${1:-}" = --docs ] && DOCS=${2:?--docs needs a folder}
+command -v python3 >/dev/null 2>&1 || { echo "view_programs: python3 not found"; exit 77; }
+command -v nvcc >/dev/null 2>&1 || { echo "view_programs: nvcc not found"; exit 77; }
+CHROME=
+for c in chromium chromium-browser google-chrome google-chrome-stable; do
+  command -v "$c" >/dev/null 2>&1 && { CHROME=$(command -v "$c"); break; }
+done
+[ -n "$CHROME" ] || { echo "view_programs: chromium not found"; exit 77; }
+[ -x "$WARPSIM" ] || { echo "view_programs: no simulator at $WARPSIM"; exit 1; }
+rm -rf "$OUT"
+mkdir -p "$OUT"
+fails=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fails=$((fails + 1)); }
+
+# chrome MODE URL OUTFILE [W H]: the DOM after the scripts ran (dom) or a screenshot (png), each with its own profile
+chrome() {
+  local mode=$1 url=$2 out=$3 w=${4:-1400} h=${5:-1000} prof
+  prof=$(mktemp -d "$OUT/profile.XXXXXX")
+  local args=(--headless=new --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$prof"
+              --virtual-time-budget=15000 --window-size="$w,$h")
+  if [ "$mode" = dom ]; then
+    timeout 180 "$CHROME" "${args[@]}" --dump-dom "$url" >"$out" 2>"$out.log"
+  else
+    timeout 180 "$CHROME" "${args[@]}" --run-all-compositor-stages-before-draw --screenshot="$out" "$url" >"$out.log" 2>&1
+  fi
+  local rc=$?
+  rm -rf "$prof"
+  return $rc
+}
+
+# ---------------------------------------------------------------- the runs
+# name program mode
+runs=("matmul matmul --timing" "transpose transpose --timing" "streams streams --timing" "matmul-functional matmul --mode=functional")
+for r in "${runs[@]}"; do
+  read -r name prog mode <<<"$r"
+  if "$WARPSIM" run "$mode" --quiet --view "$OUT/$name.html" --report "$OUT/$name.json" "tests/programs/$prog.cu" \
+       >"$OUT/$name.out" 2>"$OUT/$name.err" && grep -q "^PASS $prog" "$OUT/$name.out" && [ -s "$OUT/$name.html" ]; then
+    ok "$prog ($mode) passes with --view: $(wc -c <"$OUT/$name.html") bytes of page"
+  else
+    bad "$prog ($mode) with --view"; tail -5 "$OUT/$name.err" "$OUT/$name.out"
+  fi
+done
+
+# ---------------------------------------------------------------- the DOMs
+# name launch: the launches checked (a small and a large tiled matmul; the four transpose variants at 256 x 256;
+# two streams' vecAdd, produce and the large vecAdd; a functional matmul)
+checks=("matmul 1" "matmul 9" "transpose 0" "transpose 1" "transpose 2" "transpose 3" "streams 0" "streams 4"
+        "streams 6" "matmul-functional 9")
+jobs=()
+for c in "${checks[@]}"; do
+  read -r name li <<<"$c"
+  chrome dom "file://$OUT/$name.html#launch=$li&open=all" "$OUT/$name.$li.dom" & jobs+=($!)
+  if [ ${#jobs[@]} -ge 2 ]; then wait "${jobs[@]}"; jobs=(); fi
+done
+wait "${jobs[@]}" 2>/dev/null
+# warpsim view rebuilds the page from the saved report
+"$WARPSIM" view -o "$OUT/rebuilt.html" "$OUT/transpose.json" 2>"$OUT/rebuilt.err" || bad "warpsim view transpose.json"
+
+python3 - "$OUT" "${checks[@]}" <<'PY'
+import json, re, sys
+sys.path.insert(0, "tests/cli")
+import view_check as vc
+from view_check import check, load, by_id, metric
+
+OUT = sys.argv[1]
+vc.OUT = OUT
+reports = {}
+for arg in sys.argv[2:]:
+    name, li = arg.split()
+    if name not in reports:
+        reports[name] = json.load(open(f"{OUT}/{name}.json"))
+    vc.check_page(f"{name}.{li}", reports[name], int(li))
+
+
+def embedded(path):
+    """the view JSON a page carries"""
+    t = open(path, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="warpsim-data">(.*?)</script>', t, re.S)
+    return json.loads(m.group(1)) if m else None
+
+
+# the page written by --view carries the report's view; warpsim view's page the same
+T = reports["transpose"]
+check(embedded(f"{OUT}/transpose.html") == T["view"], "the --view page's data differ from the report's view")
+check(embedded(f"{OUT}/rebuilt.html") == T["view"], "warpsim view's page data differ from the report's view")
+
+
+def launch_sum(L, space, key):
+    return sum(p.get(space, {}).get(key, 0) for p in L["ptx"])
+
+
+# the seed's lessons, as the page shows them
+V = T["view"]["launches"]
+names = [L["name"] for L in V[:4]]
+check(names[0].startswith("copyRowWise") and names[1].startswith("copyColumnWise") and "transposeTile<0>" in names[2]
+      and "transposeTile<1>" in names[3], f"transpose launches: {names}")
+shown = {}
+for li in range(4):
+    sm = by_id(load(f"transpose.{li}"), "sec-summary")
+    shown[li] = {k: float(metric(sm, k)[0].a["data-value"]) for k in ("bank_conflicts", "global_requests", "global_sectors")}
+check(shown[2]["bank_conflicts"] > 0 and shown[2]["bank_conflicts"] == launch_sum(V[2], "shared", "conflicts"),
+      f"tile[32][32]: the page shows {shown[2]['bank_conflicts']} bank conflicts")
+check(shown[3]["bank_conflicts"] == 0, f"tile[32][33] (padded): the page shows {shown[3]['bank_conflicts']} bank conflicts, not 0")
+spr = {li: shown[li]["global_sectors"] / shown[li]["global_requests"] for li in (0, 1)}
+check(spr[1] > 2 * spr[0], f"column-wise copy {spr[1]:.2f} sectors per request against row-wise {spr[0]:.2f}")
+print(f"ok   transpose: {shown[2]['bank_conflicts']:.0f} bank conflicts unpadded, 0 padded; sectors per request "
+      f"{spr[0]:.2f} row-wise, {spr[1]:.2f} column-wise")
+S = reports["streams"]["view"]["host"]
+ks = {e.get("stream") for e in S["events"] if e["kind"] == "kernel"}
+check(len(ks) >= 3, f"streams: kernels on streams {sorted(ks)}")
+root = load("streams.0")
+rows = {n.a.get("data-stream") or "" for n in by_id(root, "sec-host").walk() if n.a.get("data-kind") == "kernel"}
+check({str(k) for k in ks} <= rows, f"streams: kernels drawn on streams {sorted(rows)}, the data has {sorted(ks)}")
+print(f"ok   streams: kernels on {len(ks)} streams drawn on their rows")
+sys.exit(1 if vc.failures() else 0)
+PY
+[ $? = 0 ] || fails=$((fails + 1))
+
+# ---------------------------------------------------------------- screenshots
+# name page launch hash width height
+shots=(
+  "matmul matmul 9 launch=9 1400 2600"
+  "transpose-conflicts transpose 2 launch=2&solo=source 1400 700"
+  "transpose-padded transpose 3 launch=3&solo=source 1400 700"
+  "transpose-banks transpose 2 launch=2&solo=memory 1400 660"
+  "streams-host streams 0 launch=0&solo=host 1400 560"
+  "streams-timeline streams 6 launch=6&solo=timeline 1400 900"
+)
+jobs=()
+for s in "${shots[@]}"; do
+  read -r name page _ hash w h <<<"$s"
+  chrome png "file://$OUT/$page.html#$hash" "$OUT/$name.png" "$w" "$h" & jobs+=($!)
+  if [ ${#jobs[@]} -ge 2 ]; then wait "${jobs[@]}"; jobs=(); fi
+done
+wait "${jobs[@]}" 2>/dev/null
+for s in "${shots[@]}"; do
+  read -r name _ <<<"$s"
+  if [ -s "$OUT/$name.png" ]; then
+    if [ -n "$DOCS" ]; then
+      if command -v pngquant >/dev/null 2>&1; then pngquant --quality=70-95 --speed 1 --strip -f -o "$DOCS/view-program-$name.png" "$OUT/$name.png"
+      else cp "$OUT/$name.png" "$DOCS/view-program-$name.png"; fi
+    fi
+  else bad "screenshot $name"; fi
+done
+ok "screenshots in $OUT${DOCS:+ and $DOCS/view-program-*.png}"
+
+[ "$fails" -eq 0 ] && echo "view_programs: all checks passed"
+[ "$fails" -eq 0 ]
