@@ -111,6 +111,7 @@ struct ws_view {
     int timing;
     vlaunch *ls;
     size_t nls, capls;
+    uint64_t dropped;                           /* launches past o.max_launches, not kept */
     vlaunch *cur;
     char **files;                               /* file names (sources) */
     int nfiles;
@@ -132,6 +133,7 @@ void ws_view_default_opts(ws_view_opts *o)
     o->t0 = 0;
     o->t1 = 20000;
     o->max_detailed = 16;
+    o->max_launches = 1024;
     o->max_timeline = 400000;
     o->max_blocks = 1000000;
 }
@@ -220,6 +222,11 @@ static inline int sm_watched(const ws_view *v, int s) { return s < v->nwatched &
 /* A new launch begins. */
 static vlaunch *launch_new(ws_view *v, const ws_run *L, int nsp)
 {
+    if (v->nls >= v->o.max_launches) {   /* past the bound: counted, not kept */
+        v->dropped++;
+        v->cur = NULL;
+        return NULL;
+    }
     if (v->nls == v->capls) {
         v->capls = v->capls ? v->capls * 2 : 16;
         v->ls = realloc(v->ls, sizeof *v->ls * v->capls);
@@ -944,6 +951,7 @@ void ws_view_json_members(ws_view *v, ws_json *w, const ws_rep_launch *launches,
         ws_json_end_object(w);
     }
     sources_json(w, v);
+    if (v->dropped) ws_json_member_uint(w, "launches_dropped", v->dropped);
     ws_json_key(w, "launches");
     ws_json_begin_array(w);
     for (size_t i = 0; i < v->nls && i < n; i++) {

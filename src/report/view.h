@@ -24,6 +24,7 @@ typedef struct ws_view_opts {
     uint64_t div_block;        /* the warp whose active masks are kept: grid-linear block ... */
     int div_warp;              /* ... and warp within it (default 0:0) */
     int max_detailed;          /* launches that keep timeline, blocks, divergence and memory samples (default 16) */
+    size_t max_launches;       /* launches kept at all (default 1,024); later ones are only counted */
     size_t max_timeline;       /* timeline entries per launch (default 400,000) */
     size_t max_blocks;         /* block entries per launch (default 1,000,000) */
 } ws_view_opts;

@@ -309,9 +309,14 @@ def check_page(name, rep, li):
         expect(root, "blk_waves", math.ceil(len(items) / slots), f"{what} blocks", bl)
         expect(root, "blk_slots", slots, f"{what} blocks", bl)
         expect(root, "blk_sms", len({it[1] for it in items}), f"{what} blocks", bl)
-        got = sorted((int(n.a["data-block"]), int(n.a["data-sm"]), int(float(n.a["data-t0"])), int(float(n.a["data-t1"])))
-                     for n in bl.find(lambda n: "blk" in n.a.get("class", "").split()))
-        check(got == sorted(map(tuple, items)), f"{what}: blocks drawn {got} != {items}")
+        bsvg = by_id(root, "blocks-svg")
+        if bsvg is not None and bsvg.a.get("data-dense") == "1":   # drawn per pixel: as many blocks in view as the data has
+            check(int(bsvg.a.get("data-visible", -1)) == len(items), f"{what}: {bsvg.a.get('data-visible')} blocks in view, the data has {len(items)}")
+            check(bl.find(lambda n: "blk-dense" in n.a.get("class", "").split()), f"{what}: no dense block drawing")
+        else:
+            got = sorted((int(n.a["data-block"]), int(n.a["data-sm"]), int(float(n.a["data-t0"])), int(float(n.a["data-t1"])))
+                         for n in bl.find(lambda n: "blk" in n.a.get("class", "").split()))
+            check(got == sorted(map(tuple, items)), f"{what}: blocks drawn {got} != {items}")
     # divergence
     dv = by_id(root, "sec-divergence")
     DV = L["divergence"]

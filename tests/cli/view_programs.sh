@@ -9,6 +9,8 @@
 #     tile[32][33] none; the column-wise copy needs more sectors per request than the row-wise one; the streams
 #     program's kernels run on several streams;
 #   - `warpsim view REPORT.json` rebuilds a page with the same data;
+#   - a launch of 10^5 blocks (tests/timing/many_blocks.cu) in timing mode: --view adds at most 64 MiB to the
+#     program's largest resident set, the timeline stays within its bound, the page draws the blocks per pixel;
 #   - screenshots in build/tests/view-programs/ (with --docs DIR: DIR/view-program-*.png, see `make docs`).
 # Exits 77 (skipped) when chromium, python3 or nvcc is missing.
 #
@@ -138,6 +140,43 @@ sys.exit(1 if vc.failures() else 0)
 PY
 [ $? = 0 ] || fails=$((fails + 1))
 
+# ---------------------------------------------------------------- a launch of 10^5 blocks: bounded memory
+# the largest resident set of the run (the program's process) with and without --view, in KiB
+maxrss() { python3 -c 'import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r == 0 else -1)' "$@"; }
+nvcc -cudart shared -lineinfo -o "$OUT/many_blocks" tests/timing/many_blocks.cu || bad "nvcc many_blocks.cu"
+plain=$(maxrss "$WARPSIM" run --timing --quiet "$OUT/many_blocks" 100000)
+viewed=$(maxrss "$WARPSIM" run --timing --quiet --view "$OUT/many.html" --view-json "$OUT/many.json" "$OUT/many_blocks" 100000)
+if [ "$plain" -gt 0 ] && [ "$viewed" -gt 0 ] && [ $((viewed - plain)) -le 65536 ]; then
+  ok "10^5 blocks in timing mode: $plain KiB without --view, $viewed KiB with it (+$(( (viewed - plain) / 1024 )) MiB; bound 64 MiB)"
+else bad "10^5 blocks: $plain KiB without --view, $viewed KiB with it (more than 64 MiB more, or a failed run)"; fi
+chrome dom "file://$OUT/many.html#launch=0" "$OUT/many.0.dom"
+python3 - "$OUT" <<'PY'
+import json, sys
+sys.path.insert(0, "tests/cli")
+import view_check as vc
+OUT = sys.argv[1]
+vc.OUT = OUT
+V = json.load(open(f"{OUT}/many.json"))
+L = V["launches"][0]
+n = len(L["blocks"]["items"])
+vc.check(n == 100000 and not L["blocks"]["truncated"], f"10^5 blocks: {n} block entries")
+ent = sum(len(sp["issues"]) + sum(len(w["states"]) for w in sp["warps"]) for sp in L["timeline"]["subpartitions"])
+vc.check(ent <= 400000, f"10^5 blocks: {ent} timeline entries, more than the bound of 400,000")
+root = vc.load("many.0")
+body = root.find(lambda x: x.tag == "body")[0]
+vc.check(body.a.get("data-ready") == "1" and "data-js-error" not in body.a, f"10^5 blocks: the page: {body.a.get('data-js-error')}")
+svg = vc.by_id(root, "blocks-svg")
+vc.check(svg is not None and svg.a.get("data-dense") == "1" and svg.a.get("data-visible") == "100000",
+         "10^5 blocks: the blocks are not drawn per pixel")
+bl = vc.by_id(root, "sec-blocks")
+print(f"ok   10^5 blocks: {n} block entries, {ent} timeline entries; the page drew its blocks per pixel in "
+      f"{bl.a.get('data-build-ms')} ms" if not vc.failures() else "FAIL 10^5 blocks")
+sys.exit(1 if vc.failures() else 0)
+PY
+[ $? = 0 ] || fails=$((fails + 1))
+
 # ---------------------------------------------------------------- screenshots
 # name page launch hash width height
 shots=(
@@ -147,6 +186,7 @@ shots=(
   "transpose-banks transpose 2 launch=2&solo=memory 1400 660"
   "streams-host streams 0 launch=0&solo=host 1400 560"
   "streams-timeline streams 6 launch=6&solo=timeline 1400 900"
+  "many-blocks many 0 launch=0&solo=blocks 1400 900"
 )
 jobs=()
 for s in "${shots[@]}"; do
