@@ -21,10 +21,7 @@ OUT=$PWD/build/tests/view
 DOCS=
 [ "${1:-}" = --docs ] && DOCS=${2:?--docs needs a folder}
 command -v python3 >/dev/null 2>&1 || { echo "view_page: python3 not found"; exit 77; }
-CHROME=
-for c in chromium chromium-browser google-chrome google-chrome-stable; do
-  command -v "$c" >/dev/null 2>&1 && { CHROME=$(command -v "$c"); break; }
-done
+. tests/lib/chrome.sh
 [ -n "$CHROME" ] || { echo "view_page: chromium not found"; exit 77; }
 [ -x "$WARPSIM" ] || { echo "view_page: no simulator at $WARPSIM"; exit 1; }
 rm -rf "$OUT"
@@ -33,23 +30,6 @@ FX=tests/data/view
 fails=0
 ok() { echo "ok   $1"; }
 bad() { echo "FAIL $1"; fails=$((fails + 1)); }
-
-# chrome MODE URL OUTFILE [W H]: the DOM after the scripts ran (MODE dom) or a screenshot (MODE png), each run
-# with its own profile so that runs in parallel (and other users' Chromium) do not share one
-chrome() {
-  local mode=$1 url=$2 out=$3 w=${4:-1400} h=${5:-1000} prof
-  prof=$(mktemp -d "$OUT/profile.XXXXXX")
-  local args=(--headless=new --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$prof"
-              --virtual-time-budget=8000 --window-size="$w,$h")
-  if [ "$mode" = dom ]; then
-    timeout 120 "$CHROME" "${args[@]}" --dump-dom "$url" >"$out" 2>"$out.log"
-  else
-    timeout 120 "$CHROME" "${args[@]}" --run-all-compositor-stages-before-draw --screenshot="$out" "$url" >"$out.log" 2>&1
-  fi
-  local rc=$?
-  rm -rf "$prof"
-  return $rc
-}
 
 # ---------------------------------------------------------------- warpsim view's errors
 printf '{"device": "h200", "launches": []}\n' >"$OUT/noview.json"

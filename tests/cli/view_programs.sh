@@ -24,10 +24,7 @@ DOCS=
 [ "${1:-}" = --docs ] && DOCS=${2:?--docs needs a folder}
 command -v python3 >/dev/null 2>&1 || { echo "view_programs: python3 not found"; exit 77; }
 command -v nvcc >/dev/null 2>&1 || { echo "view_programs: nvcc not found"; exit 77; }
-CHROME=
-for c in chromium chromium-browser google-chrome google-chrome-stable; do
-  command -v "$c" >/dev/null 2>&1 && { CHROME=$(command -v "$c"); break; }
-done
+. tests/lib/chrome.sh
 [ -n "$CHROME" ] || { echo "view_programs: chromium not found"; exit 77; }
 [ -x "$WARPSIM" ] || { echo "view_programs: no simulator at $WARPSIM"; exit 1; }
 rm -rf "$OUT"
@@ -35,22 +32,6 @@ mkdir -p "$OUT"
 fails=0
 ok() { echo "ok   $1"; }
 bad() { echo "FAIL $1"; fails=$((fails + 1)); }
-
-# chrome MODE URL OUTFILE [W H]: the DOM after the scripts ran (dom) or a screenshot (png), each with its own profile
-chrome() {
-  local mode=$1 url=$2 out=$3 w=${4:-1400} h=${5:-1000} prof
-  prof=$(mktemp -d "$OUT/profile.XXXXXX")
-  local args=(--headless=new --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$prof"
-              --virtual-time-budget=15000 --window-size="$w,$h")
-  if [ "$mode" = dom ]; then
-    timeout 180 "$CHROME" "${args[@]}" --dump-dom "$url" >"$out" 2>"$out.log"
-  else
-    timeout 180 "$CHROME" "${args[@]}" --run-all-compositor-stages-before-draw --screenshot="$out" "$url" >"$out.log" 2>&1
-  fi
-  local rc=$?
-  rm -rf "$prof"
-  return $rc
-}
 
 # ---------------------------------------------------------------- the runs
 # name program mode
@@ -73,7 +54,7 @@ checks=("matmul 1" "matmul 9" "transpose 0" "transpose 1" "transpose 2" "transpo
 jobs=()
 for c in "${checks[@]}"; do
   read -r name li <<<"$c"
-  chrome dom "file://$OUT/$name.html#launch=$li&open=all" "$OUT/$name.$li.dom" & jobs+=($!)
+  chrome dom "file://$OUT/$name.html#launch=$li&open=all" "$OUT/$name.$li.dom" 1400 1000 15000 & jobs+=($!)
   if [ ${#jobs[@]} -ge 2 ]; then wait "${jobs[@]}"; jobs=(); fi
 done
 wait "${jobs[@]}" 2>/dev/null
@@ -151,7 +132,7 @@ viewed=$(maxrss "$WARPSIM" run --timing --quiet --view "$OUT/many.html" --view-j
 if [ "$plain" -gt 0 ] && [ "$viewed" -gt 0 ] && [ $((viewed - plain)) -le 65536 ]; then
   ok "10^5 blocks in timing mode: $plain KiB without --view, $viewed KiB with it (+$(( (viewed - plain) / 1024 )) MiB; bound 64 MiB)"
 else bad "10^5 blocks: $plain KiB without --view, $viewed KiB with it (more than 64 MiB more, or a failed run)"; fi
-chrome dom "file://$OUT/many.html#launch=0" "$OUT/many.0.dom"
+chrome dom "file://$OUT/many.html#launch=0" "$OUT/many.0.dom" 1400 1000 15000
 python3 - "$OUT" <<'PY'
 import json, sys
 sys.path.insert(0, "tests/cli")
@@ -191,7 +172,7 @@ shots=(
 jobs=()
 for s in "${shots[@]}"; do
   read -r name page _ hash w h <<<"$s"
-  chrome png "file://$OUT/$page.html#$hash" "$OUT/$name.png" "$w" "$h" & jobs+=($!)
+  chrome png "file://$OUT/$page.html#$hash" "$OUT/$name.png" "$w" "$h" 15000 & jobs+=($!)
   if [ ${#jobs[@]} -ge 2 ]; then wait "${jobs[@]}"; jobs=(); fi
 done
 wait "${jobs[@]}" 2>/dev/null

@@ -1,0 +1,24 @@
+# chrome.sh - headless Chromium for the tests of the pages (sourced by tests/cli/view_page.sh, view_programs.sh).
+# Sets CHROME to the browser found (empty when there is none) and defines chrome().
+
+CHROME=
+for c in chromium chromium-browser google-chrome google-chrome-stable; do
+  command -v "$c" >/dev/null 2>&1 && { CHROME=$(command -v "$c"); break; }
+done
+
+# chrome MODE URL OUTFILE [W H [BUDGET_MS]]: the DOM after the page's scripts ran (MODE dom) or a screenshot (MODE
+# png), each run with its own profile in $OUT so that runs in parallel (and other users' Chromium) share none
+chrome() {
+  local mode=$1 url=$2 out=$3 w=${4:-1400} h=${5:-1000} budget=${6:-8000} prof
+  prof=$(mktemp -d "$OUT/profile.XXXXXX")
+  local args=(--headless=new --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$prof"
+              --virtual-time-budget="$budget" --window-size="$w,$h")
+  if [ "$mode" = dom ]; then
+    timeout 180 "$CHROME" "${args[@]}" --dump-dom "$url" >"$out" 2>"$out.log"
+  else
+    timeout 180 "$CHROME" "${args[@]}" --run-all-compositor-stages-before-draw --screenshot="$out" "$url" >"$out.log" 2>&1
+  fi
+  local rc=$?
+  rm -rf "$prof"
+  return $rc
+}
