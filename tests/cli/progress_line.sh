@@ -89,9 +89,14 @@ titers = max(100, iters // 20)
 rc, out, secs = piped(long_args(["--quiet", "--timing"], 128, titers))
 if secs < 3.5:
     titers = int(titers * min(20.0, 4.5 / max(secs, 0.05)))
-rc, out, secs = on_pty(long_args(["--timing"], 128, titers))
-lines = [s for s in out.split("\r") if "warpsim: spin: " in s and " blocks" in s]
-check(rc == 0 and secs > 2.5 and any(", cycle " in s for s in lines),
+# the line appears only after 2 s: a run that came out shorter (the machine got faster) is retried longer
+for attempt in range(3):
+    rc, out, secs = on_pty(long_args(["--timing"], 128, titers))
+    lines = [s for s in out.split("\r") if "warpsim: spin: " in s and " blocks" in s]
+    if rc != 0 or any(", cycle " in s for s in lines) or secs >= 3:
+        break
+    titers = int(titers * min(20.0, 4.5 / max(secs, 0.05)))
+check(rc == 0 and any(", cycle " in s for s in lines),
       f"timing mode shows the simulated cycle ({secs:.1f} s)", repr(out[-600:]))
 sys.exit(1 if fails else 0)
 PY
