@@ -74,5 +74,6 @@ int main(int argc, char **argv)
            correct, once, more, never, first_never);
     for (int b = 0; b < grid; b++) printf("%s%d", b ? ", " : "", ho[b]);
     printf("]}\n");
+    free(ha); free(hb); free(hc); free(ht); free(ho);
     return e != cudaSuccess;
 }

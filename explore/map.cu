@@ -62,5 +62,6 @@ int main(int argc, char **argv)
         printf("%s[%d, %d, %d, %d, %d, %d, %d]", t ? ", " : "", hr[t].block, hr[t].thread, hr[t].warp, hr[t].lane,
                hr[t].sm, hr[t].index, hr[t].active);
     printf("]}\n");
+    free(ha); free(hb); free(hc); free(hr);
     return wrong || e ? 1 : 0;
 }

@@ -78,5 +78,6 @@ int main(int argc, char **argv)
         for (int w = 0; w < warps; w++) putchar('0' + hk[k][w]);
         printf("\"%s", k ? "}\n" : ",\n");
     }
+    free(h); free(g); free(hk[0]); free(hk[1]);
     return e != cudaSuccess;
 }

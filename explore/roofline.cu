@@ -37,5 +37,6 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) wrong += hc[i] != ha[i] + hb[i];
     printf("{\"n\": %d, \"threads\": %d, \"blocks\": %d, \"flops\": %d, \"requested_bytes\": %lld, \"correct\": %s, "
            "\"error\": \"%s\"}\n", n, threads, blocks, n, 12LL * n, wrong || e ? "false" : "true", cudaGetErrorName(e));
+    free(ha); free(hb); free(hc);
     return wrong || e ? 1 : 0;
 }
