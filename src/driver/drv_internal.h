@@ -1,0 +1,68 @@
+/* drv_internal.h - shared state of warpsim's CUDA driver API (libcuda.so.1). The driver is a face over the
+ * runtime face: it serves every call through libcudart.so.13 (the CUDA runtime API for devices, memory, streams,
+ * events and launches, and src/runtime/rt_bridge.h for modules loaded from memory), so both APIs see one simulated
+ * device, one memory and one set of streams: a CUdeviceptr is a device pointer, CUstream is cudaStream_t, CUevent
+ * is cudaEvent_t, a CUfunction is the runtime's cudaKernel_t, and the primary context is the runtime's. */
+#ifndef WS_DRV_INTERNAL_H
+#define WS_DRV_INTERNAL_H
+
+/* build as NVIDIA builds its driver: every versioned name (cuMemAlloc_v2 and the older cuMemAlloc, the
+ * per-thread-stream _ptds/_ptsz forms) is declared under its own name */
+#define __CUDA_API_VERSION_INTERNAL 1
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+
+#include "../runtime/rt_bridge.h"
+
+#define WS_DRV_EXPORT __attribute__((visibility("default")))
+#define WS_DRV_CTX_MAGIC 0x57444358u
+
+/* A context: the primary one (shared with the runtime) or one made by cuCtxCreate. All share the one device. */
+typedef struct ws_drv_ctx {
+    unsigned magic;              /* WS_DRV_CTX_MAGIC while alive */
+    int primary;
+    unsigned flags;
+    unsigned long long id;
+    struct ws_drv_ctx *next;
+} ws_drv_ctx;
+
+/* ---- drv_errors.c ---- */
+/* The driver's code for a runtime status. */
+CUresult ws_drv_from_rt(cudaError_t e);
+/* Return r from an API call: a failure is reported under --check with the call's name. */
+CUresult ws_drv_ret(CUresult r, const char *func);
+/* An unimplemented driver function: says so once (by name) and returns CUDA_ERROR_NOT_SUPPORTED. */
+CUresult ws_drv_missing(const char *func);
+/* Whether warpsim's messages are silenced. */
+int ws_drv_quiet(void);
+
+/* ---- drv_context.c ---- */
+/* CUDA_SUCCESS when cuInit has run, else CUDA_ERROR_NOT_INITIALIZED. */
+CUresult ws_drv_inited(void);
+/* CUDA_SUCCESS when cuInit has run and the calling thread has a current context. */
+CUresult ws_drv_need_ctx(void);
+/* The calling thread's current context (the runtime's primary context once the runtime used the device). */
+ws_drv_ctx *ws_drv_current(void);
+/* The primary context object. */
+ws_drv_ctx *ws_drv_primary(void);
+/* Whether c is a live context. */
+int ws_drv_ctx_valid(const ws_drv_ctx *c);
+/* Take / release the driver's lock (its own state: contexts; the runtime locks the device itself). */
+void ws_drv_lock(void);
+void ws_drv_unlock(void);
+
+/* Start an API call that needs cuInit and a current context: returns from the function with the error if not. */
+#define WS_DRV_ENTER_CTX() do { CUresult r_ = ws_drv_need_ctx(); if (r_) return ws_drv_ret(r_, __func__); } while (0)
+/* Start an API call that needs cuInit only. */
+#define WS_DRV_ENTER() do { CUresult r_ = ws_drv_inited(); if (r_) return ws_drv_ret(r_, __func__); } while (0)
+/* Return a runtime status as the driver's. */
+#define WS_DRV_RT(e) return ws_drv_ret(ws_drv_from_rt(e), __func__)
+/* Return a driver status. */
+#define WS_DRV_RET(r) return ws_drv_ret((r), __func__)
+
+/* ---- drv_proc.c ---- */
+/* The address of driver function `name` as exported (exact symbol), or NULL. */
+void *ws_drv_symbol(const char *name);
+
+#endif
