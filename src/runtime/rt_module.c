@@ -67,7 +67,9 @@ static cudaError_t image_units(rtx_module *m, const void *image, size_t size, co
         const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
         if (eh->e_machine == WS_RTX_EM_CUDA) {
             char arch[32];
-            snprintf(arch, sizeof arch, "sm_%u", (unsigned)(eh->e_flags & 0xff));
+            /* the SM number: bits 8..15 of e_flags in cubins of ELF ABI version 8 (CUDA 12.8+), else bits 0..7 */
+            unsigned sm = img[EI_ABIVERSION] >= 8 ? (eh->e_flags >> 8) & 0xffu : eh->e_flags & 0xffu;
+            snprintf(arch, sizeof arch, "sm_%u", sm);
             return fail(cudaErrorNoKernelImageForDevice, msg, msglen,
                         "%s is a cubin holding only %s SASS (machine code), which warpsim cannot run: it "
                         "simulates PTX; load the PTX (nvcc -ptx) or a fatbin that carries it (nvcc -fatbin with "
