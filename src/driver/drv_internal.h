@@ -52,10 +52,21 @@ int ws_drv_ctx_valid(const ws_drv_ctx *c);
 void ws_drv_lock(void);
 void ws_drv_unlock(void);
 
+/* The runtime calls a driver function makes until it returns: they leave the runtime's last error alone and are
+ * not reported under --check as the runtime's (the driver reports the failure under its own name). */
+typedef struct { int on; } ws_drv_scope;
+/* End of a driver call's scope (the cleanup of WS_DRV_SCOPE). */
+static inline void ws_drv_scope_end(ws_drv_scope *s) { if (s->on) ws_rtx_driver_call(0); }
+#define WS_DRV_SCOPE() \
+    ws_drv_scope ws_drv_scope_ __attribute__((cleanup(ws_drv_scope_end), unused)) = { (ws_rtx_driver_call(1), 1) }
 /* Start an API call that needs cuInit and a current context: returns from the function with the error if not. */
-#define WS_DRV_ENTER_CTX() do { CUresult r_ = ws_drv_need_ctx(); if (r_) return ws_drv_ret(r_, __func__); } while (0)
+#define WS_DRV_ENTER_CTX() \
+    WS_DRV_SCOPE(); \
+    do { CUresult r_ = ws_drv_need_ctx(); if (r_) return ws_drv_ret(r_, __func__); } while (0)
 /* Start an API call that needs cuInit only. */
-#define WS_DRV_ENTER() do { CUresult r_ = ws_drv_inited(); if (r_) return ws_drv_ret(r_, __func__); } while (0)
+#define WS_DRV_ENTER() \
+    WS_DRV_SCOPE(); \
+    do { CUresult r_ = ws_drv_inited(); if (r_) return ws_drv_ret(r_, __func__); } while (0)
 /* Return a runtime status as the driver's. */
 #define WS_DRV_RT(e) return ws_drv_ret(ws_drv_from_rt(e), __func__)
 /* Return a driver status. */

@@ -45,10 +45,7 @@ static CUresult launch(CUfunction f, dim3 grid, dim3 block, unsigned smem, CUstr
     void **args = NULL;
     CUresult r = launch_args(f, kernelParams, extra, &args, args_buf);
     if (r) return r;
-    cudaError_t before = cudaPeekAtLastError();
-    cudaError_t e = cudaLaunchKernel(f, grid, block, args, smem, (cudaStream_t)s);
-    if (e && before == cudaSuccess) cudaGetLastError();   /* the runtime's last error stays as it was */
-    return ws_drv_from_rt(e);
+    return ws_drv_from_rt(cudaLaunchKernel(f, grid, block, args, smem, (cudaStream_t)s));
 }
 
 /* cuLaunchKernel: launch with a grid, a block, dynamic shared memory and a stream. */
@@ -175,10 +172,8 @@ WS_DRV_EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSiz
     for (int bs = limit - limit % warp; bs > 0; bs -= warp) {
         size_t smem = blockSizeToDynamicSMemSize ? blockSizeToDynamicSMemSize(bs) : dynamicSMemSize;
         int nb = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&nb, func, bs, smem, flags) != cudaSuccess) {
-            cudaGetLastError();
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&nb, func, bs, smem, flags) != cudaSuccess)
             continue;
-        }
         if (nb * bs > best) {
             best = nb * bs;
             best_bs = bs;

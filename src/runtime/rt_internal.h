@@ -201,6 +201,11 @@ cudaError_t ws_rt_var_addr(ws_rt_var *v, uint64_t *addr);
 /* Whether warpsim's own messages are silenced (WARPSIM_QUIET). */
 int ws_rt_quiet(void);
 
+/* ---- rt_module.c (the driver's bridge, rt_bridge.h) ---- */
+/* Driver API calls in progress on this thread: the runtime calls they make keep the last error and are not
+ * reported under --check (the driver reports its own failures). */
+extern _Thread_local int ws_rt_driver_depth;
+
 /* ---- rt_errors.c ---- */
 /* NVIDIA's name / description of an error code. */
 const char *ws_rt_error_name(cudaError_t e);

@@ -365,8 +365,16 @@ WS_RTX_EXPORT int ws_rtx_gpu_exists(void) { return ws_hs_current_gpu() != NULL; 
 /* Whether warpsim's messages are silenced. */
 WS_RTX_EXPORT int ws_rtx_quiet(void) { return ws_rt_quiet(); }
 
-/* A failed driver call, for --check. */
+/* Driver calls in progress on this thread (rt_internal.h). */
+_Thread_local int ws_rt_driver_depth;
+
+/* A driver function starts or returns. */
+WS_RTX_EXPORT void ws_rtx_driver_call(int enter) { ws_rt_driver_depth += enter ? 1 : -1; }
+
+/* A failed driver call, for --check: the caller's library is part of the API. */
 WS_RTX_EXPORT void ws_rtx_check_api_error(int code, const char *name, const char *description)
 {
-    if (ws_hs_checking()) ws_hs_check_api_error(code, name, description);
+    if (!ws_hs_checking()) return;
+    ws_hs_check_api_library(__builtin_return_address(0));
+    ws_hs_check_api_error(code, name, description);
 }

@@ -49,6 +49,7 @@ void ws_rt_unlock(void) { ws_hs_unlock(); }
 /* Record an error as the thread's last error. */
 cudaError_t ws_rt_set_error(cudaError_t e)
 {
+    if (ws_rt_driver_depth) return e;   /* a runtime call made by the driver API (rt_module.c) */
     if (e != cudaSuccess) last_error = e;
     /* --check: report with the call site (a not-ready answer is not an error) */
     if (e != cudaSuccess && e != cudaErrorNotReady && ws_hs_checking())
