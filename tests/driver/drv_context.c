@@ -1,7 +1,7 @@
 /* drv_context.c - the driver's rules: calls before cuInit, error names and strings (NVIDIA's), the context stack
  * (push/pop/set/get, created contexts, destroyed handles), the primary context's state, cuGetProcAddress (v1 and
  * _v2, versioned names), a function warpsim does not implement, a SASS-only cubin and modules from a fatbin.
- * Usage: drv_context KERNELS.ptx KERNELS.fatbin KERNELS.cubin */
+ * Usage: drv_context KERNELS.ptx KERNELS.fatbin KERNELS.cubin [SASS_ONLY.fatbin] */
 #include "drv_test.h"
 
 #include <string.h>
@@ -157,6 +157,7 @@ int main(int argc, char **argv)
     CK(cuModuleGetFunction(&f, m2, "vadd"));
     run_vadd(f, 1000);
     CKE(cuModuleLoad(&m3, argv[3]), CUDA_ERROR_NO_BINARY_FOR_GPU);
+    if (argc > 4) CKE(cuModuleLoad(&m3, argv[4]), CUDA_ERROR_NO_BINARY_FOR_GPU);
     CKE(cuModuleLoad(&m3, "/nonexistent/kernels.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
     CKE(cuModuleLoadData(&m3, "this is not a module"), CUDA_ERROR_INVALID_IMAGE);
     char log[512] = "";

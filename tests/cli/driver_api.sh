@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# TIMEOUT: 400
+# driver_api.sh - the driver API (libcuda.so.1, src/driver) under `warpsim run`: the tests of tests/driver, with
+# their kernels (tests/driver/kernels.cu) made here as PTX (nvcc -ptx), fatbins (PTX, and SASS only) and a cubin,
+# the C programs built with gcc against the toolkit's cuda.h and our libcuda, the mixed runtime/driver program with
+# nvcc -cudart shared -lcuda. Each runs in functional and --timing mode (WARPSIM_THREADS=1 and 2 give the same
+# cycles); the timing report holds the driver's launches under their names; --check names the driver function
+# that failed, an unimplemented one included. Exits 0 when every check passes, 77 (skip) without nvcc or gcc.
+set -u
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT" || exit 1
+WARPSIM=${WARPSIM:-build/warpsim}
+NVCC=${NVCC:-nvcc}
+HOSTCC=${HOSTCC:-gcc}
+WORK=build/tests/driver-work
+for t in "$NVCC" "$HOSTCC"; do
+  command -v "$t" >/dev/null 2>&1 || { echo "driver_api: $t not found"; exit 77; }
+done
+CUDA_INC=$(dirname "$(command -v "$NVCC")")/../include
+LIB=$(dirname "$WARPSIM")/lib
+[ -f "$LIB/libcuda.so.1" ] || { echo "FAIL $LIB/libcuda.so.1 is missing (run make)"; exit 1; }
+rm -rf "$WORK" && mkdir -p "$WORK"
+fails=0
+
+# check NAME CONDITION-RESULT: report one check
+check() {
+  if [ "$2" = 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
+}
+
+# build: the kernels in every form, the test programs
+K=tests/driver/kernels.cu
+ok=0
+"$NVCC" -ptx -arch=compute_75 -o "$WORK/kernels.ptx" "$K" || ok=1
+"$NVCC" -fatbin -gencode arch=compute_75,code=compute_75 -o "$WORK/kernels.fatbin" "$K" || ok=1
+"$NVCC" -fatbin -gencode arch=compute_90,code=sm_90 -o "$WORK/sass_only.fatbin" "$K" || ok=1
+"$NVCC" -cubin -arch=sm_90 -o "$WORK/kernels.cubin" "$K" || ok=1
+for p in drv_vecadd drv_context; do
+  "$HOSTCC" -std=c11 -O1 -Wall -Wextra -Werror -I"$CUDA_INC" -o "$WORK/$p" "tests/driver/$p.c" -L"$LIB" -lcuda || ok=1
+done
+"$NVCC" -cudart shared -o "$WORK/drv_mixed" tests/driver/drv_mixed.cu -L"$LIB" -lcuda 2>&1 | grep -v -i warning
+[ "${PIPESTATUS[0]}" = 0 ] || ok=1
+check "build the kernels (PTX, fatbins, cubin) and the test programs" $ok
+[ "$ok" = 0 ] || exit 1
+
+# run LABEL EXPECTED-PASS-LINE [warpsim options] -- program args: one run, its output in $WORK/LABEL.log
+run() {
+  local label=$1 pass=$2
+  shift 2
+  "$WARPSIM" run "$@" >"$WORK/$label.log" 2>&1
+  local rc=$?
+  grep -q "^$pass$" "$WORK/$label.log" && [ "$rc" = 0 ]
+  local r=$?
+  [ "$r" = 0 ] || tail -20 "$WORK/$label.log"
+  check "$label" $r
+}
+
+P=$WORK/kernels.ptx
+CTX_ARGS=("$P" "$WORK/kernels.fatbin" "$WORK/kernels.cubin" "$WORK/sass_only.fatbin")
+# functional mode
+run vecadd "PASS drv_vecadd" "$WORK/drv_vecadd" "$P"
+run context "PASS drv_context" "$WORK/drv_context" "${CTX_ARGS[@]}"
+run mixed "PASS drv_mixed" "$WORK/drv_mixed" "$P"
+# timing mode, with a report
+export WARPSIM_THREADS=1
+run vecadd-timing "PASS drv_vecadd" --timing --report "$WORK/vecadd1.json" "$WORK/drv_vecadd" "$P" 20000
+run context-timing "PASS drv_context" --timing "$WORK/drv_context" "${CTX_ARGS[@]}"
+run mixed-timing "PASS drv_mixed" --timing --report "$WORK/mixed.json" "$WORK/drv_mixed" "$P" 5000
+WARPSIM_THREADS=2 run vecadd-timing-2threads "PASS drv_vecadd" --timing --report "$WORK/vecadd2.json" \
+  "$WORK/drv_vecadd" "$P" 20000
+unset WARPSIM_THREADS
+
+# the reports: driver launches by name with timing metrics, the same cycles on one and two threads
+python3 - "$WORK/vecadd1.json" "$WORK/vecadd2.json" "$WORK/mixed.json" <<'PY'
+import json, sys
+r1, r2, rm = (json.load(open(p)) for p in sys.argv[1:4])
+names = [l["kernel"] for l in r1["launches"]]
+assert names == ["vadd", "vadd_scaled", "add_bias", "block_sumsq"], names
+assert all(l["sm__cycles_elapsed.max"] > 0 and l["gpu__time_duration.sum"] > 0 for l in r1["launches"])
+c1 = [l["sm__cycles_elapsed.max"] for l in r1["launches"]]
+c2 = [l["sm__cycles_elapsed.max"] for l in r2["launches"]]
+assert c1 == c2, (c1, c2)
+mixed = sorted({l["kernel"] for l in rm["launches"]})
+assert mixed == ["_Z6affinePffi", "vadd"], mixed
+print("reports: driver launches %s, cycles %s on 1 and 2 threads" % (names, c1))
+PY
+check "timing reports name the driver's launches; 1 and 2 threads agree" $?
+
+# --check: failed driver calls are reported under their names, the unimplemented one too; the program passes
+run context-check "PASS drv_context" --check "$WORK/drv_context" "${CTX_ARGS[@]}"
+L=$WORK/context-check.log
+ok=0
+grep -q 'CUDA_ERROR_NOT_SUPPORTED (error 801) due to "cuArrayCreate_v2: operation not supported" on CUDA API call to cuArrayCreate_v2' "$L" || ok=1
+grep -q 'the driver API function cuArrayCreate_v2 is not implemented by warpsim' "$L" || ok=1
+[ "$(grep -c 'is not implemented by warpsim' "$L")" = 1 ] || ok=1
+grep -q 'CUDA_ERROR_NO_BINARY_FOR_GPU (error 209) due to "cuModuleLoad: .*" on CUDA API call to cuModuleLoad' "$L" || ok=1
+grep -q 'kernels.cubin is a cubin holding only sm_90 SASS' "$L" || ok=1
+grep -q 'Host Frame: main+0x[0-9a-f]* in drv_context' "$L" || ok=1
+check "--check names failed and unimplemented driver calls; the cubin message names the file and its SASS" $ok
+
+if [ "$fails" -eq 0 ]; then echo "driver_api: all checks passed"; fi
+[ "$fails" -eq 0 ]
