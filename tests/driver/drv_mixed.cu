@@ -2,7 +2,7 @@
 // cudaMalloc used by cuMemcpyHtoD and by a cuLaunchKernel kernel, memory from cuMemAlloc used by cudaMemcpy and by
 // a <<<>>> kernel, a cudaStream_t passed as a CUstream and the other way round, events of either API, the primary
 // context as the runtime's context, pointer attributes, pinned memory, a host function, stream capture by the
-// driver of runtime work. Built with nvcc -cudart shared ... -lcuda. Usage: drv_mixed KERNELS.ptx [N]
+// driver of runtime work, driver functions from cudaGetDriverEntryPointByVersion, a sticky fault. Built with nvcc -cudart shared ... -lcuda. Usage: drv_mixed KERNELS.ptx [N]
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cstdio>
@@ -121,6 +121,19 @@ int main(int argc, char **argv)
     }
     CK(cuGraphExecDestroy(ge));
     CK(cuGraphDestroy(g));
+
+    // the runtime hands out driver functions (cudaGetDriverEntryPointByVersion -> cuGetProcAddress)
+    typedef CUresult (*memset32_fn)(CUdeviceptr, unsigned int, size_t);
+    memset32_fn ms32 = nullptr;
+    cudaDriverEntryPointQueryResult qr = cudaDriverEntryPointSymbolNotFound;
+    RT(cudaGetDriverEntryPointByVersion("cuMemsetD32", (void **)&ms32, CUDA_VERSION, cudaEnableDefault, &qr));
+    EXPECT(ms32 != nullptr && qr == cudaDriverEntryPointSuccess);
+    CK(ms32(dc, 0x3f800000u, (size_t)n));   // 1.0f
+    RT(cudaMemcpy(c.data(), (void *)dc, bytes, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++) EXPECT(c[i] == 1.0f);
+    void *none = (void *)1;
+    RT(cudaGetDriverEntryPointByVersion("cuNoSuchThing", &none, CUDA_VERSION, cudaEnableDefault, &qr));
+    EXPECT(none == nullptr && qr == cudaDriverEntryPointSymbolNotFound);
 
     // a kernel fault in a driver launch is sticky for both APIs
     CUdeviceptr bad = 16;
