@@ -1,6 +1,5 @@
-/* drv_errtab.h - cuGetErrorName/cuGetErrorString of every CUresult of CUDA 13.0's cuda.h: the names from the
- * enum, the strings those of NVIDIA's runtime for the same code (src/runtime/rt_errtab.h, queried from NVIDIA's
- * libcudart.so.13, which takes them from the driver); 202 and 916 have no runtime counterpart. Data only. */
+/* drv_errtab.h - generated data: cuGetErrorName/cuGetErrorString answers of NVIDIA's libcuda.so.1 (driver API 13.0,
+ * on an H200), one row per CUresult value, produced by querying that library for every code 0..1199. Data only. */
 WS_DRV_ERR(0, "CUDA_SUCCESS", "no error")
 WS_DRV_ERR(1, "CUDA_ERROR_INVALID_VALUE", "invalid argument")
 WS_DRV_ERR(2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory")
@@ -100,5 +99,5 @@ WS_DRV_ERR(912, "CUDA_ERROR_INVALID_CLUSTER_SIZE", "a kernel launch error has oc
 WS_DRV_ERR(913, "CUDA_ERROR_FUNCTION_NOT_LOADED", "the function handle is not loaded when calling an API that requires a loaded function")
 WS_DRV_ERR(914, "CUDA_ERROR_INVALID_RESOURCE_TYPE", "one or more resources passed in are not valid resource types for the operation")
 WS_DRV_ERR(915, "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION", "one or more resources are insufficient or non-applicable for the operation")
-WS_DRV_ERR(916, "CUDA_ERROR_KEY_ROTATION", "key rotation")
+WS_DRV_ERR(916, "CUDA_ERROR_KEY_ROTATION", "an error happened during the key rotation sequence")
 WS_DRV_ERR(999, "CUDA_ERROR_UNKNOWN", "unknown error")

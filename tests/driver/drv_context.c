@@ -59,6 +59,7 @@ int main(int argc, char **argv)
     expect_error(CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered");
     expect_error(CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported");
     expect_error(CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error");
+    expect_error(CUDA_ERROR_KEY_ROTATION, "CUDA_ERROR_KEY_ROTATION", "an error happened during the key rotation sequence");
     const char *s = (const char *)1;
     CKE(cuGetErrorName((CUresult)12345, &s), CUDA_ERROR_INVALID_VALUE);
     EXPECT(s == NULL);
