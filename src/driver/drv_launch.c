@@ -29,7 +29,9 @@ static CUresult launch_args(CUfunction f, void **kernelParams, void **extra, voi
         else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) bufsize = extra[i + 1] ? *(size_t *)extra[i + 1] : 0;
         else return CUDA_ERROR_INVALID_VALUE;
     }
-    if (!buf || (bufsize != (size_t)-1 && bufsize < total) || n > WS_DRV_MAX_PARAMS) return CUDA_ERROR_INVALID_VALUE;
+    if (!buf || n > WS_DRV_MAX_PARAMS) return CUDA_ERROR_INVALID_VALUE;
+    /* a size other than the parameters' bytes: NVIDIA's driver 580 answers "too many resources requested" */
+    if (bufsize != (size_t)-1 && bufsize != total) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
     for (int i = 0; i < n; i++) args_buf[i] = buf + off[i];
     *args_out = args_buf;
     return CUDA_SUCCESS;

@@ -57,7 +57,8 @@ static CUresult proc_address(const char *symbol, void **pfn, int cudaVersion, cu
     if (!fn && sym != symbol) fn = ws_drv_symbol(symbol);
     *pfn = fn;
     if (status) *status = fn ? CU_GET_PROC_ADDRESS_SUCCESS : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    return fn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+    /* as NVIDIA's driver 580 answers: with a query result, an unknown name is a success that says so */
+    return fn || status ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }
 
 /* cuGetProcAddress_v2: the address of a driver function for a CUDA version. */

@@ -1,9 +1,11 @@
 /* drv_vecadd.c - a program that uses only the driver API: device queries, the primary context, a module from PTX
  * text (cuModuleLoadData), a vector add launched with kernelParams and with the packed `extra` buffer, a module
  * variable set through cuModuleGetGlobal, a kernel with mixed parameter sizes, dynamic shared memory, function
- * attributes and occupancy; every result checked against the CPU. Usage: drv_vecadd KERNELS.ptx [N] */
+ * attributes and occupancy; every result checked against the CPU. The same program passes on a GPU with NVIDIA's
+ * driver. Usage: drv_vecadd KERNELS.ptx [N] */
 #include "drv_test.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -88,8 +90,8 @@ int main(int argc, char **argv)
     CKE(cuModuleGetGlobal(&dscale, &scale_size, mod, "no_such_global"), CUDA_ERROR_NOT_FOUND);
 
     /* the packed `extra` buffer on a stream */
-    struct { CUdeviceptr a, b, c; int n; } packed = { da, db, dc, n };
-    size_t packed_size = sizeof packed;
+    struct packed_t { CUdeviceptr a, b, c; int n; } packed = { da, db, dc, n };
+    size_t packed_size = offsetof(struct packed_t, n) + sizeof(int);   /* the parameters' bytes, no tail padding */
     void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &packed_size,
                       CU_LAUNCH_PARAM_END };
     CUstream s;
@@ -100,6 +102,11 @@ int main(int argc, char **argv)
     CK(cuStreamSynchronize(s));
     check_vadd(a, b, c, n, 3.0f);
     CKE(cuLaunchKernel(vadd, blocks, 1, 1, threads, 1, 1, 0, s, params, extra), CUDA_ERROR_INVALID_VALUE);
+    /* a buffer that does not match the parameters (NVIDIA's driver: too many resources requested) */
+    size_t wrong_size = sizeof packed;
+    void *extra_big[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &wrong_size,
+                          CU_LAUNCH_PARAM_END };
+    CKE(cuLaunchKernel(vadd, 1, 1, 1, 1, 1, 1, 0, s, NULL, extra_big), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 
     /* mixed parameter sizes through `extra`, laid out as the PTX parameter list is */
     int m = 1000;
