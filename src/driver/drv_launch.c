@@ -29,9 +29,11 @@ static CUresult launch_args(CUfunction f, void **kernelParams, void **extra, voi
         else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) bufsize = extra[i + 1] ? *(size_t *)extra[i + 1] : 0;
         else return CUDA_ERROR_INVALID_VALUE;
     }
-    if (!buf || n > WS_DRV_MAX_PARAMS) return CUDA_ERROR_INVALID_VALUE;
-    /* a size other than the parameters' bytes: NVIDIA's driver 580 answers "too many resources requested" */
-    if (bufsize != (size_t)-1 && bufsize != total) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    /* as NVIDIA's driver 580 answers on an H200: the pointer and the size are both needed; a buffer larger than the
+     * parameters is "too many resources requested"; a shorter one is accepted (the values are read at their
+     * offsets in the caller's buffer) */
+    if (!buf || bufsize == (size_t)-1 || n > WS_DRV_MAX_PARAMS) return CUDA_ERROR_INVALID_VALUE;
+    if (bufsize > total) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
     for (int i = 0; i < n; i++) args_buf[i] = buf + off[i];
     *args_out = args_buf;
     return CUDA_SUCCESS;

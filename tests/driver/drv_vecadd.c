@@ -107,6 +107,10 @@ int main(int argc, char **argv)
     void *extra_big[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &wrong_size,
                           CU_LAUNCH_PARAM_END };
     CKE(cuLaunchKernel(vadd, 1, 1, 1, 1, 1, 1, 0, s, NULL, extra_big), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+    void *extra_nosize[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_END };
+    CKE(cuLaunchKernel(vadd, 1, 1, 1, 1, 1, 1, 0, s, NULL, extra_nosize), CUDA_ERROR_INVALID_VALUE);
+    CKE(cuLaunchKernel(vadd, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL), CUDA_ERROR_INVALID_VALUE);
+    CKE(cuLaunchKernel(vadd, 0, 1, 1, 1, 1, 1, 0, s, params, NULL), CUDA_ERROR_INVALID_VALUE);
 
     /* mixed parameter sizes through `extra`, laid out as the PTX parameter list is */
     int m = 1000;
