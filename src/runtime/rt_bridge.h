@@ -14,6 +14,13 @@
  * cudaErrorInvalidKernelImage (not a module), cudaErrorMemoryAllocation. */
 cudaError_t ws_rtx_module_load(const void *image, size_t size, const char *origin, void **mod, char *msg,
                                size_t msglen);
+/* The PTX units of an image as ws_rtx_module_load reads it, without loading them: *texts and *lens malloc'd
+ * (*count entries, each text NUL-terminated; free with ws_rtx_free_texts). Errors as ws_rtx_module_load's. */
+cudaError_t ws_rtx_image_ptx(const void *image, size_t size, const char *origin, char ***texts, size_t **lens,
+                             int *count, char *msg, size_t msglen);
+/* Free what ws_rtx_image_ptx returned. */
+void ws_rtx_free_texts(char **texts, size_t *lens, int count);
+
 /* Whether mod is a live module handle. */
 int ws_rtx_module_valid(const void *mod);
 /* Kernel `name` of a module: *func is a kernel handle (cudaKernel_t); cudaErrorInvalidDeviceFunction if absent. */

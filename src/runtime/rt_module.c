@@ -119,6 +119,37 @@ static void module_free(rtx_module *m)
     free(m);
 }
 
+/* The PTX units of an image, not loaded. */
+WS_RTX_EXPORT cudaError_t ws_rtx_image_ptx(const void *image, size_t size, const char *origin, char ***texts,
+                                           size_t **lens, int *count, char *msg, size_t msglen)
+{
+    if (!image || !texts || !lens || !count) return cudaErrorInvalidValue;
+    if (!origin) origin = "the image";
+    ws_rt_lock();
+    cudaError_t e = cudaSuccess;
+    ws_gpu *g = ws_rt_gpu(&e);
+    rtx_module *m = g ? calloc(1, sizeof *m) : NULL;
+    if (g && !m) e = cudaErrorMemoryAllocation;
+    if (m) {
+        const ws_device *dev = ws_gpu_device(g);
+        e = image_units(m, image, size, origin, dev->cc_major * 10 + dev->cc_minor, msg, msglen);
+    }
+    if (!e) {
+        *texts = m->fb.ptx;
+        *lens = m->fb.ptx_len;
+        *count = m->fb.nmod;
+        m->fb.ptx = NULL;
+        m->fb.ptx_len = NULL;
+        m->fb.nmod = 0;
+    }
+    if (m) module_free(m);
+    ws_rt_unlock();
+    return e;
+}
+
+/* Free what ws_rtx_image_ptx returned. */
+WS_RTX_EXPORT void ws_rtx_free_texts(char **texts, size_t *lens, int count) { ws_fatbin_free_texts(texts, lens, count); }
+
 /* Load a module from memory. */
 WS_RTX_EXPORT cudaError_t ws_rtx_module_load(const void *image, size_t size, const char *origin, void **mod,
                                              char *msg, size_t msglen)

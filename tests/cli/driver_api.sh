@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # TIMEOUT: 400
 # driver_api.sh - the driver API (libcuda.so.1, src/driver) under `warpsim run`: the tests of tests/driver, with
-# their kernels (tests/driver/kernels.cu) made here as PTX (nvcc -ptx), fatbins (PTX, and SASS only) and a cubin,
-# the C programs built with gcc against the toolkit's cuda.h and our libcuda, the mixed runtime/driver program with
+# their kernels (tests/driver/*.cu) made here as PTX (nvcc -ptx), fatbins (PTX, and SASS only) and a cubin (the
+# JIT linker's two units with -rdc=true), the C programs built with gcc against the toolkit's cuda.h and our libcuda, the mixed runtime/driver program with
 # nvcc -cudart shared -lcuda. Each runs in functional and --timing mode (WARPSIM_THREADS=1 and 2 give the same
 # cycles); the timing report holds the driver's launches under their names; --check names the driver function
 # that failed, an unimplemented one included. Exits 0 when every check passes, 77 (skip) without nvcc or gcc.
@@ -34,7 +34,9 @@ ok=0
 "$NVCC" -fatbin -gencode arch=compute_75,code=compute_75 -o "$WORK/kernels.fatbin" "$K" || ok=1
 "$NVCC" -fatbin -gencode arch=compute_90,code=sm_90 -o "$WORK/sass_only.fatbin" "$K" || ok=1
 "$NVCC" -cubin -arch=sm_90 -o "$WORK/kernels.cubin" "$K" || ok=1
-for p in drv_vecadd drv_context; do
+"$NVCC" -ptx -rdc=true -arch=compute_75 -o "$WORK/link_a.ptx" tests/driver/link_a.cu || ok=1
+"$NVCC" -fatbin -rdc=true -gencode arch=compute_75,code=compute_75 -o "$WORK/link_b.fatbin" tests/driver/link_b.cu || ok=1
+for p in drv_vecadd drv_context drv_link; do
   "$HOSTCC" -std=c11 -O1 -Wall -Wextra -Werror -I"$CUDA_INC" -o "$WORK/$p" "tests/driver/$p.c" -L"$LIB" -lcuda || ok=1
 done
 "$NVCC" -cudart shared -o "$WORK/drv_mixed" tests/driver/drv_mixed.cu -L"$LIB" -lcuda 2>&1 | grep -v -i warning
@@ -56,15 +58,18 @@ run() {
 
 P=$WORK/kernels.ptx
 CTX_ARGS=("$P" "$WORK/kernels.fatbin" "$WORK/kernels.cubin" "$WORK/sass_only.fatbin")
+LINK_ARGS=("$WORK/link_a.ptx" "$WORK/link_b.fatbin" "$P" "$WORK/kernels.cubin")
 # functional mode
 run vecadd "PASS drv_vecadd" "$WORK/drv_vecadd" "$P"
 run context "PASS drv_context" "$WORK/drv_context" "${CTX_ARGS[@]}"
 run mixed "PASS drv_mixed" "$WORK/drv_mixed" "$P"
+run link "PASS drv_link" "$WORK/drv_link" "${LINK_ARGS[@]}"
 # timing mode, with a report
 export WARPSIM_THREADS=1
 run vecadd-timing "PASS drv_vecadd" --timing --report "$WORK/vecadd1.json" "$WORK/drv_vecadd" "$P" 20000
 run context-timing "PASS drv_context" --timing "$WORK/drv_context" "${CTX_ARGS[@]}"
 run mixed-timing "PASS drv_mixed" --timing --report "$WORK/mixed.json" "$WORK/drv_mixed" "$P" 5000
+run link-timing "PASS drv_link" --timing "$WORK/drv_link" "${LINK_ARGS[@]}"
 WARPSIM_THREADS=2 run vecadd-timing-2threads "PASS drv_vecadd" --timing --report "$WORK/vecadd2.json" \
   "$WORK/drv_vecadd" "$P" 20000
 unset WARPSIM_THREADS
