@@ -27,6 +27,11 @@ typedef struct ws_drv_ctx {
     struct ws_drv_ctx *next;
 } ws_drv_ctx;
 
+/* The per-thread-default-stream form of an implemented function (the _ptds/_ptsz symbol that code built with
+ * CUDA_API_PER_THREAD_DEFAULT_STREAM calls): the same function, since one queue serves both default streams. */
+#define WS_DRV_PT_ALIAS(fn, pt_name) \
+    extern __typeof__(fn) pt_name __attribute__((alias(#fn), visibility("default")))
+
 /* ---- drv_errors.c ---- */
 /* The driver's code for a runtime status. */
 CUresult ws_drv_from_rt(cudaError_t e);

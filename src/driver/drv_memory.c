@@ -380,3 +380,29 @@ WS_DRV_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch
     WS_DRV_ENTER_CTX();
     WS_DRV_RET(fill(dstDevice, dstPitch, ui, 4, Width, Height, hStream, 0));
 }
+
+/* the per-thread default stream forms */
+WS_DRV_PT_ALIAS(cuMemcpy, cuMemcpy_ptds);
+WS_DRV_PT_ALIAS(cuMemcpyAsync, cuMemcpyAsync_ptsz);
+WS_DRV_PT_ALIAS(cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds);
+WS_DRV_PT_ALIAS(cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds);
+WS_DRV_PT_ALIAS(cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds);
+WS_DRV_PT_ALIAS(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz);
+WS_DRV_PT_ALIAS(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz);
+WS_DRV_PT_ALIAS(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz);
+WS_DRV_PT_ALIAS(cuMemcpyPeer, cuMemcpyPeer_ptds);
+WS_DRV_PT_ALIAS(cuMemcpy2D_v2, cuMemcpy2D_v2_ptds);
+WS_DRV_PT_ALIAS(cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2_ptds);
+WS_DRV_PT_ALIAS(cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2_ptsz);
+WS_DRV_PT_ALIAS(cuMemsetD8_v2, cuMemsetD8_v2_ptds);
+WS_DRV_PT_ALIAS(cuMemsetD16_v2, cuMemsetD16_v2_ptds);
+WS_DRV_PT_ALIAS(cuMemsetD32_v2, cuMemsetD32_v2_ptds);
+WS_DRV_PT_ALIAS(cuMemsetD8Async, cuMemsetD8Async_ptsz);
+WS_DRV_PT_ALIAS(cuMemsetD16Async, cuMemsetD16Async_ptsz);
+WS_DRV_PT_ALIAS(cuMemsetD32Async, cuMemsetD32Async_ptsz);
+WS_DRV_PT_ALIAS(cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds);
+WS_DRV_PT_ALIAS(cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds);
+WS_DRV_PT_ALIAS(cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds);
+WS_DRV_PT_ALIAS(cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz);
+WS_DRV_PT_ALIAS(cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz);
+WS_DRV_PT_ALIAS(cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz);

@@ -224,3 +224,21 @@ WS_DRV_EXPORT CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, 
 {
     return cuEventElapsedTime_v2(pMilliseconds, hStart, hEnd);
 }
+
+/* the per-thread default stream forms */
+WS_DRV_PT_ALIAS(cuStreamQuery, cuStreamQuery_ptsz);
+WS_DRV_PT_ALIAS(cuStreamSynchronize, cuStreamSynchronize_ptsz);
+WS_DRV_PT_ALIAS(cuStreamGetPriority, cuStreamGetPriority_ptsz);
+WS_DRV_PT_ALIAS(cuStreamGetFlags, cuStreamGetFlags_ptsz);
+WS_DRV_PT_ALIAS(cuStreamGetId, cuStreamGetId_ptsz);
+WS_DRV_PT_ALIAS(cuStreamGetCtx, cuStreamGetCtx_ptsz);
+WS_DRV_PT_ALIAS(cuStreamGetDevice, cuStreamGetDevice_ptsz);
+WS_DRV_PT_ALIAS(cuStreamWaitEvent, cuStreamWaitEvent_ptsz);
+WS_DRV_PT_ALIAS(cuStreamAddCallback, cuStreamAddCallback_ptsz);
+WS_DRV_PT_ALIAS(cuStreamBeginCapture, cuStreamBeginCapture_ptsz);
+WS_DRV_PT_ALIAS(cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz);
+WS_DRV_PT_ALIAS(cuStreamEndCapture, cuStreamEndCapture_ptsz);
+WS_DRV_PT_ALIAS(cuStreamIsCapturing, cuStreamIsCapturing_ptsz);
+WS_DRV_PT_ALIAS(cuGraphLaunch, cuGraphLaunch_ptsz);
+WS_DRV_PT_ALIAS(cuEventRecord, cuEventRecord_ptsz);
+WS_DRV_PT_ALIAS(cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz);

@@ -39,6 +39,9 @@ ok=0
 for p in drv_vecadd drv_context drv_link; do
   "$HOSTCC" -std=c11 -O1 -Wall -Wextra -Werror -I"$CUDA_INC" -o "$WORK/$p" "tests/driver/$p.c" -L"$LIB" -lcuda || ok=1
 done
+# the per-thread default stream build calls the _ptds/_ptsz symbols
+"$HOSTCC" -std=c11 -O1 -Wall -Wextra -Werror -DCUDA_API_PER_THREAD_DEFAULT_STREAM -I"$CUDA_INC" \
+  -o "$WORK/drv_vecadd_ptds" tests/driver/drv_vecadd.c -L"$LIB" -lcuda || ok=1
 "$NVCC" -cudart shared -o "$WORK/drv_mixed" tests/driver/drv_mixed.cu -L"$LIB" -lcuda 2>&1 | grep -v -i warning
 [ "${PIPESTATUS[0]}" = 0 ] || ok=1
 check "build the kernels (PTX, fatbins, cubin) and the test programs" $ok
@@ -61,6 +64,7 @@ CTX_ARGS=("$P" "$WORK/kernels.fatbin" "$WORK/kernels.cubin" "$WORK/sass_only.fat
 LINK_ARGS=("$WORK/link_a.ptx" "$WORK/link_b.fatbin" "$P" "$WORK/kernels.cubin")
 # functional mode
 run vecadd "PASS drv_vecadd" "$WORK/drv_vecadd" "$P"
+run vecadd-per-thread-stream "PASS drv_vecadd" "$WORK/drv_vecadd_ptds" "$P" 5000
 run context "PASS drv_context" "$WORK/drv_context" "${CTX_ARGS[@]}"
 run mixed "PASS drv_mixed" "$WORK/drv_mixed" "$P"
 run link "PASS drv_link" "$WORK/drv_link" "${LINK_ARGS[@]}"
