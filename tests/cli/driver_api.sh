@@ -36,7 +36,7 @@ ok=0
 "$NVCC" -cubin -arch=sm_90 -o "$WORK/kernels.cubin" "$K" || ok=1
 "$NVCC" -ptx -rdc=true -arch=compute_75 -o "$WORK/link_a.ptx" tests/driver/link_a.cu || ok=1
 "$NVCC" -fatbin -rdc=true -gencode arch=compute_75,code=compute_75 -o "$WORK/link_b.fatbin" tests/driver/link_b.cu || ok=1
-for p in drv_vecadd drv_context drv_link; do
+for p in drv_vecadd drv_context drv_link drv_memory; do
   "$HOSTCC" -std=c11 -O1 -Wall -Wextra -Werror -I"$CUDA_INC" -o "$WORK/$p" "tests/driver/$p.c" -L"$LIB" -lcuda || ok=1
 done
 # the per-thread default stream build calls the _ptds/_ptsz symbols
@@ -68,12 +68,14 @@ run vecadd-per-thread-stream "PASS drv_vecadd" "$WORK/drv_vecadd_ptds" "$P" 5000
 run context "PASS drv_context" "$WORK/drv_context" "${CTX_ARGS[@]}"
 run mixed "PASS drv_mixed" "$WORK/drv_mixed" "$P"
 run link "PASS drv_link" "$WORK/drv_link" "${LINK_ARGS[@]}"
+run memory "PASS drv_memory" "$WORK/drv_memory" "$P"
 # timing mode, with a report
 export WARPSIM_THREADS=1
 run vecadd-timing "PASS drv_vecadd" --timing --report "$WORK/vecadd1.json" "$WORK/drv_vecadd" "$P" 20000
 run context-timing "PASS drv_context" --timing "$WORK/drv_context" "${CTX_ARGS[@]}"
 run mixed-timing "PASS drv_mixed" --timing --report "$WORK/mixed.json" "$WORK/drv_mixed" "$P" 5000
 run link-timing "PASS drv_link" --timing "$WORK/drv_link" "${LINK_ARGS[@]}"
+run memory-timing "PASS drv_memory" --timing "$WORK/drv_memory" "$P"
 WARPSIM_THREADS=2 run vecadd-timing-2threads "PASS drv_vecadd" --timing --report "$WORK/vecadd2.json" \
   "$WORK/drv_vecadd" "$P" 20000
 unset WARPSIM_THREADS
