@@ -57,13 +57,14 @@ int ws_drv_ctx_valid(const ws_drv_ctx *c);
 void ws_drv_lock(void);
 void ws_drv_unlock(void);
 
-/* The runtime calls a driver function makes until it returns: they leave the runtime's last error alone and are
- * not reported under --check as the runtime's (the driver reports the failure under its own name). */
+/* The scope of a driver call: the runtime calls it makes leave the runtime's last error alone, are not reported
+ * under --check as the runtime's (the driver reports a failure under its own name), and the host timeline records
+ * the call under the driver function's name. */
 typedef struct { int on; } ws_drv_scope;
 /* End of a driver call's scope (the cleanup of WS_DRV_SCOPE). */
-static inline void ws_drv_scope_end(ws_drv_scope *s) { if (s->on) ws_rtx_driver_call(0); }
+static inline void ws_drv_scope_end(ws_drv_scope *s) { if (s->on) ws_rtx_driver_return(); }
 #define WS_DRV_SCOPE() \
-    ws_drv_scope ws_drv_scope_ __attribute__((cleanup(ws_drv_scope_end), unused)) = { (ws_rtx_driver_call(1), 1) }
+    ws_drv_scope ws_drv_scope_ __attribute__((cleanup(ws_drv_scope_end), unused)) = { (ws_rtx_driver_call(__func__), 1) }
 /* Start an API call that needs cuInit and a current context: returns from the function with the error if not. */
 #define WS_DRV_ENTER_CTX() \
     WS_DRV_SCOPE(); \

@@ -45,9 +45,12 @@ int ws_rtx_mem_range(unsigned long long p, unsigned long long *base, size_t *siz
 int ws_rtx_gpu_exists(void);
 /* Whether warpsim's messages are silenced (WARPSIM_QUIET). */
 int ws_rtx_quiet(void);
-/* A driver function starts (enter=1) or returns (0): the runtime calls it makes meanwhile leave the runtime's last
- * error alone and are not reported under --check. */
-void ws_rtx_driver_call(int enter);
+/* Driver function `name` (a string that lives for the whole process) starts: until ws_rtx_driver_return the runtime
+ * calls it makes leave the runtime's last error alone, are not reported under --check, and the host timeline
+ * records the call under the driver's name instead of theirs. */
+void ws_rtx_driver_call(const char *name);
+/* The driver function that started last returns. */
+void ws_rtx_driver_return(void);
 /* A driver call fails with code (its name and description): report it with its call site under --check. */
 void ws_rtx_check_api_error(int code, const char *name, const char *description);
 

@@ -399,8 +399,24 @@ WS_RTX_EXPORT int ws_rtx_quiet(void) { return ws_rt_quiet(); }
 /* Driver calls in progress on this thread (rt_internal.h). */
 _Thread_local int ws_rt_driver_depth;
 
-/* A driver function starts or returns. */
-WS_RTX_EXPORT void ws_rtx_driver_call(int enter) { ws_rt_driver_depth += enter ? 1 : -1; }
+/* The host-timeline scopes of the driver calls in progress on this thread (nested ones are not recorded). */
+#define WS_RTX_SCOPES 16
+static _Thread_local ws_rt_api_scope driver_scopes[WS_RTX_SCOPES];
+
+/* A driver function starts: time it under its own name. */
+WS_RTX_EXPORT void ws_rtx_driver_call(const char *name)
+{
+    if (ws_rt_driver_depth < WS_RTX_SCOPES) driver_scopes[ws_rt_driver_depth] = ws_rt_api_begin(name);
+    ws_rt_driver_depth++;
+}
+
+/* A driver function returns. */
+WS_RTX_EXPORT void ws_rtx_driver_return(void)
+{
+    if (ws_rt_driver_depth <= 0) return;
+    ws_rt_driver_depth--;
+    if (ws_rt_driver_depth < WS_RTX_SCOPES) ws_rt_api_end(&driver_scopes[ws_rt_driver_depth]);
+}
 
 /* A failed driver call, for --check: the caller's library is part of the API. */
 WS_RTX_EXPORT void ws_rtx_check_api_error(int code, const char *name, const char *description)

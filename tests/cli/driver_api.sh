@@ -5,7 +5,7 @@
 # JIT linker's two units with -rdc=true), the C programs built with gcc against the toolkit's cuda.h and our libcuda, the mixed runtime/driver program with
 # nvcc -cudart shared -lcuda. Each runs in functional and --timing mode (WARPSIM_THREADS=1 and 2 give the same
 # cycles); the timing report holds the driver's launches under their names; --check names the driver function
-# that failed, an unimplemented one included. Exits 0 when every check passes, 77 (skip) without nvcc or gcc.
+# that failed, an unimplemented one included; --stats names the driver calls. Exits 0 when every check passes, 77 (skip) without nvcc or gcc.
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT" || exit 1
@@ -107,6 +107,14 @@ grep -q 'CUDA_ERROR_NO_BINARY_FOR_GPU (error 209) due to "cuModuleLoad: .*" on C
 grep -q 'kernels.cubin is a cubin holding only sm_90 SASS' "$L" || ok=1
 grep -q 'Host Frame: main+0x[0-9a-f]* in drv_context' "$L" || ok=1
 check "--check names failed and unimplemented driver calls; the cubin message names the file and its SASS" $ok
+
+# the host timeline names driver calls as the driver's (not the runtime calls that serve them)
+"$WARPSIM" run --stats "$WORK/drv_mixed" "$P" 2000 >"$WORK/stats.log" 2>&1
+ok=0
+for f in cuLaunchKernel cuModuleLoadData cuMemAlloc_v2 cuGraphLaunch cudaLaunchKernel cudaMalloc; do
+  grep -q " $f\$" "$WORK/stats.log" || { echo "missing $f in --stats"; ok=1; }
+done
+check "--stats lists the driver calls under their names beside the runtime's" $ok
 
 if [ "$fails" -eq 0 ]; then echo "driver_api: all checks passed"; fi
 [ "$fails" -eq 0 ]
