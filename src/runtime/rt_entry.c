@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* CUDA_ERROR_NOT_FOUND of the driver (the runtime does not include cuda.h) */
+enum { WS_RT_DRV_NOT_FOUND = 500 };
+
 /* cuGetProcAddress_v2's shape (CUresult and the query result are ints). */
 typedef int (*get_proc_fn)(const char *, void **, int, unsigned long long, int *);
 
@@ -44,7 +47,7 @@ static cudaError_t entry_point(const char *symbol, void **funcPtr, unsigned cuda
     int status = 0;
     int r = gp(symbol, funcPtr, (int)cudaVersion, flags, &status);
     if (driverStatus) *driverStatus = (enum cudaDriverEntryPointQueryResult)status;
-    if (r && r != 500) return ws_rt_set_error(cudaErrorInvalidValue);   /* 500: CUDA_ERROR_NOT_FOUND */
+    if (r && r != WS_RT_DRV_NOT_FOUND) return ws_rt_set_error(cudaErrorInvalidValue);
     return cudaSuccess;
 }
 
