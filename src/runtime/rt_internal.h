@@ -205,6 +205,8 @@ int ws_rt_quiet(void);
 /* Driver API calls in progress on this thread: the runtime calls they make keep the last error and are not
  * reported under --check (the driver reports its own failures). */
 extern _Thread_local int ws_rt_driver_depth;
+/* The device was reset: unload every module the driver API loaded (their GPU is gone). Lock held. */
+void ws_rt_modules_reset(void);
 
 /* ---- rt_errors.c ---- */
 /* NVIDIA's name / description of an error code. */

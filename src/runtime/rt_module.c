@@ -294,27 +294,37 @@ WS_RTX_EXPORT cudaError_t ws_rtx_module_global(void *mod, const char *name, unsi
     return e;
 }
 
-/* Unload a module: drop its kernel records from the runtime's lists (their memory stays: a graph may hold them). */
+/* Drop module m (lock held): its kernel records leave the runtime's lists (their memory stays: a graph may hold
+ * them) and the handle becomes invalid. */
+static void module_drop(rtx_module *m)
+{
+    for (ws_rt_func **pf = &ws_rt_g.funcs; *pf;) {
+        if ((*pf)->fb == &m->fb) {
+            (*pf)->magic = 0;
+            *pf = (*pf)->next;
+        } else {
+            pf = &(*pf)->next;
+        }
+    }
+    for (rtx_module **pm = &modules; *pm; pm = &(*pm)->next)
+        if (*pm == m) { *pm = m->next; break; }
+    m->magic = 0;   /* the core keeps the decoded module until the GPU goes; the record stays for stale kernels */
+}
+
+/* Unload a module: its kernel handles become invalid. */
 WS_RTX_EXPORT cudaError_t ws_rtx_module_unload(void *mod)
 {
     ws_rt_lock();
     rtx_module *m = find_module(mod);
-    cudaError_t e = m ? cudaSuccess : cudaErrorInvalidResourceHandle;
-    if (m) {
-        for (ws_rt_func **pf = &ws_rt_g.funcs; *pf;) {
-            if ((*pf)->fb == &m->fb) {
-                (*pf)->magic = 0;
-                *pf = (*pf)->next;
-            } else {
-                pf = &(*pf)->next;
-            }
-        }
-        for (rtx_module **pm = &modules; *pm; pm = &(*pm)->next)
-            if (*pm == m) { *pm = m->next; break; }
-        m->magic = 0;   /* the core keeps the decoded module until the GPU goes; the record stays for stale kernels */
-    }
+    if (m) module_drop(m);
     ws_rt_unlock();
-    return e;
+    return m ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+
+/* The device was reset (cudaDeviceReset, cuDevicePrimaryCtxReset): every driver module went with its GPU. */
+void ws_rt_modules_reset(void)
+{
+    while (modules) module_drop(modules);
 }
 
 /* Live kernel record behind a handle (lock held). */

@@ -185,6 +185,16 @@ int main(int argc, char **argv)
     CK(cuModuleUnload(m1));
     CK(cuModuleUnload(m2));
     CKE(cuModuleUnload(m2), CUDA_ERROR_INVALID_HANDLE);
+    /* resetting the primary context drops every module with the device (warpsim: their handles are invalid) */
+    CK(cuModuleLoadData(&m3, ptx));
+    CK(cuModuleGetFunction(&f, m3, "vadd"));
+    CK(cuDevicePrimaryCtxReset(dev));
+    if (sim) CKE(cuModuleGetFunction(&f, m3, "vadd"), CUDA_ERROR_INVALID_HANDLE);
+    CK(cuDevicePrimaryCtxRetain(&primary, dev));
+    CK(cuCtxSetCurrent(primary));
+    CK(cuModuleLoadData(&m3, ptx));
+    CK(cuModuleGetFunction(&f, m3, "vadd"));
+    run_vadd(f, 300);
     CK(cuDevicePrimaryCtxRelease(dev));
     printf("PASS drv_context\n");
     return 0;
