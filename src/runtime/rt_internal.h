@@ -190,6 +190,8 @@ ws_gpu *ws_rt_gpu(cudaError_t *e);
 cudaError_t ws_rt_load(ws_rt_fatbin *fb);
 /* Drop a fatbin's modules and PTX (the GPU that held them is gone); it loads again on next use. */
 void ws_rt_unload(ws_rt_fatbin *fb);
+/* Enter (add=1) or remove (0) a kernel record in the host-stub hash, by its host_fun (lock held). */
+void ws_rt_func_index(ws_rt_func *f, int add);
 /* Registered kernel for a host stub address or a cudaKernel_t handle, or NULL. */
 ws_rt_func *ws_rt_find_func(const void *p);
 /* Resolve a kernel (loading its module): cudaSuccess, or an error. */

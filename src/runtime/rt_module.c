@@ -234,7 +234,7 @@ static cudaError_t module_func(rtx_module *m, const char *name, ws_rt_func **out
     f->cache_config = cudaFuncCachePreferNone;
     f->next = ws_rt_g.funcs;
     ws_rt_g.funcs = f;
-    /* the host stub hash of rt_state.c is keyed by host_fun; the handle fallback there finds f as well */
+    ws_rt_func_index(f, 1);   /* found by its handle in one step, as host stubs are */
     *out = f;
     return cudaSuccess;
 }
@@ -295,12 +295,14 @@ WS_RTX_EXPORT cudaError_t ws_rtx_module_global(void *mod, const char *name, unsi
 }
 
 /* Drop module m (lock held): its kernel records leave the runtime's lists (their memory stays: a graph may hold
- * them) and the handle becomes invalid. */
+ * them, and launching one then fails with cudaErrorInvalidResourceHandle) and the handle becomes invalid. */
 static void module_drop(rtx_module *m)
 {
     for (ws_rt_func **pf = &ws_rt_g.funcs; *pf;) {
         if ((*pf)->fb == &m->fb) {
             (*pf)->magic = 0;
+            (*pf)->kernel = NULL;   /* a graph that still holds it fails to launch it (the module is gone) */
+            ws_rt_func_index(*pf, 0);
             *pf = (*pf)->next;
         } else {
             pf = &(*pf)->next;
@@ -309,6 +311,8 @@ static void module_drop(rtx_module *m)
     for (rtx_module **pm = &modules; *pm; pm = &(*pm)->next)
         if (*pm == m) { *pm = m->next; break; }
     m->magic = 0;   /* the core keeps the decoded module until the GPU goes; the record stays for stale kernels */
+    m->fb.state = -1;
+    m->fb.load_error = cudaErrorInvalidResourceHandle;
 }
 
 /* Unload a module: its kernel handles become invalid. */

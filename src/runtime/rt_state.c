@@ -112,6 +112,19 @@ static unsigned ptr_hash(const void *p)
     return (unsigned)(v >> 40) & 511u;
 }
 
+/* Enter (add=1) or remove (0) a kernel record in the host-stub hash, by its host_fun (lock held). */
+void ws_rt_func_index(ws_rt_func *f, int add)
+{
+    ws_rt_func **head = &ws_rt_g.func_hash[ptr_hash(f->host_fun)];
+    if (add) {
+        f->hnext = *head;
+        *head = f;
+        return;
+    }
+    for (ws_rt_func **p = head; *p; p = &(*p)->hnext)
+        if (*p == f) { *p = f->hnext; break; }
+}
+
 /* Registered kernel for a host stub address or a cudaKernel_t handle. */
 ws_rt_func *ws_rt_find_func(const void *p)
 {
