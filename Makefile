@@ -68,7 +68,8 @@ $(B)/lib/libcudart.so.13: $(RT_OBJ) $(B)/libwarpsim.a src/runtime/libcudart.map
 $(B)/lib/libcuda.so.1: $(DRV_OBJ) $(B)/lib/libcudart.so.13 src/driver/libcuda.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/driver/libcuda.map -Wl,-Bsymbolic \
-	    -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(DRV_OBJ) $(B)/lib/libcudart.so.13 -lpthread
+	    -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(DRV_OBJ) $(B)/lib/libcudart.so.13 \
+	    $(filter-out -l%,$(LDLIBS)) -lpthread
 	ln -sf libcuda.so.1 $(B)/lib/libcuda.so
 
 $(B)/warpsim: $(CLI_OBJ) $(B)/libwarpsim.a
