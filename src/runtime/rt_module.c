@@ -21,6 +21,8 @@ typedef struct rtx_module {
 } rtx_module;
 
 static rtx_module *modules;          /* every live module */
+static rtx_module *dropped;          /* unloaded modules and their kernel records: kept, a graph may hold them */
+static ws_rt_func *dropped_funcs;
 
 /* Write a message into msg and print it unless quiet. */
 static cudaError_t fail(cudaError_t e, char *msg, size_t msglen, const char *fmt, const char *a, const char *b)
@@ -300,16 +302,21 @@ static void module_drop(rtx_module *m)
 {
     for (ws_rt_func **pf = &ws_rt_g.funcs; *pf;) {
         if ((*pf)->fb == &m->fb) {
-            (*pf)->magic = 0;
-            (*pf)->kernel = NULL;   /* a graph that still holds it fails to launch it (the module is gone) */
-            ws_rt_func_index(*pf, 0);
-            *pf = (*pf)->next;
+            ws_rt_func *f = *pf;
+            f->magic = 0;
+            f->kernel = NULL;   /* a graph that still holds it fails to launch it (the module is gone) */
+            ws_rt_func_index(f, 0);
+            *pf = f->next;
+            f->next = dropped_funcs;
+            dropped_funcs = f;
         } else {
             pf = &(*pf)->next;
         }
     }
     for (rtx_module **pm = &modules; *pm; pm = &(*pm)->next)
         if (*pm == m) { *pm = m->next; break; }
+    m->next = dropped;
+    dropped = m;
     m->magic = 0;   /* the core keeps the decoded module until the GPU goes; the record stays for stale kernels */
     m->fb.state = -1;
     m->fb.load_error = cudaErrorInvalidResourceHandle;

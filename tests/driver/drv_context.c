@@ -196,6 +196,8 @@ int main(int argc, char **argv)
     CK(cuModuleGetFunction(&f, m3, "vadd"));
     run_vadd(f, 300);
     CK(cuDevicePrimaryCtxRelease(dev));
+    free(fat);
+    free(ptx);
     printf("PASS drv_context\n");
     return 0;
 }

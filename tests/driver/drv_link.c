@@ -69,6 +69,7 @@ int main(int argc, char **argv)
     }
     CK(cuModuleUnload(mod));
     CK(cuDevicePrimaryCtxRelease(dev));
+    free(a), free(x), free(y);
     printf("PASS drv_link\n");
     return 0;
 }

@@ -187,6 +187,7 @@ int main(int argc, char **argv)
     CK(cuStreamDestroy(s));
     CK(cuModuleUnload(mod));
     CK(cuCtxDestroy(ctx));
+    free(ptx);
     printf("PASS drv_memory\n");
     return 0;
 }

@@ -201,6 +201,7 @@ int main(int argc, char **argv)
     CK(cuModuleUnload(mod));
     CKE(cuLaunchKernel(vadd, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_HANDLE);
     CK(cuDevicePrimaryCtxRelease(dev));
+    free(a), free(b), free(c), free(out), free(in), free(sums), free(ptx);
     printf("PASS drv_vecadd\n");
     return 0;
 }
