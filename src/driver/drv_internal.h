@@ -78,6 +78,12 @@ static inline void ws_drv_scope_end(ws_drv_scope *s) { if (s->on) ws_rtx_driver_
 /* Return a driver status. */
 #define WS_DRV_RET(r) return ws_drv_ret((r), __func__)
 
+/* ---- drv_launch.c ---- */
+#define WS_DRV_MAX_PARAMS 4096   /* parameters a kernel can have (4 KiB..32 KiB of parameter space) */
+/* The argument pointers of a launch of f from kernelParams or the `extra` buffer: *args_out is kernelParams, or
+ * args_buf (WS_DRV_MAX_PARAMS entries) filled with pointers into the extra buffer. */
+CUresult ws_drv_launch_args(CUfunction f, void **kernelParams, void **extra, void ***args_out, void **args_buf);
+
 /* ---- drv_proc.c ---- */
 /* The address of driver function `name` as exported (exact symbol), or NULL. */
 void *ws_drv_symbol(const char *name);

@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#define WS_DRV_MAX_PARAMS 4096   /* parameters a kernel can have (4 KiB..32 KiB of parameter space) */
 
-/* The argument pointers of a launch from kernelParams or extra, into args (n entries). */
-static CUresult launch_args(CUfunction f, void **kernelParams, void **extra, void ***args_out, void **args_buf)
+/* The argument pointers of a launch from kernelParams or extra: *args_out is kernelParams, or args_buf
+ * (WS_DRV_MAX_PARAMS entries) filled with pointers into the extra buffer. */
+CUresult ws_drv_launch_args(CUfunction f, void **kernelParams, void **extra, void ***args_out, void **args_buf)
 {
     int n = 0;
     const size_t *off = NULL, *sz = NULL;
@@ -47,7 +47,7 @@ static CUresult launch(CUfunction f, dim3 grid, dim3 block, unsigned smem, CUstr
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z) return CUDA_ERROR_INVALID_VALUE;
     static _Thread_local void *args_buf[WS_DRV_MAX_PARAMS];
     void **args = NULL;
-    CUresult r = launch_args(f, kernelParams, extra, &args, args_buf);
+    CUresult r = ws_drv_launch_args(f, kernelParams, extra, &args, args_buf);
     if (r) return r;
     return ws_drv_from_rt(cudaLaunchKernel(f, grid, block, args, smem, (cudaStream_t)s));
 }

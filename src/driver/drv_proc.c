@@ -40,6 +40,7 @@ static const newer_row newer_tab[] = {
     { "cuGraphAddDependencies_v2", 12030, "cuGraphAddDependencies" },
     { "cuGraphRemoveDependencies_v2", 12030, "cuGraphRemoveDependencies" },
     { "cuGraphAddNode_v2", 12030, "cuGraphAddNode" },
+    { "cuGraphInstantiateWithFlags", 12000, "cuGraphInstantiate_v2" },
 };
 
 /* Resolve an API name for a caller of cudaVersion into *fn; the query result in *status. */
@@ -51,7 +52,7 @@ static CUresult proc_address(const char *symbol, void **pfn, int cudaVersion, cu
     const char *sym = symbol;
     for (size_t i = 0; i < sizeof alias_tab / sizeof alias_tab[0]; i++)
         if (strcmp(alias_tab[i].api, symbol) == 0) { sym = alias_tab[i].symbol; break; }
-    for (size_t i = 0; i < sizeof newer_tab / sizeof newer_tab[0]; i++)
+    for (size_t i = 0; sym != symbol && i < sizeof newer_tab / sizeof newer_tab[0]; i++)   /* an API name only */
         if (strcmp(newer_tab[i].symbol, sym) == 0 && cudaVersion < newer_tab[i].since) sym = newer_tab[i].older;
     void *fn = ws_drv_symbol(sym);
     if (!fn && sym != symbol) fn = ws_drv_symbol(symbol);

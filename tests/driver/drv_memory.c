@@ -1,12 +1,16 @@
 /* drv_memory.c - the driver's memory calls on one simulated device, checked against the CPU: pitched allocations
  * with 2D and 3D copies, 16- and 32-bit fills with multi-byte patterns (1D and 2D), stream-ordered allocation
  * and the default pool, managed memory used by the host and a kernel (with prefetch and advice), mapped pinned
- * memory used by a kernel, pointer attributes of each kind, and capture queries. The same program passes on an
- * H200 with NVIDIA's driver 580. Usage: drv_memory KERNELS.ptx */
+ * memory used by a kernel, pointer attributes of each kind, capture queries, and a graph built node by node.
+ * Everything but the graph was also run on an H200 with NVIDIA's driver 580, which passed it. Usage: drv_memory
+ * KERNELS.ptx */
 #include "drv_test.h"
 
 #include <stdint.h>
 #include <string.h>
+
+/* A graph's host node: count the runs. */
+static void CUDA_CB count_run(void *p) { ++*(int *)p; }
 
 int main(int argc, char **argv)
 {
@@ -178,6 +182,58 @@ int main(int argc, char **argv)
     CUgraph g;
     CK(cuStreamEndCapture(s, &g));
     CK(cuGraphDestroy(g));
+
+    /* a graph built node by node: fill, kernel (packed parameters), host function, copy back; launched twice */
+    CUgraph gb;
+    CK(cuGraphCreate(&gb, 0));
+    CUdeviceptr gx, gy;
+    CK(cuMemAlloc(&gx, (size_t)n * 4));
+    CK(cuMemAlloc(&gy, (size_t)n * 4));
+    CUgraphNode nfill, nkern, nhost, ncopy;
+    CUDA_MEMSET_NODE_PARAMS mp = { gx, 0, 0, 1, (size_t)n * 4, 1 };
+    CK(cuGraphAddMemsetNode(&nfill, gb, NULL, 0, &mp, ctx));
+    struct { CUdeviceptr a, b, c; int n; } packed = { gx, m, gy, n };
+    size_t psize = 3 * sizeof(CUdeviceptr) + sizeof(int);
+    void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &psize, CU_LAUNCH_PARAM_END };
+    CUDA_KERNEL_NODE_PARAMS kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = vadd;
+    kp.gridDimX = (unsigned)(n + 127) / 128; kp.gridDimY = 1; kp.gridDimZ = 1;
+    kp.blockDimX = 128; kp.blockDimY = 1; kp.blockDimZ = 1;
+    kp.extra = extra;
+    CK(cuGraphAddKernelNode(&nkern, gb, &nfill, 1, &kp));
+    static int host_runs;
+    CUDA_HOST_NODE_PARAMS hp = { count_run, &host_runs };
+    CK(cuGraphAddHostNode(&nhost, gb, &nkern, 1, &hp));
+    float *gout = malloc((size_t)n * 4);
+    CUDA_MEMCPY3D cp;
+    memset(&cp, 0, sizeof cp);
+    cp.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    cp.srcDevice = gy;
+    cp.dstMemoryType = CU_MEMORYTYPE_HOST;
+    cp.dstHost = gout;
+    cp.WidthInBytes = (size_t)n * 4;
+    cp.Height = 1;
+    cp.Depth = 1;
+    CK(cuGraphAddMemcpyNode(&ncopy, gb, &nhost, 1, &cp, ctx));
+    size_t nnodes = 0;
+    CK(cuGraphGetNodes(gb, NULL, &nnodes));
+    EXPECT(nnodes == 4);
+    CUgraphNodeType nt;
+    CK(cuGraphNodeGetType(nkern, &nt));
+    EXPECT(nt == CU_GRAPH_NODE_TYPE_KERNEL);
+    CUgraphExec gexec;
+    CK(cuGraphInstantiate(&gexec, gb, 0));
+    CK(cuGraphLaunch(gexec, s));
+    CK(cuGraphLaunch(gexec, s));
+    CK(cuStreamSynchronize(s));
+    EXPECT(host_runs == 2);
+    for (int i = 0; i < n; i++) EXPECT(gout[i] == 2.0f * (float)i);   /* 0 + the managed array */
+    CK(cuGraphExecDestroy(gexec));
+    CK(cuGraphDestroy(gb));
+    CK(cuMemFree(gx));
+    CK(cuMemFree(gy));
+    free(gout);
 
     CK(cuMemFreeHost(pinned));
     CK(cuMemFree(m));
