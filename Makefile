@@ -1,4 +1,4 @@
-# warpsim - plain make. Builds build/warpsim, build/lib/libcudart.so.13 and build/libwarpsim.a.
+# warpsim - plain make. Builds build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1 and build/libwarpsim.a.
 CC      ?= cc
 OPT     ?= -O2
 ARCH    := $(shell uname -m)
@@ -17,16 +17,18 @@ CUDA_HOME ?= /usr/local/cuda
 CORE_SRC := $(wildcard src/ptx/*.c src/mem/*.c src/device/*.c src/core/*.c src/analysis/*.c src/fatbin/*.c \
                        src/timing/*.c src/check/*.c src/report/*.c src/host/*.c)
 RT_SRC   := $(wildcard src/runtime/*.c)
+DRV_SRC  := $(wildcard src/driver/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o)
 RT_OBJ   := $(RT_SRC:%.c=$(B)/obj/%.o)
+DRV_OBJ  := $(DRV_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
 # generated sources: the view page (src/report/view_page.html) as a C string, in $(B)/gen (never committed)
 GEN_OBJ  := $(B)/obj/gen/view_page.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-all: $(B)/warpsim $(B)/lib/libcudart.so.13 $(B)/libwarpsim.a $(UNIT_BIN)
+all: $(B)/warpsim $(B)/lib/libcudart.so.13 $(B)/lib/libcuda.so.1 $(B)/libwarpsim.a $(UNIT_BIN)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -34,6 +36,7 @@ $(B)/obj/%.o: %.c
 
 # the runtime is compiled against NVIDIA's headers for exact CUDA types, enums and signatures
 $(B)/obj/src/runtime/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
+$(B)/obj/src/driver/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
 
 $(B)/libwarpsim.a: $(CORE_OBJ) $(GEN_OBJ)
 	@mkdir -p $(dir $@)
@@ -60,6 +63,15 @@ $(B)/lib/libcudart.so.13: $(RT_OBJ) $(B)/libwarpsim.a src/runtime/libcudart.map
 	    -Wl,-Bsymbolic -Wl,--no-undefined -o $@ $(RT_OBJ) $(B)/libwarpsim.a $(LDLIBS)
 	ln -sf libcudart.so.13 $(B)/lib/libcudart.so
 
+# the driver API (src/driver) is a face over the runtime: libcuda.so.1 links to the libcudart.so.13 beside it
+# ($ORIGIN), so both serve one simulated device; unversioned symbols, as NVIDIA's libcuda.so.1 exports them
+$(B)/lib/libcuda.so.1: $(DRV_OBJ) $(B)/lib/libcudart.so.13 src/driver/libcuda.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/driver/libcuda.map -Wl,-Bsymbolic \
+	    -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(DRV_OBJ) $(B)/lib/libcudart.so.13 \
+	    $(filter-out -l%,$(LDLIBS)) -lpthread
+	ln -sf libcuda.so.1 $(B)/lib/libcuda.so
+
 $(B)/warpsim: $(CLI_OBJ) $(B)/libwarpsim.a
 	$(CC) -o $@ $(CLI_OBJ) $(B)/libwarpsim.a $(LDLIBS)
 
@@ -80,8 +92,8 @@ clean:
 # PREFIX/lib/warpsim/, the presets in PREFIX/share/warpsim/devices/; warpsim finds both relative to itself.
 PREFIX  ?= /usr/local
 INSTALL ?= install
-# the libraries `warpsim run` puts in front of NVIDIA's (add e.g. $(B)/lib/libcuda.so.1 here to install it)
-INSTALL_LIBS := $(B)/lib/libcudart.so.13
+# the libraries `warpsim run` puts in front of NVIDIA's
+INSTALL_LIBS := $(B)/lib/libcudart.so.13 $(B)/lib/libcuda.so.1
 I_BIN   := $(DESTDIR)$(PREFIX)/bin
 I_LIB   := $(DESTDIR)$(PREFIX)/lib/warpsim
 I_DEV   := $(DESTDIR)$(PREFIX)/share/warpsim/devices
@@ -91,11 +103,12 @@ install: $(B)/warpsim $(INSTALL_LIBS)
 	$(INSTALL) -m 755 $(B)/warpsim "$(I_BIN)/warpsim"
 	$(INSTALL) -m 755 $(INSTALL_LIBS) "$(I_LIB)/"
 	ln -sf libcudart.so.13 "$(I_LIB)/libcudart.so"
+	ln -sf libcuda.so.1 "$(I_LIB)/libcuda.so"
 	rm -f "$(I_DEV)"/*.preset
 	$(INSTALL) -m 644 devices/*.preset devices/README.md "$(I_DEV)/"
 
 uninstall:
-	rm -f "$(I_BIN)/warpsim" "$(I_LIB)/libcudart.so" $(foreach l,$(notdir $(INSTALL_LIBS)),"$(I_LIB)/$(l)")
+	rm -f "$(I_BIN)/warpsim" "$(I_LIB)/libcudart.so" "$(I_LIB)/libcuda.so" $(foreach l,$(notdir $(INSTALL_LIBS)),"$(I_LIB)/$(l)")
 	rm -f "$(I_DEV)"/*.preset "$(I_DEV)/README.md"
 	rmdir "$(I_LIB)" "$(I_DEV)" "$(DESTDIR)$(PREFIX)/share/warpsim" 2>/dev/null || true
 

@@ -1,6 +1,6 @@
 /* cmd_run.c - `warpsim run`: run an unmodified CUDA program (built with nvcc -cudart shared) on the simulated
- * GPU by starting it with warpsim's libcudart.so.13 in front of NVIDIA's. Options reach the runtime through
- * the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID,
+ * GPU by starting it with warpsim's libcudart.so.13 and libcuda.so.1 (the driver API) in front of NVIDIA's.
+ * Options reach the runtime through the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID,
  * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets), and
  * those of the checking options (run_check.h) and of the host timeline's (run_timeline.h). */
 #include <elf.h>
@@ -42,7 +42,8 @@ static void run_usage(FILE *f)
     cli_view_usage(f);
     cli_tl_usage(f);
     fprintf(f,
-        "PROGRAM must be linked with the shared CUDA runtime: nvcc -cudart shared ...\n"
+        "PROGRAM must be linked with the shared CUDA runtime (nvcc -cudart shared ...) or use only the driver API\n"
+        "(linked with -lcuda);\n"
         "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into $XDG_CACHE_HOME/warpsim/run/\n"
         "(default ~/.cache/warpsim/run/); an unchanged source (headers and nvcc included) is not recompiled.\n");
 }
@@ -152,10 +153,17 @@ static int inspect_elf(const char *path, char *other, size_t othercap)
     free(img);
     if (shared) result = ELF_SHARED_CUDART;
     else if (other_rt) result = ELF_OTHER_CUDART;
-    else if (driver) result = ELF_DRIVER_API;
+    else if (driver && !has_fatbin) result = ELF_DRIVER_API;   /* our libcuda.so.1 serves it */
     else if (has_fatbin || opens_driver) result = ELF_STATIC_CUDA;
     else result = ELF_NO_CUDA;
     return result;
+}
+
+/* Whether libdir holds library name. */
+static int lib_present(const char *libdir, const char *name)
+{
+    char path[PATH_MAX];
+    return (size_t)snprintf(path, sizeof path, "%s/%s", libdir, name) < sizeof path && access(path, R_OK) == 0;
 }
 
 /* Find a program: a path as given, else ./NAME, else on PATH. 0 on success with the path in out. */
@@ -325,9 +333,12 @@ int cli_run(int argc, char **argv)
                 "rebuild with CUDA 13's nvcc -cudart shared\n", given, other);
         return 2;
     case ELF_DRIVER_API:
-        fprintf(stderr, "warpsim run: %s uses the CUDA driver API (libcuda.so.1), which warpsim does not "
-                "simulate; warpsim serves the runtime API of programs built with nvcc -cudart shared\n", given);
-        return 2;
+        if (!lib_present(libdir, "libcuda.so.1")) {
+            fprintf(stderr, "warpsim run: %s uses the CUDA driver API, but %s/libcuda.so.1 is missing (run make)\n",
+                    given, libdir);
+            return 2;
+        }
+        break;
     case ELF_NO_CUDA:
         if (!quiet)
             fprintf(stderr, "warpsim: note: %s does not use the CUDA runtime; running it anyway\n", given);

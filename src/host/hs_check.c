@@ -106,6 +106,32 @@ typedef struct frames_memo {
 } frames_memo;
 static frames_memo memo[64];
 
+/* Other libraries of the API (a face that calls the session through this one: the driver's libcuda.so.1), by
+ * their load address: their frames count as this library's. */
+static const void *api_libs[4];
+static int n_api_libs;
+
+/* Frames in the library holding addr belong to the API. */
+void ws_hs_check_api_library(const void *addr)
+{
+    Dl_info di;
+    if (!dladdr(addr, &di)) return;
+    ws_hs_lock();
+    int known = 0;
+    for (int i = 0; i < n_api_libs; i++) known |= api_libs[i] == di.dli_fbase;
+    if (!known && n_api_libs < (int)(sizeof api_libs / sizeof api_libs[0])) api_libs[n_api_libs++] = di.dli_fbase;
+    ws_hs_unlock();
+}
+
+/* Whether a library (by load address) is this one or another of the API. */
+static int is_api_lib(const void *fbase, const void *self)
+{
+    if (fbase == self) return 1;
+    for (int i = 0; i < n_api_libs; i++)
+        if (api_libs[i] == fbase) return 1;
+    return 0;
+}
+
 /* Host call stack outside this library: "function+0xOFF in file" per frame, up to main. */
 static int host_frames(char (*lines)[200], int n)
 {
@@ -124,7 +150,7 @@ static int host_frames(char (*lines)[200], int n)
     for (int i = 0; i < nf && k < n; i++) {
         Dl_info di;
         if (!dladdr(fr[i], &di) || !di.dli_fname) continue;
-        if (di.dli_fbase == self.dli_fbase) {
+        if (is_api_lib(di.dli_fbase, self.dli_fbase)) {
             if (k) break;   /* back in the runtime: a callback; stop */
             in_self = 1;
             continue;
@@ -189,7 +215,7 @@ static void *call_target(const unsigned char *ra)
     return NULL;
 }
 
-/* Name of the CUDA runtime function the program called: the call the first frame outside this library made. */
+/* Name of the CUDA function the program called: the call the first frame outside the API's libraries made. */
 static void api_name(char *buf, size_t cap)
 {
     void *fr[64];
@@ -201,11 +227,11 @@ static void api_name(char *buf, size_t cap)
     for (int i = 0; i < nf; i++) {
         Dl_info di;
         if (!dladdr(fr[i], &di)) continue;
-        if (di.dli_fbase == self.dli_fbase) { in_self = 1; continue; }
+        if (is_api_lib(di.dli_fbase, self.dli_fbase)) { in_self = 1; continue; }
         if (!in_self) continue;   /* backtrace's own machinery (a sanitizer's interceptor) */
         void *f = call_target(fr[i]);
         Dl_info fi;
-        if (f && dladdr(f, &fi) && fi.dli_fbase == self.dli_fbase && fi.dli_sname && fi.dli_saddr == f) {
+        if (f && dladdr(f, &fi) && is_api_lib(fi.dli_fbase, self.dli_fbase) && fi.dli_sname && fi.dli_saddr == f) {
             snprintf(buf, cap, "%s", fi.dli_sname + (strncmp(fi.dli_sname, "__cuda", 6) ? 0 : 2));
             char *u = strstr(buf, "_pt");   /* cudaMemcpy_ptds -> cudaMemcpy */
             if (u && (!strcmp(u, "_ptds") || !strcmp(u, "_ptsz"))) *u = 0;

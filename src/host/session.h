@@ -58,6 +58,9 @@ int ws_hs_checking(void);
 /* An API call of a face fails with code (name and description in the face's words): report it with its host
  * call site under --check. */
 void ws_hs_check_api_error(int code, const char *name, const char *description);
+/* Frames in the library holding addr belong to the API (a face that serves its calls through another face's
+ * library, as the driver API does through the runtime's): call sites and API names are looked for outside it. */
+void ws_hs_check_api_library(const void *addr);
 
 /* ---- launches ---- */
 /* A kernel to launch and what the session needs to know about it. */

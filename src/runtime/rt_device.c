@@ -322,6 +322,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceReset(void)
     WS_RT_API();
     ws_rt_lock();
     ws_hs_gpu_reset();   /* the GPU goes; the sticky fault too */
+    ws_rt_modules_reset();   /* and the driver API's modules with it */
     for (ws_rt_fatbin *fb = ws_rt_g.fatbins; fb; fb = fb->next) ws_rt_unload(fb);
     for (ws_rt_func *f = ws_rt_g.funcs; f; f = f->next) {
         f->kernel = NULL;

@@ -190,6 +190,8 @@ ws_gpu *ws_rt_gpu(cudaError_t *e);
 cudaError_t ws_rt_load(ws_rt_fatbin *fb);
 /* Drop a fatbin's modules and PTX (the GPU that held them is gone); it loads again on next use. */
 void ws_rt_unload(ws_rt_fatbin *fb);
+/* Enter (add=1) or remove (0) a kernel record in the host-stub hash, by its host_fun (lock held). */
+void ws_rt_func_index(ws_rt_func *f, int add);
 /* Registered kernel for a host stub address or a cudaKernel_t handle, or NULL. */
 ws_rt_func *ws_rt_find_func(const void *p);
 /* Resolve a kernel (loading its module): cudaSuccess, or an error. */
@@ -200,6 +202,13 @@ ws_rt_var *ws_rt_find_var(const void *p);
 cudaError_t ws_rt_var_addr(ws_rt_var *v, uint64_t *addr);
 /* Whether warpsim's own messages are silenced (WARPSIM_QUIET). */
 int ws_rt_quiet(void);
+
+/* ---- rt_module.c (the driver's bridge, rt_bridge.h) ---- */
+/* Driver API calls in progress on this thread: the runtime calls they make keep the last error and are not
+ * reported under --check (the driver reports its own failures). */
+extern _Thread_local int ws_rt_driver_depth;
+/* The device was reset: unload every module the driver API loaded (their GPU is gone). Lock held. */
+void ws_rt_modules_reset(void);
 
 /* ---- rt_errors.c ---- */
 /* NVIDIA's name / description of an error code. */

@@ -49,6 +49,7 @@ void ws_rt_unlock(void) { ws_hs_unlock(); }
 /* Record an error as the thread's last error. */
 cudaError_t ws_rt_set_error(cudaError_t e)
 {
+    if (ws_rt_driver_depth) return e;   /* a runtime call made by the driver API (rt_module.c) */
     if (e != cudaSuccess) last_error = e;
     /* --check: report with the call site (a not-ready answer is not an error) */
     if (e != cudaSuccess && e != cudaErrorNotReady && ws_hs_checking())
@@ -109,6 +110,19 @@ static unsigned ptr_hash(const void *p)
     v ^= v >> 17;
     v *= 0x9E3779B97F4A7C15ull;
     return (unsigned)(v >> 40) & 511u;
+}
+
+/* Enter (add=1) or remove (0) a kernel record in the host-stub hash, by its host_fun (lock held). */
+void ws_rt_func_index(ws_rt_func *f, int add)
+{
+    ws_rt_func **head = &ws_rt_g.func_hash[ptr_hash(f->host_fun)];
+    if (add) {
+        f->hnext = *head;
+        *head = f;
+        return;
+    }
+    for (ws_rt_func **p = head; *p; p = &(*p)->hnext)
+        if (*p == f) { *p = f->hnext; break; }
 }
 
 /* Registered kernel for a host stub address or a cudaKernel_t handle. */

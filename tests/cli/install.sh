@@ -37,6 +37,7 @@ rc=$?
 cat "$tmp/install.log"
 [ "$rc" = 0 ] && [ -x "$prefix/bin/warpsim" ] && [ -f "$prefix/lib/warpsim/libcudart.so.13" ] &&
   [ "$(readlink "$prefix/lib/warpsim/libcudart.so")" = libcudart.so.13 ] &&
+  [ -f "$prefix/lib/warpsim/libcuda.so.1" ] && [ "$(readlink "$prefix/lib/warpsim/libcuda.so")" = libcuda.so.1 ] &&
   [ -f "$prefix/share/warpsim/devices/README.md" ] && [ -f "$prefix/share/warpsim/devices/h200.preset" ]
 check "make install PREFIX=... installs bin/, lib/warpsim/, share/warpsim/devices/" $?
 touch "$tmp/stamp"
@@ -103,6 +104,48 @@ out=$(env LD_LIBRARY_PATH="$prefix/lib/warpsim" WARPSIM_GPU=install-probe ./prob
 echo "$out"
 [ "$rc" = 0 ] && echo "$out" | grep -q "^gpu warpsim install probe$"
 check "the installed runtime finds PREFIX/share/warpsim/devices by itself (no warpsim run)" $?
+
+# 4b. a program that uses only the driver API runs on the installed libcuda.so.1, which finds the installed
+# libcudart.so.13 beside itself
+if command -v "${HOSTCC:-gcc}" >/dev/null 2>&1; then
+  printf '.version 8.0\n.target sm_75\n.address_size 64\n.visible .entry seven(.param .u64 p)\n{\n  .reg .b64 %%rd<2>;\n  .reg .b32 %%r<2>;\n  ld.param.u64 %%rd1, [p];\n  cvta.to.global.u64 %%rd1, %%rd1;\n  mov.u32 %%r1, 7;\n  st.global.u32 [%%rd1], %%r1;\n  ret;\n}\n' >"$work/seven.ptx"
+  cat >"$work/drv.c" <<'EOF'
+#include <cuda.h>
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  static char ptx[4096];
+  FILE *f = argc > 1 ? fopen(argv[1], "r") : NULL;
+  if (!f || fread(ptx, 1, sizeof ptx - 1, f) == 0) return 3;
+  CUdevice d; CUcontext c; CUmodule m; CUfunction k; CUdeviceptr p; int v = 0;
+  if (cuInit(0) || cuDeviceGet(&d, 0) || cuDevicePrimaryCtxRetain(&c, d) || cuCtxSetCurrent(c) ||
+      cuModuleLoadData(&m, ptx) || cuModuleGetFunction(&k, m, "seven") || cuMemAlloc(&p, 4)) return 4;
+  void *args[] = { &p };
+  if (cuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL) || cuMemcpyDtoH(&v, p, 4)) return 5;
+  char name[128];
+  cuDeviceGetName(name, sizeof name, d);
+  printf("drv %d %s\n", v, name);
+  FILE *mp = fopen("/proc/self/maps", "r");
+  char line[4096], seen[2][4096] = { "", "" };
+  while (mp && fgets(line, sizeof line, mp)) {
+    int i = strstr(line, "libcuda.so") ? 0 : strstr(line, "libcudart") ? 1 : -1;
+    if (i >= 0 && strchr(line, '/') && strcmp(seen[i], strchr(line, '/'))) {
+      strcpy(seen[i], strchr(line, '/'));
+      printf("lib %s", seen[i]);
+    }
+  }
+  return 0;
+}
+EOF
+  "${HOSTCC:-gcc}" -I"$(dirname "$(command -v "$NVCC")")/../include" -o "$work/drv" "$work/drv.c" \
+    -L"$prefix/lib/warpsim" -lcuda >"$tmp/gcc.log" 2>&1 || cat "$tmp/gcc.log"
+  out=$("$WS" run --gpu install-probe ./drv seven.ptx 2>&1); rc=$?
+  echo "$out"
+  [ "$rc" = 0 ] && echo "$out" | grep -q "^drv 7 warpsim install probe$" &&
+    echo "$out" | grep -q "^lib $prefix/lib/warpsim/libcuda.so.1$" &&
+    echo "$out" | grep -q "^lib $prefix/lib/warpsim/libcudart.so.13$"
+  check "a driver-API program runs on PREFIX/lib/warpsim/libcuda.so.1 (with the libcudart.so.13 beside it)" $?
+fi
 
 # 5. a changed header recompiles
 printf '#define VAL 1\n' >"$work/val.h"

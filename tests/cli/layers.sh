@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # layers.sh - the architecture's one-way layers, as the #include lines show them: ptx -> core (mem, device) ->
-# timing, check (and analysis, fatbin beside) -> report -> host session -> runtime and cli (the faces). Each
-# folder may include only the folders listed for it; nothing in src/ptx may include or call the core; the runtime
-# sees the simulator only through src/core/sim.h and the host session.
+# timing, check (and analysis, fatbin beside) -> report -> host session -> runtime and cli (the faces) -> driver
+# (the driver API face, served by the runtime). Each folder may include only the folders listed for it; nothing in
+# src/ptx may include or call the core; the runtime sees the simulator only through src/core/sim.h and the host
+# session; the driver sees the runtime only through its bridge (src/runtime/rt_bridge.h) and the CUDA runtime API.
 # TIMEOUT: 30
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -19,6 +20,7 @@ declare -A allow=(
   [host]="report timing check analysis core ptx mem device fatbin"
   [runtime]="host core analysis fatbin device"
   [cli]="host report timing check analysis core ptx mem device fatbin"
+  [driver]="runtime"
 )
 fails=0
 for d in src/*/; do
@@ -32,6 +34,9 @@ done
 # the runtime: only the public simulator header of the core
 bad=$(grep -Hn '#include "\.\./core/' src/runtime/*.[ch] | grep -v 'core/sim.h"' || true)
 [ -z "$bad" ] || { echo "FAIL  the runtime includes core internals:"; echo "$bad"; fails=$((fails + 1)); }
+# the driver: only the runtime's bridge header
+bad=$(grep -Hn '#include "\.\./runtime/' src/driver/*.[ch] | grep -v 'runtime/rt_bridge.h"' || true)
+[ -z "$bad" ] || { echo "FAIL  the driver includes runtime internals:"; echo "$bad"; fails=$((fails + 1)); }
 # no function of the core is called from src/ptx
 calls=$(grep -Hn '\bws_gpu_[a-z]*(\|\bws_launch(\|\bws_mem_[a-z]*(\|\bws_malloc\|\bws_warp_[a-z]*(\|\bws_run_[a-z_]*(\|\bws_module_[a-z]*(' src/ptx/*.[ch] || true)
 [ -z "$calls" ] || { echo "FAIL  src/ptx calls the core:"; echo "$calls"; fails=$((fails + 1)); }

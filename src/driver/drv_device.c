@@ -1,0 +1,146 @@
+/* drv_device.c - device queries: the one simulated device, described by the runtime (cudaDeviceAttr and
+ * CUdevice_attribute share their values). */
+#include "drv_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The runtime's properties of device dev. */
+static CUresult props(CUdevice dev, struct cudaDeviceProp *p)
+{
+    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+    return ws_drv_from_rt(cudaGetDeviceProperties(p, 0));
+}
+
+/* cuDeviceGetCount: one simulated device. */
+WS_DRV_EXPORT CUresult cuDeviceGetCount(int *count)
+{
+    WS_DRV_ENTER();
+    if (!count) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    WS_DRV_RT(cudaGetDeviceCount(count));
+}
+
+/* cuDeviceGet: the handle of device ordinal (the ordinal itself). */
+WS_DRV_EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal)
+{
+    WS_DRV_ENTER();
+    if (!device) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    int n = 0;
+    cudaGetDeviceCount(&n);
+    if (ordinal < 0 || ordinal >= n) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
+    *device = ordinal;
+    return CUDA_SUCCESS;
+}
+
+/* cuDeviceGetName: the preset's marketing name. */
+WS_DRV_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+    WS_DRV_ENTER();
+    if (!name || len <= 0) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    struct cudaDeviceProp p;
+    CUresult r = props(dev, &p);
+    if (r) WS_DRV_RET(r);
+    snprintf(name, (size_t)len, "%s", p.name);
+    return CUDA_SUCCESS;
+}
+
+/* cuDeviceTotalMem_v2: global memory in bytes. */
+WS_DRV_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
+{
+    WS_DRV_ENTER();
+    if (!bytes) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    struct cudaDeviceProp p;
+    CUresult r = props(dev, &p);
+    if (!r) *bytes = p.totalGlobalMem;
+    WS_DRV_RET(r);
+}
+
+/* cuDeviceTotalMem: the 32-bit-era form (the size in an unsigned int, capped). */
+WS_DRV_EXPORT CUresult cuDeviceTotalMem(unsigned int *bytes, CUdevice dev)
+{
+    size_t b = 0;
+    CUresult r = bytes ? cuDeviceTotalMem_v2(&b, dev) : CUDA_ERROR_INVALID_VALUE;
+    if (!r) *bytes = b > 0xffffffffu ? 0xffffffffu : (unsigned)b;
+    return r;
+}
+
+/* cuDeviceGetAttribute: the runtime's answer for the same attribute number. */
+WS_DRV_EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
+{
+    WS_DRV_ENTER();
+    if (!pi) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    if (dev != 0) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
+    WS_DRV_RT(cudaDeviceGetAttribute(pi, (enum cudaDeviceAttr)attrib, 0));
+}
+
+/* cuDeviceGetUuid_v2: the device's UUID. */
+WS_DRV_EXPORT CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
+{
+    WS_DRV_ENTER();
+    if (!uuid) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    struct cudaDeviceProp p;
+    CUresult r = props(dev, &p);
+    if (!r) memcpy(uuid->bytes, p.uuid.bytes, sizeof uuid->bytes);
+    WS_DRV_RET(r);
+}
+
+/* cuDeviceGetUuid: the CUDA 9.2 name. */
+WS_DRV_EXPORT CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) { return cuDeviceGetUuid_v2(uuid, dev); }
+
+/* cuDeviceComputeCapability: major and minor (deprecated, still exported). */
+WS_DRV_EXPORT CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)
+{
+    WS_DRV_ENTER();
+    if (!major || !minor) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    struct cudaDeviceProp p;
+    CUresult r = props(dev, &p);
+    if (!r) {
+        *major = p.major;
+        *minor = p.minor;
+    }
+    WS_DRV_RET(r);
+}
+
+/* cuDeviceGetProperties: the deprecated CUdevprop summary. */
+WS_DRV_EXPORT CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev)
+{
+    WS_DRV_ENTER();
+    if (!prop) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    struct cudaDeviceProp p;
+    CUresult r = props(dev, &p);
+    if (r) WS_DRV_RET(r);
+    memset(prop, 0, sizeof *prop);
+    prop->maxThreadsPerBlock = p.maxThreadsPerBlock;
+    for (int i = 0; i < 3; i++) {
+        prop->maxThreadsDim[i] = p.maxThreadsDim[i];
+        prop->maxGridSize[i] = p.maxGridSize[i];
+    }
+    prop->sharedMemPerBlock = (int)p.sharedMemPerBlock;
+    prop->totalConstantMemory = (int)p.totalConstMem;
+    prop->SIMDWidth = p.warpSize;
+    prop->memPitch = (int)(p.memPitch > 0x7fffffff ? 0x7fffffff : p.memPitch);
+    prop->regsPerBlock = p.regsPerBlock;
+    int clk = 0;
+    cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
+    prop->clockRate = clk;
+    prop->textureAlign = (int)p.textureAlignment;
+    return CUDA_SUCCESS;
+}
+
+/* cuDeviceGetPCIBusId: the runtime's bus id. */
+WS_DRV_EXPORT CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
+{
+    WS_DRV_ENTER();
+    if (dev != 0) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
+    WS_DRV_RT(cudaDeviceGetPCIBusId(pciBusId, len, 0));
+}
+
+/* cuDeviceCanAccessPeer: one device, no peers. */
+WS_DRV_EXPORT CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev)
+{
+    WS_DRV_ENTER();
+    if (!canAccessPeer) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    if (dev != 0 || peerDev != 0) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
+    *canAccessPeer = 0;
+    return CUDA_SUCCESS;
+}
