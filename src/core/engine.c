@@ -160,17 +160,23 @@ static void warp_stopped(ws_run *L, ws_warp *w)
 static uint64_t block_visit(ws_run *L, ws_block *b)
 {
     uint64_t total = 0;
+    int yielded = 0;
     while (!b->done && total < WS_VISIT_BUDGET && !L->fault) {
         uint64_t pass = 0;
+        int running = 0;
         for (int i = 0; i < b->nwarps && !L->fault; i++) {
             ws_warp *w = &b->warps[i];
             if (w->state != WS_W_RUN) continue;
             pass += warp_run(w, WS_WARP_QUANTUM);
-            if (w->state != WS_W_RUN) warp_stopped(L, w);
+            if (w->state == WS_W_RUN) running++;
+            else if (w->state == WS_W_YIELD) yielded++;
+            else warp_stopped(L, w);
         }
         total += pass;
-        if (!pass) break;   /* every warp waits: possibly on another block */
+        if (!pass || !running) break;   /* every warp waits or yielded: possibly on another block */
     }
+    if (yielded)   /* the warps that gave the other blocks a turn go on at the next visit */
+        for (int i = 0; i < b->nwarps; i++) if (b->warps[i].state == WS_W_YIELD) b->warps[i].state = WS_W_RUN;
     return total;
 }
 
@@ -178,6 +184,7 @@ static uint64_t block_visit(ws_run *L, ws_block *b)
 int ws_warp_step(ws_warp *w, ws_rec *r)
 {
     int ran = exec_one(w, r);
+    if (w->state == WS_W_YIELD) w->state = WS_W_RUN;   /* the timing engine interleaves blocks itself */
     if (w->state != WS_W_RUN) warp_stopped(w->L, w);
     return ran;
 }
@@ -191,7 +198,7 @@ void ws_functional_engine(ws_run *L)
     while (!L->fault) {
         /* admit a block when none is resident; when the resident ones all yielded without finishing (they wait on
          * each other), fill every free slot at once, as the device would hold them all */
-        while (L->next < L->nblocks && live < L->resident && (live == 0 || yielded)) {
+        while (L->next < L->nblocks && live < L->resident && (live == 0 || yielded || L->coop_ws)) {
             int64_t lin = ws_run_next_block(L);
             ws_block *b = ws_run_block_start(L, (uint64_t)lin);
             for (uint64_t i = 0; i < L->resident; i++) if (!res[i]) { res[i] = b; break; }

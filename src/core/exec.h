@@ -50,7 +50,9 @@ typedef struct ws_frame {
     uint32_t ret_mask;       /* lanes that have returned */
 } ws_frame;
 
-enum { WS_W_RUN, WS_W_BAR, WS_W_DONE, WS_W_FAULT };
+/* warp states; WS_W_YIELD: a warp of a cooperative launch that read a flag (a synchronizing load, as a grid barrier
+ * spins on) gives the other blocks a turn before it goes on (functional engine) */
+enum { WS_W_RUN, WS_W_BAR, WS_W_DONE, WS_W_FAULT, WS_W_YIELD };
 
 struct ws_block;
 struct ws_run;
@@ -114,6 +116,7 @@ typedef struct ws_run {
     FILE *printf_out;
     uint64_t ninst, nthread;
     uint64_t max_inst;
+    uint64_t coop_ws;                /* cooperative launch: device address of the grid barrier's workspace, else 0 */
     const struct ws_observer *obs[WS_MAX_OBSERVERS];   /* observers of this launch */
     int nobs;
     void *user;                      /* per-launch data for observers */

@@ -106,6 +106,8 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
         case WS_SR_DYN_SMEM: v = L->dyn_smem; break;
         case WS_SR_TOTAL_SMEM: v = b->smem_size; break;
         case WS_SR_WARP_SZ: v = (unsigned)L->warp_size; break;
+        case WS_SR_ENVREG1: v = L->coop_ws >> 32; break;          /* 0 outside cooperative launches */
+        case WS_SR_ENVREG2: v = L->coop_ws & 0xffffffffu; break;
         default: v = 0; break;   /* SINK, CARRY */
         }
         for (int l = 0; l < WS_LANES; l++) row[l] = v;
@@ -233,6 +235,8 @@ static int estimate_blocks_per_sm(const ws_device *d, unsigned threads, size_t s
     return per_sm < 1 ? 1 : (int)per_sm;
 }
 
+#define WS_COOP_WS_BYTES 16   /* a cooperative grid's workspace: the grid barrier's counter lives at offset 4 */
+
 /* Run a kernel to completion. */
 int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void **args, ws_launch_stats *stats)
 {
@@ -255,6 +259,12 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
     L.dyn_smem = dyn_smem;
     L.warp_size = g->dev && g->dev->warp_size ? g->dev->warp_size : 32;
     if (L.warp_size > 32) L.warp_size = 32;
+    /* a cooperative grid: the zeroed workspace its grid barrier counts in (before the arena is mapped: it may grow) */
+    if (cfg->cooperative) {
+        if (ws_malloc(g, WS_COOP_WS_BYTES, &L.coop_ws) != WS_OK) return WS_ERR_MEMORY_ALLOCATION;
+        memset(ws_host_view(g, L.coop_ws, WS_COOP_WS_BYTES), 0, WS_COOP_WS_BYTES);
+        ws_gpu_host_access(g, L.coop_ws, WS_COOP_WS_BYTES, 1);
+    }
     L.gstore = ws_mem_store(g->mem);
     L.glimit = ws_mem_limit(g->mem);
     L.local_stride = (f->stack_need + 15) & ~(size_t)15;
@@ -290,6 +300,7 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
         }
     }
 
+    if (cfg->cooperative) resident = nblocks;   /* a cooperative grid: all blocks resident at once */
     L.resident = resident;
     L.order = order;
     L.nblocks = nblocks;
@@ -319,6 +330,7 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
     free(L.free_blocks);
     free(order);
     free(L.params);
+    if (L.coop_ws) ws_free(g, L.coop_ws);
     fflush(stdout);
     if (stats) {
         stats->warp_insts = L.ninst;

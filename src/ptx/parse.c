@@ -525,6 +525,7 @@ static const struct { const char *n; int sr; } sreg_names[] = {
     {"%lanemask_eq", WS_SR_LANEMASK_EQ}, {"%lanemask_le", WS_SR_LANEMASK_LE}, {"%lanemask_lt", WS_SR_LANEMASK_LT},
     {"%lanemask_ge", WS_SR_LANEMASK_GE}, {"%lanemask_gt", WS_SR_LANEMASK_GT},
     {"%dynamic_smem_size", WS_SR_DYN_SMEM}, {"%total_smem_size", WS_SR_TOTAL_SMEM}, {"WARP_SZ", WS_SR_WARP_SZ},
+    {"%envreg1", WS_SR_ENVREG1}, {"%envreg2", WS_SR_ENVREG2},
 };
 /* pseudo registers that only mov reads (as its WS_MOV_CLOCK* forms): encoded below every operand number */
 enum { PSEUDO_BASE = -1000, PSEUDO_CLOCK = PSEUDO_BASE - WS_MOV_CLOCK, PSEUDO_CLOCK64 = PSEUDO_BASE - WS_MOV_CLOCK64,
@@ -759,6 +760,8 @@ static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int li
         else if ((in->op == WS_OP_LD || in->op == WS_OP_ST) &&
                  (MATCH("volatile") || MATCH("relaxed") || MATCH("acquire") || MATCH("release")))
             in->flags |= WS_F_SYNCMEM;   /* memory-model access: the checkers treat it as synchronizing */
+        else if ((in->op == WS_OP_ATOM || in->op == WS_OP_RED) && (MATCH("release") || MATCH("acq_rel")))
+            in->flags |= WS_F_RELEASE;   /* a release: the checkers count it as a fence (the grid barrier's) */
         else if (MATCH("sync") || MATCH("aligned") || MATCH("nc") || MATCH("volatile") || MATCH("relaxed") ||
                  MATCH("acquire") || MATCH("release") || MATCH("acq_rel") || MATCH("sc") || MATCH("weak") ||
                  MATCH("cta") || MATCH("gpu") || MATCH("sys") || MATCH("cluster") || MATCH("ca") || MATCH("cg") ||

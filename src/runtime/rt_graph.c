@@ -144,7 +144,7 @@ static cudaError_t node_run(ws_rt_node *n, cudaStream_t stream, ws_rt_stream *s)
         if (ws_hs_fault_pending()) return cudaSuccess;
         /* on the graph's stream, at a graph's cheaper launch cost */
         ws_rt_clock_ctx(s, ws_gpu_device(ws_hs_current_gpu())->graph_launch_us * 1e-6, 0);
-        e = ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem);
+        e = ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem, n->coop);
         ws_rt_clock_ctx(NULL, 0, 1);
         return e;
     case WS_RT_NODE_MEMCPY:

@@ -121,6 +121,7 @@ typedef struct ws_rt_node {
     void **args;                      /* pointers into argbuf */
     int nargs;
     size_t argbytes;
+    int coop;                         /* a cooperative launch (captured cudaLaunchCooperativeKernel) */
     /* memcpy / memset */
     void *dst;
     const void *src;
@@ -207,8 +208,8 @@ const char *ws_rt_error_name(cudaError_t e);
 const char *ws_rt_error_string(cudaError_t e);
 
 /* ---- rt_launch.c ---- */
-/* Run a kernel now on the simulated device (no capture check). */
-cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem);
+/* Run a kernel now on the simulated device (no capture check); coop: a cooperative launch. */
+cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem, int coop);
 /* Whether code is a kernel fault (sticky) rather than a launch-configuration error. */
 int ws_rt_is_fault(cudaError_t e);
 
