@@ -14,6 +14,7 @@ int ws_resolve_generic(const ws_warp *w, uint64_t addr, uint64_t *out)
     (void)w;
     if (addr - WS_SHARED_WIN < WS_WIN_SPAN) { *out = addr - WS_SHARED_WIN; return WS_S_SHARED; }
     if (addr - WS_LOCAL_WIN < WS_WIN_SPAN) { *out = addr - WS_LOCAL_WIN; return WS_S_LOCAL; }
+    if (addr - WS_PARAM_WIN < WS_WIN_SPAN) { *out = addr - WS_PARAM_WIN; return WS_S_PARAM_K; }
     *out = addr;
     return WS_S_GLOBAL;
 }

@@ -37,6 +37,8 @@ void *ws_xlate_slow(ws_warp *w, uint64_t addr, unsigned size, int lane)
     if (off < WS_WIN_SPAN) return off + size <= w->blk->smem_size ? w->blk->smem + off : NULL;
     off = addr - WS_LOCAL_WIN;
     if (off < WS_WIN_SPAN) return off + size <= L->local_stride ? w->local + (size_t)lane * L->local_stride + off : NULL;
+    off = addr - WS_PARAM_WIN;   /* a kernel parameter's generic address (read-only: stores reach it too) */
+    if (off < WS_WIN_SPAN) return off + size <= L->entry->param_bytes ? L->params + off : NULL;
     return ws_mem_view_slow(L->gpu->mem, addr, size);
 }
 

@@ -253,7 +253,8 @@ static void h_atom(ws_warp *w, const ws_insn *in, uint32_t mask)
 static void h_cvta(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const int d = in->d[0], a = in->s[0];
-    uint64_t base = in->space == WS_S_SHARED ? WS_SHARED_WIN : in->space == WS_S_LOCAL ? WS_LOCAL_WIN : 0;
+    uint64_t base = in->space == WS_S_SHARED ? WS_SHARED_WIN : in->space == WS_S_LOCAL ? WS_LOCAL_WIN
+                  : in->space == WS_S_PARAM_F || in->space == WS_S_PARAM_K ? WS_PARAM_WIN : 0;
     int to = (in->flags & WS_F_TO) != 0;
     int narrow = ws_type_size(in->type) == 4;
     FOR_LANES(mask, {
@@ -274,7 +275,9 @@ static void h_isspacep(ws_warp *w, const ws_insn *in, uint32_t mask)
         switch (in->space) {
         case WS_S_SHARED: r = v - WS_SHARED_WIN < WS_WIN_SPAN; break;
         case WS_S_LOCAL: r = v - WS_LOCAL_WIN < WS_WIN_SPAN; break;
-        default: r = !(v - WS_SHARED_WIN < WS_WIN_SPAN) && !(v - WS_LOCAL_WIN < WS_WIN_SPAN); break;
+        case WS_S_PARAM_F: case WS_S_PARAM_K: r = v - WS_PARAM_WIN < WS_WIN_SPAN; break;
+        default: r = !(v - WS_SHARED_WIN < WS_WIN_SPAN) && !(v - WS_LOCAL_WIN < WS_WIN_SPAN) &&
+                     !(v - WS_PARAM_WIN < WS_WIN_SPAN); break;
         }
         bits |= (uint32_t)r << l;
     });

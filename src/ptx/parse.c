@@ -920,11 +920,14 @@ static int set_src(parser *P, ws_insn *in, int i, opnd *o)
         ws_reloc rel;
         int rc = symbol_ref(P, o->word, (int)strlen(o->word), &a, &sp, &rel);
         if (rc) perr(P, o->line, "unknown name '%s'", o->word);
-        else if (sp == WS_S_PARAM_K)
-            perr(P, o->line, "taking the address of kernel parameter '%s' is not supported", o->word);
         free(o->word);
         o->word = NULL;
-        if (rc || sp == WS_S_PARAM_K) return -1;
+        if (rc) return -1;
+        if (sp == WS_S_PARAM_K) {
+            /* address of a kernel parameter: its offset in the parameter space (cvta.param makes it generic) */
+            in->s[i] = const_reg(P, (uint64_t)(a + o->off));
+            return 0;
+        }
         if (sp == WS_S_LOCAL) {
             /* address of a frame variable: frame base + offset at run time */
             in->flags |= WS_F_LOCALSYM;
@@ -960,6 +963,8 @@ static int set_addr(parser *P, ws_insn *in, opnd *o)
     if (o->space == WS_S_PARAM_K && in->space == WS_S_PARAM_F) in->space = WS_S_PARAM_K;
     else if (o->space == WS_S_LOCAL && in->space == WS_S_PARAM_F) in->space = WS_S_LOCAL;
     if (in->space == WS_S_PARAM_F && o->base < 0) in->space = WS_S_LOCAL;
+    /* through a register in a kernel: an address in the kernel-parameter space (a parameter's address taken) */
+    if (in->space == WS_S_PARAM_F && P->fn->is_entry) in->space = WS_S_PARAM_K;
     if (in->space == WS_S_PARAM_F) {
         perr(P, o->line, "parameter access through a register is not supported");
         return -1;
