@@ -193,9 +193,18 @@ static void mask_check(ws_chk *c, ws_warp *w, const ws_rec *r)
     uint32_t ex = r->exec;
     if (in->ns < need || !ex || !(c->checks & WS_CHK_SYNCCHECK)) return;
     int l0 = __builtin_ctz(ex);
-    uint32_t mask = (uint32_t)w->regs[(size_t)in->s[in->ns - 1] * WS_LANES + (size_t)l0];
+    const uint64_t *mreg = &w->regs[(size_t)in->s[in->ns - 1] * WS_LANES];
+    uint32_t mask = (uint32_t)mreg[l0];
     uint32_t alive = w->full & ~w->exited;
-    uint32_t missing = mask & alive & ~ex, outside = ex & ~mask;
+    uint32_t missing = 0, outside = 0;
+    /* each lane's own mask: groups of a warp may call with different masks (a sub-warp per row), each naming
+     * itself and only lanes that execute it */
+    for (uint32_t m = ex; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint32_t ml = (uint32_t)mreg[l];
+        missing |= ml & alive & ~ex;
+        if (!(ml >> l & 1)) { outside |= 1u << l; mask = ml; }
+    }
     if (missing) missing = lanes_still_syncing(c, w, missing);
     if (!missing && !outside) return;
     int fresh;
