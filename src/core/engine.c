@@ -32,7 +32,8 @@ static void rec_fill_mem(ws_warp *w, const ws_insn *in, uint32_t m, ws_rec *r)
     const uint64_t imm = (uint64_t)in->imm;
     if (in->base >= 0) {
         const uint64_t *B = &w->regs[(size_t)in->base * WS_LANES];
-        FOR_LANES(m, r->addr[l] = B[l] + imm);
+        if (sp == WS_S_SHARED) FOR_LANES(m, r->addr[l] = (uint32_t)(B[l] + imm));   /* 32-bit, as eaddr */
+        else FOR_LANES(m, r->addr[l] = B[l] + imm);
     } else {
         uint64_t a = (sp == WS_S_LOCAL ? (uint64_t)w->local_base : 0) + imm;
         FOR_LANES(m, r->addr[l] = a);

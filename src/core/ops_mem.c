@@ -124,7 +124,7 @@ static void h_ld_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
     const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
     uint8_t *sm = w->blk->smem;
     FOR_LANES(mask, {
-        uint64_t a = (b >= 0 ? RG(b, l) : 0) + imm;
+        uint64_t a = (uint32_t)((b >= 0 ? RG(b, l) : 0) + imm);   /* 32-bit shared addresses wrap */
         if (a + 4 > lim || (a & 3)) { h_ld(w, in, 1u << l); return; }
         uint32_t v;
         memcpy(&v, sm + a, 4);
@@ -173,7 +173,7 @@ static void h_st_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
     const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
     uint8_t *sm = w->blk->smem;
     FOR_LANES(mask, {
-        uint64_t a = (b >= 0 ? RG(b, l) : 0) + imm;
+        uint64_t a = (uint32_t)((b >= 0 ? RG(b, l) : 0) + imm);   /* 32-bit shared addresses wrap */
         if (a + 4 > lim || (a & 3)) { h_st(w, in, 1u << l); return; }
         uint32_t v = (uint32_t)RG(s, l);
         memcpy(sm + a, &v, 4);

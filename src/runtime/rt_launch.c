@@ -206,6 +206,7 @@ static cudaError_t launch_attrs(const cudaLaunchConfig_t *config, int *coop)
         case cudaLaunchAttributePreferredSharedMemoryCarveout:
             break;
         default:
+            if ((int)a->id > cudaLaunchAttributeNvlinkUtilCentricScheduling) return cudaErrorInvalidValue;
             if (!ws_rt_quiet())
                 fprintf(stderr, "warpsim: cudaLaunchKernelEx: launch attribute %d is not supported\n", (int)a->id);
             return cudaErrorNotSupported;
@@ -461,5 +462,68 @@ WS_RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynam
         *dynamicSmemSize = avail < cap ? avail : cap;
     }
     ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaFuncGetParamInfo: offset and size of a kernel parameter in its parameter buffer. */
+WS_RT_EXPORT cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                              size_t *paramSize)
+{
+    WS_RT_API();
+    ws_rt_lock();
+    ws_rt_func *f = NULL;
+    ws_kernel *k = NULL;
+    cudaError_t e = func_kernel(func, &f, &k);
+    if (!e) {
+        ws_kernel_info info;
+        ws_kernel_get_info(k, &info);
+        if (paramIndex >= (size_t)info.nparams) e = cudaErrorInvalidValue;
+        else {
+            if (paramOffset) *paramOffset = info.param_offset[paramIndex];
+            if (paramSize) *paramSize = info.param_size[paramIndex];
+        }
+    }
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* The cluster shape a launch configuration asks for (1x1x1 when it names none). */
+static uint64_t config_cluster_size(const cudaLaunchConfig_t *c)
+{
+    uint64_t n = 1;
+    for (unsigned i = 0; c && c->attrs && i < c->numAttrs; i++)
+        if (c->attrs[i].id == cudaLaunchAttributeClusterDimension)
+            n = (uint64_t)c->attrs[i].val.clusterDim.x * c->attrs[i].val.clusterDim.y * c->attrs[i].val.clusterDim.z;
+    return n;
+}
+
+/* Say that thread block clusters are not simulated, and return cudaErrorNotSupported. */
+static cudaError_t no_clusters(const char *fn)
+{
+    if (!ws_rt_quiet()) fprintf(stderr, "warpsim: %s: thread block clusters are not supported\n", fn);
+    return ws_rt_set_error(cudaErrorNotSupported);
+}
+
+/* cudaOccupancyMaxPotentialClusterSize: clusters are not simulated. */
+WS_RT_EXPORT cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                              const cudaLaunchConfig_t *launchConfig)
+{
+    WS_RT_API();
+    if (!clusterSize || !func || !launchConfig) return ws_rt_set_error(cudaErrorInvalidValue);
+    return no_clusters("cudaOccupancyMaxPotentialClusterSize");
+}
+
+/* cudaOccupancyMaxActiveClusters: for clusters of one block, the co-resident blocks of the device; larger
+ * clusters are not simulated. */
+WS_RT_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                                        const cudaLaunchConfig_t *launchConfig)
+{
+    WS_RT_API();
+    if (!numClusters || !launchConfig) return ws_rt_set_error(cudaErrorInvalidValue);
+    if (config_cluster_size(launchConfig) > 1) return no_clusters("cudaOccupancyMaxActiveClusters");
+    dim3 b = launchConfig->blockDim;
+    int per_sm = 0;
+    cudaError_t e = occupancy(&per_sm, func, (int)(b.x * b.y * b.z), launchConfig->dynamicSmemBytes, 0);
+    if (!e) *numClusters = per_sm * ws_gpu_device(ws_hs_current_gpu())->sm_count;
     return ws_rt_set_error(e);
 }
