@@ -1,8 +1,9 @@
 // warpsim test: cooperative launches and grid-wide synchronisation (issue 11 item 1): a two-phase grid reduction
 // with this_grid().sync() between the phases, Jacobi sweeps of a 1D Poisson problem with a grid.sync() between
 // sweeps (all in one cooperative kernel), the grid-group queries (size, thread_rank, num_blocks, block_rank,
-// is_valid) against the launch shape, cudaLaunchKernelEx with the cooperative attribute, the device attribute
-// cudaDevAttrCooperativeLaunch, and cudaErrorCooperativeLaunchTooLarge for a grid that cannot be co-resident.
+// is_valid) against the launch shape, cudaLaunchKernelEx with the cooperative attribute, a cooperative launch
+// captured into a graph, the device attribute cudaDevAttrCooperativeLaunch, and
+// cudaErrorCooperativeLaunchTooLarge for a grid that cannot be co-resident.
 // ARGS: 1048576 200
 // TIMING_ARGS: 16384 20
 // CHECK: api-errors
@@ -131,6 +132,24 @@ int main(int argc, char **argv) {
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
   EXPECT(got == want, "cudaLaunchKernelEx cooperative reduction: got %lld, expected %lld", got, want);
+
+  // a cooperative launch captured into a graph keeps its cooperative attribute
+  cudaStream_t cs;
+  CHECK(cudaStreamCreate(&cs));
+  CHECK(cudaMemset(d_out, 0, sizeof(long long)));
+  CHECK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal));
+  CHECK(cudaLaunchCooperativeKernel((void *)grid_reduce, dim3(blocks), dim3(THREADS), args, 0, cs));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CHECK(cudaStreamEndCapture(cs, &graph));
+  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  CHECK(cudaGraphLaunch(exec, cs));
+  CHECK(cudaStreamSynchronize(cs));
+  CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+  EXPECT(got == want, "captured cooperative reduction: got %lld, expected %lld", got, want);
+  CHECK(cudaGraphExecDestroy(exec));
+  CHECK(cudaGraphDestroy(graph));
+  CHECK(cudaStreamDestroy(cs));
 
   // a grid one block larger than can be co-resident: cudaErrorCooperativeLaunchTooLarge, nothing runs
   cudaError_t e = cudaLaunchCooperativeKernel((void *)grid_reduce, dim3(blocks + 1), dim3(THREADS), args, 0, 0);
