@@ -901,3 +901,53 @@ WS_RT_EXPORT cudaError_t cudaDeviceGraphMemTrim(int device)
     WS_RT_API();
     return device == 0 ? cudaSuccess : ws_rt_set_error(cudaErrorInvalidDevice);
 }
+
+/* cudaGraphKernelNodeSetAttribute: the cooperative attribute of a kernel node, and those cudaLaunchKernelEx
+ * accepts. */
+WS_RT_EXPORT cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                                         const cudaKernelNodeAttrValue *value)
+{
+    WS_RT_API();
+    ws_rt_node *n = (ws_rt_node *)hNode;
+    if (!n || !value || n->kind != WS_RT_NODE_KERNEL) return ws_rt_set_error(cudaErrorInvalidValue);
+    cudaLaunchAttribute a;
+    memset(&a, 0, sizeof a);
+    a.id = attr;
+    a.val = *value;
+    ws_rt_lock();
+    int coop = n->coop;
+    cudaError_t e = ws_rt_launch_attr(&a, &coop);
+    if (!e) n->coop = coop;
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaGraphKernelNodeGetAttribute: the cooperative attribute as set; the others at their defaults. */
+WS_RT_EXPORT cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                                         cudaKernelNodeAttrValue *value_out)
+{
+    WS_RT_API();
+    const ws_rt_node *n = (const ws_rt_node *)hNode;
+    if (!n || !value_out || n->kind != WS_RT_NODE_KERNEL || (int)attr > cudaLaunchAttributeNvlinkUtilCentricScheduling)
+        return ws_rt_set_error(cudaErrorInvalidValue);
+    memset(value_out, 0, sizeof *value_out);
+    if (attr == cudaLaunchAttributeCooperative) value_out->cooperative = n->coop;
+    if (attr == cudaLaunchAttributeClusterDimension) {
+        value_out->clusterDim.x = 1;
+        value_out->clusterDim.y = 1;
+        value_out->clusterDim.z = 1;
+    }
+    return cudaSuccess;
+}
+
+/* cudaGraphKernelNodeCopyAttributes: hDst gets hSrc's attributes. */
+WS_RT_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc)
+{
+    WS_RT_API();
+    ws_rt_node *d = (ws_rt_node *)hDst;
+    const ws_rt_node *s = (const ws_rt_node *)hSrc;
+    if (!d || !s || d->kind != WS_RT_NODE_KERNEL || s->kind != WS_RT_NODE_KERNEL)
+        return ws_rt_set_error(cudaErrorInvalidValue);
+    d->coop = s->coop;
+    return cudaSuccess;
+}

@@ -212,6 +212,8 @@ const char *ws_rt_error_string(cudaError_t e);
 cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem, int coop);
 /* Whether code is a kernel fault (sticky) rather than a launch-configuration error. */
 int ws_rt_is_fault(cudaError_t e);
+/* Check one launch attribute (cudaLaunchKernelEx's or a kernel node's); the cooperative one sets *coop. */
+cudaError_t ws_rt_launch_attr(const cudaLaunchAttribute *a, int *coop);
 
 /* ---- rt_mempool.c ---- */
 /* Whether ptr is the memory of a graph allocation node (kept for its graph). */

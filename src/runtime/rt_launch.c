@@ -177,40 +177,47 @@ WS_RT_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid
     return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream, 1);
 }
 
+/* Check one launch attribute (of a launch or a kernel node); the cooperative one sets *coop. */
+cudaError_t ws_rt_launch_attr(const cudaLaunchAttribute *a, int *coop)
+{
+    switch (a->id) {
+    case cudaLaunchAttributeCooperative: *coop = a->val.cooperative != 0; break;
+    case cudaLaunchAttributeClusterDimension:
+    case cudaLaunchAttributePreferredClusterDimension:
+        if ((uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1) {
+            if (!ws_rt_quiet())
+                fprintf(stderr, "warpsim: cudaLaunchKernelEx: thread block clusters (cluster dimension %ux%ux%u) "
+                        "are not supported\n", a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
+            return cudaErrorNotSupported;
+        }
+        break;
+    case cudaLaunchAttributeIgnore:
+    case cudaLaunchAttributeAccessPolicyWindow:            /* cache hints: no effect on results */
+    case cudaLaunchAttributeSynchronizationPolicy:
+    case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+    case cudaLaunchAttributeProgrammaticStreamSerialization: /* launches run in stream order anyway */
+    case cudaLaunchAttributePriority:                      /* one launch runs at a time */
+    case cudaLaunchAttributeMemSyncDomainMap:
+    case cudaLaunchAttributeMemSyncDomain:
+    case cudaLaunchAttributePreferredSharedMemoryCarveout:
+        break;
+    default:
+        if ((int)a->id > cudaLaunchAttributeNvlinkUtilCentricScheduling) return cudaErrorInvalidValue;
+        if (!ws_rt_quiet())
+            fprintf(stderr, "warpsim: cudaLaunchKernelEx: launch attribute %d is not supported\n", (int)a->id);
+        return cudaErrorNotSupported;
+    }
+    return cudaSuccess;
+}
+
 /* Check the attributes of a cudaLaunchKernelEx configuration; *coop: the cooperative attribute. */
 static cudaError_t launch_attrs(const cudaLaunchConfig_t *config, int *coop)
 {
     *coop = 0;
     if (config->numAttrs && !config->attrs) return cudaErrorInvalidValue;
     for (unsigned i = 0; i < config->numAttrs; i++) {
-        const cudaLaunchAttribute *a = &config->attrs[i];
-        switch (a->id) {
-        case cudaLaunchAttributeCooperative: *coop = a->val.cooperative != 0; break;
-        case cudaLaunchAttributeClusterDimension:
-        case cudaLaunchAttributePreferredClusterDimension:
-            if ((uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1) {
-                if (!ws_rt_quiet())
-                    fprintf(stderr, "warpsim: cudaLaunchKernelEx: thread block clusters (cluster dimension %ux%ux%u) "
-                            "are not supported\n", a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
-                return cudaErrorNotSupported;
-            }
-            break;
-        case cudaLaunchAttributeIgnore:
-        case cudaLaunchAttributeAccessPolicyWindow:            /* cache hints: no effect on results */
-        case cudaLaunchAttributeSynchronizationPolicy:
-        case cudaLaunchAttributeClusterSchedulingPolicyPreference:
-        case cudaLaunchAttributeProgrammaticStreamSerialization: /* launches run in stream order anyway */
-        case cudaLaunchAttributePriority:                      /* one launch runs at a time */
-        case cudaLaunchAttributeMemSyncDomainMap:
-        case cudaLaunchAttributeMemSyncDomain:
-        case cudaLaunchAttributePreferredSharedMemoryCarveout:
-            break;
-        default:
-            if ((int)a->id > cudaLaunchAttributeNvlinkUtilCentricScheduling) return cudaErrorInvalidValue;
-            if (!ws_rt_quiet())
-                fprintf(stderr, "warpsim: cudaLaunchKernelEx: launch attribute %d is not supported\n", (int)a->id);
-            return cudaErrorNotSupported;
-        }
+        cudaError_t e = ws_rt_launch_attr(&config->attrs[i], coop);
+        if (e) return e;
     }
     return cudaSuccess;
 }

@@ -2,7 +2,7 @@
 // with this_grid().sync() between the phases, Jacobi sweeps of a 1D Poisson problem with a grid.sync() between
 // sweeps (all in one cooperative kernel), the grid-group queries (size, thread_rank, num_blocks, block_rank,
 // is_valid) against the launch shape, cudaLaunchKernelEx with the cooperative attribute, a cooperative launch
-// captured into a graph, the device attribute cudaDevAttrCooperativeLaunch, and
+// captured into a graph and a kernel node made cooperative, the device attribute cudaDevAttrCooperativeLaunch, and
 // cudaErrorCooperativeLaunchTooLarge for a grid that cannot be co-resident.
 // ARGS: 1048576 200
 // TIMING_ARGS: 16384 20
@@ -147,6 +147,29 @@ int main(int argc, char **argv) {
   CHECK(cudaStreamSynchronize(cs));
   CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
   EXPECT(got == want, "captured cooperative reduction: got %lld, expected %lld", got, want);
+  CHECK(cudaGraphExecDestroy(exec));
+  CHECK(cudaGraphDestroy(graph));
+  // and a kernel node made cooperative with cudaGraphKernelNodeSetAttribute
+  CHECK(cudaMemset(d_out, 0, sizeof(long long)));
+  CHECK(cudaGraphCreate(&graph, 0));
+  cudaKernelNodeParams kp = {};
+  kp.func = (void *)grid_reduce;
+  kp.gridDim = dim3(blocks);
+  kp.blockDim = dim3(THREADS);
+  kp.kernelParams = args;
+  cudaGraphNode_t kn;
+  CHECK(cudaGraphAddKernelNode(&kn, graph, NULL, 0, &kp));
+  cudaKernelNodeAttrValue av = {};
+  av.cooperative = 1;
+  CHECK(cudaGraphKernelNodeSetAttribute(kn, cudaLaunchAttributeCooperative, &av));
+  av.cooperative = 0;
+  CHECK(cudaGraphKernelNodeGetAttribute(kn, cudaLaunchAttributeCooperative, &av));
+  EXPECT(av.cooperative == 1, "the kernel node's cooperative attribute reads back");
+  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  CHECK(cudaGraphLaunch(exec, cs));
+  CHECK(cudaStreamSynchronize(cs));
+  CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+  EXPECT(got == want, "cooperative kernel node reduction: got %lld, expected %lld", got, want);
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));
   CHECK(cudaStreamDestroy(cs));
