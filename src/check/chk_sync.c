@@ -286,7 +286,11 @@ static void warp_doing(ws_chk *c, chk_blk *cb, int j, char *buf, size_t cap)
         if (cw->has_load) {
             const chk_alloc *a = chk_live_find(c, cw->last_load);
             char al[200] = "";
-            if (a && a->addr == cw->last_load)
+            const ws_run *L = x->L;
+            if (L && L->coop_ws && cw->last_load - L->coop_ws < 16)
+                snprintf(al, sizeof al, " (the grid barrier of this cooperative launch: this_grid().sync() waits for "
+                         "every block of the grid)");
+            else if (a && a->addr == cw->last_load)
                 snprintf(al, sizeof al, " (the allocation at 0x%llx of size %zu bytes)", (unsigned long long)a->addr,
                          a->size);
             else if (a)

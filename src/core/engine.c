@@ -162,10 +162,11 @@ static void warp_stopped(ws_run *L, ws_warp *w)
 static uint64_t block_visit(ws_run *L, ws_block *b)
 {
     uint64_t total = 0;
-    int yielded = 0;
+    int yielded = 0, running = 0;
+    b->grid_spins = 0;
     while (!b->done && total < WS_VISIT_BUDGET && !L->fault) {
         uint64_t pass = 0;
-        int running = 0;
+        running = 0;
         for (int i = 0; i < b->nwarps && !L->fault; i++) {
             ws_warp *w = &b->warps[i];
             if (w->state != WS_W_RUN) continue;
@@ -177,6 +178,8 @@ static uint64_t block_visit(ws_run *L, ws_block *b)
         total += pass;
         if (!pass || !running) break;   /* every warp waits or yielded: possibly on another block */
     }
+    /* every warp that could run waits on the grid barrier (the others wait at a block barrier or finished) */
+    b->grid_wait = !running && yielded && yielded == b->grid_spins;
     if (yielded)   /* the warps that gave the other blocks a turn go on at the next visit */
         for (int i = 0; i < b->nwarps; i++) if (b->warps[i].state == WS_W_YIELD) b->warps[i].state = WS_W_RUN;
     return total;
@@ -191,12 +194,28 @@ int ws_warp_step(ws_warp *w, ws_rec *r)
     return ran;
 }
 
+/* Whether a cooperative grid can never pass its grid barrier: in two rounds running, every live block waited on
+ * it and nothing changed its counter (no block can arrive any more: the missing ones finished without it).
+ * *armed and *last carry the previous round's state. */
+static int grid_barrier_stuck(ws_run *L, ws_block **res, int *armed, uint32_t *last)
+{
+    for (uint64_t i = 0; i < L->resident; i++)
+        if (res[i] && !res[i]->grid_wait) { *armed = 0; return 0; }
+    uint32_t v;
+    memcpy(&v, L->gstore + (L->coop_ws + 4 - WS_GLOBAL_BASE), sizeof v);
+    if (*armed && v == *last) return 1;
+    *armed = 1;
+    *last = v;
+    return 0;
+}
+
 /* The functional engine: blocks run one after another, and concurrently when they wait on each other. */
 void ws_functional_engine(ws_run *L)
 {
     ws_block **res = calloc(L->resident, sizeof *res);
     uint64_t live = 0;
-    int yielded = 0;
+    int yielded = 0, gb_armed = 0;
+    uint32_t gb_last = 0;
     while (!L->fault) {
         /* admit a block when none is resident; when the resident ones all yielded without finishing (they wait on
          * each other), fill every free slot at once, as the device would hold them all */
@@ -222,6 +241,14 @@ void ws_functional_engine(ws_run *L)
             }
         }
         yielded = !finished;
+        if (finished) gb_armed = 0;   /* a block finished: progress */
+        else if (L->coop_ws && !L->fault && grid_barrier_stuck(L, res, &gb_armed, &gb_last)) {
+            L->fault = WS_ERR_LAUNCH_FAILURE;
+            snprintf(L->fault_msg, sizeof L->fault_msg,
+                     "deadlock: the grid barrier (this_grid().sync()) of the cooperative kernel %s can never complete: "
+                     "%llu of the grid's %llu blocks wait at it, the others finished without arriving",
+                     L->entry->name, (unsigned long long)live, (unsigned long long)L->nblocks);
+        }
         if (L->max_inst && !L->fault) {
             uint64_t sum = L->ninst;
             for (uint64_t i = 0; i < L->resident; i++)

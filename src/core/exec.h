@@ -53,6 +53,7 @@ typedef struct ws_frame {
 /* warp states; WS_W_YIELD: a warp of a cooperative launch that read a flag (a synchronizing load, as a grid barrier
  * spins on) gives the other blocks a turn before it goes on (functional engine) */
 enum { WS_W_RUN, WS_W_BAR, WS_W_DONE, WS_W_FAULT, WS_W_YIELD };
+#define WS_COOP_WS_BYTES 16      /* a cooperative grid's workspace: the grid barrier's counter lives at offset 4 */
 
 struct ws_block;
 struct ws_run;
@@ -90,6 +91,8 @@ typedef struct ws_block {
     int bar_expect[16];      /* warps expected (0: all live warps) */
     uint32_t bar_red[16];    /* bar.red accumulators */
     int done;
+    int grid_spins;          /* cooperative launch: warps that yielded reading the grid barrier in this visit */
+    int grid_wait;           /* the last visit ended with every live warp waiting on the grid barrier */
     int in_use;              /* pool entry holds a started block */
     uint64_t linear;         /* grid-linear block index */
     int sm;                  /* SM the timing engine placed it on */

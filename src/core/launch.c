@@ -237,8 +237,6 @@ static int estimate_blocks_per_sm(const ws_device *d, unsigned threads, size_t s
     return per_sm < 1 ? 1 : (int)per_sm;
 }
 
-#define WS_COOP_WS_BYTES 16   /* a cooperative grid's workspace: the grid barrier's counter lives at offset 4 */
-
 /* Run a kernel to completion. */
 int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void **args, ws_launch_stats *stats)
 {

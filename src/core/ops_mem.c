@@ -292,7 +292,10 @@ static void h_nop(ws_warp *w, const ws_insn *in, uint32_t mask) { (void)w; (void
 static void h_ld_sync(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     h_ld(w, in, mask);
-    if (w->L->coop_ws && !w->L->timed && w->state == WS_W_RUN) w->state = WS_W_YIELD;
+    const ws_run *L = w->L;
+    if (!L->coop_ws || L->timed || w->state != WS_W_RUN) return;
+    w->state = WS_W_YIELD;
+    if (mask && eaddr(w, in, __builtin_ctz(mask)) - L->coop_ws < WS_COOP_WS_BYTES) w->blk->grid_spins++;
 }
 
 /* Handler for a memory instruction. */
