@@ -304,7 +304,11 @@ static void warp_doing(ws_chk *c, chk_blk *cb, int j, char *buf, size_t cap)
     } else if (x->sp > 0) {
         int pc = x->stk[x->sp - 1].pc;
         chk_where(c, x->fn, &x->code[pc > 0 ? pc - 1 : 0], where, sizeof where, NULL, 0, NULL);
-        snprintf(buf, cap, "running at %s", where);
+        if (x->L->coop_ws && cw->has_load && cw->last_load - x->L->coop_ws < WS_COOP_WS_BYTES)   /* its last read */
+            snprintf(buf, cap, "spinning at %s on the grid barrier of this cooperative launch (this_grid().sync() "
+                     "waits for every block of the grid)", where);
+        else
+            snprintf(buf, cap, "running at %s", where);
     } else {
         snprintf(buf, cap, "stopped");
     }

@@ -194,13 +194,49 @@ int ws_warp_step(ws_warp *w, ws_rec *r)
     return ran;
 }
 
-/* Whether a cooperative grid can never pass its grid barrier: in two rounds running, every live block waited on
- * it and nothing changed its counter (no block can arrive any more: the missing ones finished without it).
- * *armed and *last carry the previous round's state. */
-static int grid_barrier_stuck(ws_run *L, ws_block **res, int *armed, uint32_t *last)
+/* Rounds in which every live block of a cooperative grid waits on its grid barrier, with its counter unchanged,
+ * after which the barrier can never complete (two would do); with observers attached, also this many warp
+ * instructions of spinning, so that --check's own deadlock finding (it probes after 2^21 instructions without a
+ * block finishing), which says what each warp waits for, comes first. */
+#define WS_GRID_STUCK_ROUNDS 1000
+#define WS_GRID_STUCK_INSTS_OBSERVED ((uint64_t)1 << 23)
+
+/* The state of the grid-barrier deadlock check between rounds. */
+typedef struct grid_watch { uint64_t rounds, insts; uint32_t last; } grid_watch;
+
+/* Whether a cooperative grid can never pass its grid barrier: round after round, every live block waited on it
+ * and nothing changed its counter (no block can arrive any more: the missing ones finished without it). insts:
+ * warp instructions of this round. */
+static int grid_barrier_stuck(ws_run *L, ws_block **res, uint64_t insts, grid_watch *gw)
 {
     for (uint64_t i = 0; i < L->resident; i++)
-        if (res[i] && !res[i]->grid_wait) { *armed = 0; return 0; }
+        if (res[i] && !res[i]->grid_wait) { gw->rounds = 0; return 0; }
+    uint32_t v;
+    memcpy(&v, L->gstore + (L->coop_ws + 4 - WS_GLOBAL_BASE), sizeof v);
+    if (gw->rounds && v != gw->last) gw->rounds = 0;
+    if (!gw->rounds) gw->insts = 0;
+    gw->last = v;
+    gw->rounds++;
+    gw->insts += insts;
+    return gw->rounds >= WS_GRID_STUCK_ROUNDS && (!L->nobs || gw->insts >= WS_GRID_STUCK_INSTS_OBSERVED);
+}
+
+#define WS_GRID_SPIN_INSNS 8   /* a warp that read the grid barrier's counter this recently is in its spin loop */
+
+/* Whether a cooperative grid's barrier can never complete (the timing engine's check). */
+int ws_run_grid_stuck(ws_run *L, int *armed, uint32_t *last)
+{
+    for (int i = 0; i < L->npool; i++) {
+        const ws_block *b = L->pool[i];
+        if (!b->in_use || b->done) continue;
+        for (int k = 0; k < b->nwarps; k++) {
+            const ws_warp *w = &b->warps[k];
+            if (w->state == WS_W_DONE || w->state == WS_W_BAR) continue;
+            if (w->state == WS_W_RUN && w->gb_ninst && w->ninst - w->gb_ninst <= WS_GRID_SPIN_INSNS) continue;
+            *armed = 0;
+            return 0;
+        }
+    }
     uint32_t v;
     memcpy(&v, L->gstore + (L->coop_ws + 4 - WS_GLOBAL_BASE), sizeof v);
     if (*armed && v == *last) return 1;
@@ -214,8 +250,8 @@ void ws_functional_engine(ws_run *L)
 {
     ws_block **res = calloc(L->resident, sizeof *res);
     uint64_t live = 0;
-    int yielded = 0, gb_armed = 0;
-    uint32_t gb_last = 0;
+    int yielded = 0;
+    grid_watch gw = { 0, 0, 0 };
     while (!L->fault) {
         /* admit a block when none is resident; when the resident ones all yielded without finishing (they wait on
          * each other), fill every free slot at once, as the device would hold them all */
@@ -241,8 +277,8 @@ void ws_functional_engine(ws_run *L)
             }
         }
         yielded = !finished;
-        if (finished) gb_armed = 0;   /* a block finished: progress */
-        else if (L->coop_ws && !L->fault && grid_barrier_stuck(L, res, &gb_armed, &gb_last)) {
+        if (finished) gw.rounds = 0;   /* a block finished: progress */
+        else if (L->coop_ws && !L->fault && grid_barrier_stuck(L, res, progress, &gw)) {
             L->fault = WS_ERR_LAUNCH_FAILURE;
             snprintf(L->fault_msg, sizeof L->fault_msg,
                      "deadlock: the grid barrier (this_grid().sync()) of the cooperative kernel %s can never complete: "

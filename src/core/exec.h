@@ -78,6 +78,7 @@ struct ws_warp {
     struct ws_block *blk;
     struct ws_run *L;
     uint64_t ninst, nthread;
+    uint64_t gb_ninst;       /* cooperative launch: ninst when the warp last read the grid barrier's counter */
 };
 
 typedef struct ws_block {
@@ -174,6 +175,10 @@ ws_block *ws_run_block_start(ws_run *L, uint64_t lin);
 void ws_run_block_retire(ws_run *L, ws_block *b);
 int64_t ws_run_next_block(ws_run *L);
 int ws_warp_step(ws_warp *w, struct ws_rec *r);
+/* Whether a cooperative grid's barrier can never complete (checked every so often by the timing engine): twice
+ * running, every live warp is in the grid barrier's spin loop or waits at a block barrier, and the barrier's
+ * counter did not change. *armed and *last carry the previous check's state. */
+int ws_run_grid_stuck(ws_run *L, int *armed, uint32_t *last);
 /* Report progress to the GPU's progress callback, if any (engines call it every so often). */
 void ws_run_progress(ws_run *L);
 /* Run launch L with the functional engine (engine.c). */

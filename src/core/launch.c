@@ -63,6 +63,7 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     unsigned lanes = threads - first < (unsigned)ws ? threads - first : (unsigned)ws;
     w->full = lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1);
     w->exited = 0;
+    w->gb_ninst = 0;
     w->state = WS_W_RUN;
     w->sp = 0;
     w->nframes = 0;

@@ -293,9 +293,12 @@ static void h_ld_sync(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     h_ld(w, in, mask);
     const ws_run *L = w->L;
-    if (!L->coop_ws || L->timed || w->state != WS_W_RUN) return;
+    if (!L->coop_ws || w->state != WS_W_RUN) return;
+    int grid = mask && eaddr(w, in, __builtin_ctz(mask)) - L->coop_ws < WS_COOP_WS_BYTES;
+    if (grid) w->gb_ninst = w->ninst;
+    if (L->timed) return;
     w->state = WS_W_YIELD;
-    if (mask && eaddr(w, in, __builtin_ctz(mask)) - L->coop_ws < WS_COOP_WS_BYTES) w->blk->grid_spins++;
+    w->blk->grid_spins += grid;
 }
 
 /* Handler for a memory instruction. */
