@@ -786,6 +786,8 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
         x.site = site;
         x.epoch = cw->epoch;
         x.blk = (uint32_t)w->blk->linear;
+        /* a release atomic (a grid barrier's arrival) orders the block's earlier accesses as a fence would */
+        if (atom && (in->flags & WS_F_RELEASE)) c->fence[w->blk->linear & (c->nfence - 1)]++;
         x.myfence = c->fence[w->blk->linear & (c->nfence - 1)];
         x.thr0 = chk_thr(w, 0);
         x.wbase = (uint32_t)x.thr0;

@@ -193,9 +193,18 @@ static void mask_check(ws_chk *c, ws_warp *w, const ws_rec *r)
     uint32_t ex = r->exec;
     if (in->ns < need || !ex || !(c->checks & WS_CHK_SYNCCHECK)) return;
     int l0 = __builtin_ctz(ex);
-    uint32_t mask = (uint32_t)w->regs[(size_t)in->s[in->ns - 1] * WS_LANES + (size_t)l0];
+    const uint64_t *mreg = &w->regs[(size_t)in->s[in->ns - 1] * WS_LANES];
+    uint32_t mask = (uint32_t)mreg[l0];
     uint32_t alive = w->full & ~w->exited;
-    uint32_t missing = mask & alive & ~ex, outside = ex & ~mask;
+    uint32_t missing = 0, outside = 0;
+    /* each lane's own mask: groups of a warp may call with different masks (a sub-warp per row), each naming
+     * itself and only lanes that execute it */
+    for (uint32_t m = ex; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint32_t ml = (uint32_t)mreg[l];
+        missing |= ml & alive & ~ex;
+        if (!(ml >> l & 1)) { outside |= 1u << l; mask = ml; }
+    }
     if (missing) missing = lanes_still_syncing(c, w, missing);
     if (!missing && !outside) return;
     int fresh;
@@ -277,7 +286,11 @@ static void warp_doing(ws_chk *c, chk_blk *cb, int j, char *buf, size_t cap)
         if (cw->has_load) {
             const chk_alloc *a = chk_live_find(c, cw->last_load);
             char al[200] = "";
-            if (a && a->addr == cw->last_load)
+            const ws_run *L = x->L;
+            if (L && L->coop_ws && cw->last_load - L->coop_ws < 16)
+                snprintf(al, sizeof al, " (the grid barrier of this cooperative launch: this_grid().sync() waits for "
+                         "every block of the grid)");
+            else if (a && a->addr == cw->last_load)
                 snprintf(al, sizeof al, " (the allocation at 0x%llx of size %zu bytes)", (unsigned long long)a->addr,
                          a->size);
             else if (a)
@@ -291,7 +304,11 @@ static void warp_doing(ws_chk *c, chk_blk *cb, int j, char *buf, size_t cap)
     } else if (x->sp > 0) {
         int pc = x->stk[x->sp - 1].pc;
         chk_where(c, x->fn, &x->code[pc > 0 ? pc - 1 : 0], where, sizeof where, NULL, 0, NULL);
-        snprintf(buf, cap, "running at %s", where);
+        if (x->L->coop_ws && cw->has_load && cw->last_load - x->L->coop_ws < WS_COOP_WS_BYTES)   /* its last read */
+            snprintf(buf, cap, "spinning at %s on the grid barrier of this cooperative launch (this_grid().sync() "
+                     "waits for every block of the grid)", where);
+        else
+            snprintf(buf, cap, "running at %s", where);
     } else {
         snprintf(buf, cap, "stopped");
     }

@@ -14,6 +14,7 @@ int ws_resolve_generic(const ws_warp *w, uint64_t addr, uint64_t *out)
     (void)w;
     if (addr - WS_SHARED_WIN < WS_WIN_SPAN) { *out = addr - WS_SHARED_WIN; return WS_S_SHARED; }
     if (addr - WS_LOCAL_WIN < WS_WIN_SPAN) { *out = addr - WS_LOCAL_WIN; return WS_S_LOCAL; }
+    if (addr - WS_PARAM_WIN < WS_WIN_SPAN) { *out = addr - WS_PARAM_WIN; return WS_S_PARAM_K; }
     *out = addr;
     return WS_S_GLOBAL;
 }
@@ -31,7 +32,8 @@ static void rec_fill_mem(ws_warp *w, const ws_insn *in, uint32_t m, ws_rec *r)
     const uint64_t imm = (uint64_t)in->imm;
     if (in->base >= 0) {
         const uint64_t *B = &w->regs[(size_t)in->base * WS_LANES];
-        FOR_LANES(m, r->addr[l] = B[l] + imm);
+        if (sp == WS_S_SHARED) FOR_LANES(m, r->addr[l] = (uint32_t)(B[l] + imm));   /* 32-bit, as eaddr */
+        else FOR_LANES(m, r->addr[l] = B[l] + imm);
     } else {
         uint64_t a = (sp == WS_S_LOCAL ? (uint64_t)w->local_base : 0) + imm;
         FOR_LANES(m, r->addr[l] = a);
@@ -160,17 +162,26 @@ static void warp_stopped(ws_run *L, ws_warp *w)
 static uint64_t block_visit(ws_run *L, ws_block *b)
 {
     uint64_t total = 0;
+    int yielded = 0, running = 0;
+    b->grid_spins = 0;
     while (!b->done && total < WS_VISIT_BUDGET && !L->fault) {
         uint64_t pass = 0;
+        running = 0;
         for (int i = 0; i < b->nwarps && !L->fault; i++) {
             ws_warp *w = &b->warps[i];
             if (w->state != WS_W_RUN) continue;
             pass += warp_run(w, WS_WARP_QUANTUM);
-            if (w->state != WS_W_RUN) warp_stopped(L, w);
+            if (w->state == WS_W_RUN) running++;
+            else if (w->state == WS_W_YIELD) yielded++;
+            else warp_stopped(L, w);
         }
         total += pass;
-        if (!pass) break;   /* every warp waits: possibly on another block */
+        if (!pass || !running) break;   /* every warp waits or yielded: possibly on another block */
     }
+    /* every warp that could run waits on the grid barrier (the others wait at a block barrier or finished) */
+    b->grid_wait = !running && yielded && yielded == b->grid_spins;
+    if (yielded)   /* the warps that gave the other blocks a turn go on at the next visit */
+        for (int i = 0; i < b->nwarps; i++) if (b->warps[i].state == WS_W_YIELD) b->warps[i].state = WS_W_RUN;
     return total;
 }
 
@@ -178,8 +189,60 @@ static uint64_t block_visit(ws_run *L, ws_block *b)
 int ws_warp_step(ws_warp *w, ws_rec *r)
 {
     int ran = exec_one(w, r);
+    if (w->state == WS_W_YIELD) w->state = WS_W_RUN;   /* the timing engine interleaves blocks itself */
     if (w->state != WS_W_RUN) warp_stopped(w->L, w);
     return ran;
+}
+
+/* Rounds in which every live block of a cooperative grid waits on its grid barrier, with its counter unchanged,
+ * after which the barrier can never complete (two would do); with observers attached, also this many warp
+ * instructions of spinning, so that --check's own deadlock finding (it probes after 2^21 instructions without a
+ * block finishing), which says what each warp waits for, comes first. */
+#define WS_GRID_STUCK_ROUNDS 1000
+#define WS_GRID_STUCK_INSTS_OBSERVED ((uint64_t)1 << 23)
+
+/* The state of the grid-barrier deadlock check between rounds. */
+typedef struct grid_watch { uint64_t rounds, insts; uint32_t last; } grid_watch;
+
+/* Whether a cooperative grid can never pass its grid barrier: round after round, every live block waited on it
+ * and nothing changed its counter (no block can arrive any more: the missing ones finished without it). insts:
+ * warp instructions of this round. */
+static int grid_barrier_stuck(ws_run *L, ws_block **res, uint64_t insts, grid_watch *gw)
+{
+    for (uint64_t i = 0; i < L->resident; i++)
+        if (res[i] && !res[i]->grid_wait) { gw->rounds = 0; return 0; }
+    uint32_t v;
+    memcpy(&v, L->gstore + (L->coop_ws + 4 - WS_GLOBAL_BASE), sizeof v);
+    if (gw->rounds && v != gw->last) gw->rounds = 0;
+    if (!gw->rounds) gw->insts = 0;
+    gw->last = v;
+    gw->rounds++;
+    gw->insts += insts;
+    return gw->rounds >= WS_GRID_STUCK_ROUNDS && (!L->nobs || gw->insts >= WS_GRID_STUCK_INSTS_OBSERVED);
+}
+
+#define WS_GRID_SPIN_INSNS 8   /* a warp that read the grid barrier's counter this recently is in its spin loop */
+
+/* Whether a cooperative grid's barrier can never complete (the timing engine's check). */
+int ws_run_grid_stuck(ws_run *L, int *armed, uint32_t *last)
+{
+    for (int i = 0; i < L->npool; i++) {
+        const ws_block *b = L->pool[i];
+        if (!b->in_use || b->done) continue;
+        for (int k = 0; k < b->nwarps; k++) {
+            const ws_warp *w = &b->warps[k];
+            if (w->state == WS_W_DONE || w->state == WS_W_BAR) continue;
+            if (w->state == WS_W_RUN && w->gb_ninst && w->ninst - w->gb_ninst <= WS_GRID_SPIN_INSNS) continue;
+            *armed = 0;
+            return 0;
+        }
+    }
+    uint32_t v;
+    memcpy(&v, L->gstore + (L->coop_ws + 4 - WS_GLOBAL_BASE), sizeof v);
+    if (*armed && v == *last) return 1;
+    *armed = 1;
+    *last = v;
+    return 0;
 }
 
 /* The functional engine: blocks run one after another, and concurrently when they wait on each other. */
@@ -188,10 +251,11 @@ void ws_functional_engine(ws_run *L)
     ws_block **res = calloc(L->resident, sizeof *res);
     uint64_t live = 0;
     int yielded = 0;
+    grid_watch gw = { 0, 0, 0 };
     while (!L->fault) {
         /* admit a block when none is resident; when the resident ones all yielded without finishing (they wait on
          * each other), fill every free slot at once, as the device would hold them all */
-        while (L->next < L->nblocks && live < L->resident && (live == 0 || yielded)) {
+        while (L->next < L->nblocks && live < L->resident && (live == 0 || yielded || L->coop_ws)) {
             int64_t lin = ws_run_next_block(L);
             ws_block *b = ws_run_block_start(L, (uint64_t)lin);
             for (uint64_t i = 0; i < L->resident; i++) if (!res[i]) { res[i] = b; break; }
@@ -213,6 +277,14 @@ void ws_functional_engine(ws_run *L)
             }
         }
         yielded = !finished;
+        if (finished) gw.rounds = 0;   /* a block finished: progress */
+        else if (L->coop_ws && !L->fault && grid_barrier_stuck(L, res, progress, &gw)) {
+            L->fault = WS_ERR_LAUNCH_FAILURE;
+            snprintf(L->fault_msg, sizeof L->fault_msg,
+                     "deadlock: the grid barrier (this_grid().sync()) of the cooperative kernel %s can never complete: "
+                     "%llu of the grid's %llu blocks wait at it, the others finished without arriving",
+                     L->entry->name, (unsigned long long)live, (unsigned long long)L->nblocks);
+        }
         if (L->max_inst && !L->fault) {
             uint64_t sum = L->ninst;
             for (uint64_t i = 0; i < L->resident; i++)

@@ -50,7 +50,10 @@ typedef struct ws_frame {
     uint32_t ret_mask;       /* lanes that have returned */
 } ws_frame;
 
-enum { WS_W_RUN, WS_W_BAR, WS_W_DONE, WS_W_FAULT };
+/* warp states; WS_W_YIELD: a warp of a cooperative launch that read a flag (a synchronizing load, as a grid barrier
+ * spins on) gives the other blocks a turn before it goes on (functional engine) */
+enum { WS_W_RUN, WS_W_BAR, WS_W_DONE, WS_W_FAULT, WS_W_YIELD };
+#define WS_COOP_WS_BYTES 16      /* a cooperative grid's workspace: the grid barrier's counter lives at offset 4 */
 
 struct ws_block;
 struct ws_run;
@@ -75,6 +78,7 @@ struct ws_warp {
     struct ws_block *blk;
     struct ws_run *L;
     uint64_t ninst, nthread;
+    uint64_t gb_ninst;       /* cooperative launch: ninst when the warp last read the grid barrier's counter */
 };
 
 typedef struct ws_block {
@@ -88,6 +92,8 @@ typedef struct ws_block {
     int bar_expect[16];      /* warps expected (0: all live warps) */
     uint32_t bar_red[16];    /* bar.red accumulators */
     int done;
+    int grid_spins;          /* cooperative launch: warps that yielded reading the grid barrier in this visit */
+    int grid_wait;           /* the last visit ended with every live warp waiting on the grid barrier */
     int in_use;              /* pool entry holds a started block */
     uint64_t linear;         /* grid-linear block index */
     int sm;                  /* SM the timing engine placed it on */
@@ -114,6 +120,7 @@ typedef struct ws_run {
     FILE *printf_out;
     uint64_t ninst, nthread;
     uint64_t max_inst;
+    uint64_t coop_ws;                /* cooperative launch: device address of the grid barrier's workspace, else 0 */
     const struct ws_observer *obs[WS_MAX_OBSERVERS];   /* observers of this launch */
     int nobs;
     void *user;                      /* per-launch data for observers */
@@ -168,6 +175,10 @@ ws_block *ws_run_block_start(ws_run *L, uint64_t lin);
 void ws_run_block_retire(ws_run *L, ws_block *b);
 int64_t ws_run_next_block(ws_run *L);
 int ws_warp_step(ws_warp *w, struct ws_rec *r);
+/* Whether a cooperative grid's barrier can never complete (checked every so often by the timing engine): twice
+ * running, every live warp is in the grid barrier's spin loop or waits at a block barrier, and the barrier's
+ * counter did not change. *armed and *last carry the previous check's state. */
+int ws_run_grid_stuck(ws_run *L, int *armed, uint32_t *last);
 /* Report progress to the GPU's progress callback, if any (engines call it every so often). */
 void ws_run_progress(ws_run *L);
 /* Run launch L with the functional engine (engine.c). */

@@ -37,6 +37,8 @@ void *ws_xlate_slow(ws_warp *w, uint64_t addr, unsigned size, int lane)
     if (off < WS_WIN_SPAN) return off + size <= w->blk->smem_size ? w->blk->smem + off : NULL;
     off = addr - WS_LOCAL_WIN;
     if (off < WS_WIN_SPAN) return off + size <= L->local_stride ? w->local + (size_t)lane * L->local_stride + off : NULL;
+    off = addr - WS_PARAM_WIN;   /* a kernel parameter's generic address (read-only: stores reach it too) */
+    if (off < WS_WIN_SPAN) return off + size <= L->entry->param_bytes ? L->params + off : NULL;
     return ws_mem_view_slow(L->gpu->mem, addr, size);
 }
 
@@ -61,6 +63,7 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     unsigned lanes = threads - first < (unsigned)ws ? threads - first : (unsigned)ws;
     w->full = lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1);
     w->exited = 0;
+    w->gb_ninst = 0;
     w->state = WS_W_RUN;
     w->sp = 0;
     w->nframes = 0;
@@ -106,6 +109,8 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
         case WS_SR_DYN_SMEM: v = L->dyn_smem; break;
         case WS_SR_TOTAL_SMEM: v = b->smem_size; break;
         case WS_SR_WARP_SZ: v = (unsigned)L->warp_size; break;
+        case WS_SR_ENVREG1: v = L->coop_ws >> 32; break;          /* 0 outside cooperative launches */
+        case WS_SR_ENVREG2: v = L->coop_ws & 0xffffffffu; break;
         default: v = 0; break;   /* SINK, CARRY */
         }
         for (int l = 0; l < WS_LANES; l++) row[l] = v;
@@ -255,6 +260,12 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
     L.dyn_smem = dyn_smem;
     L.warp_size = g->dev && g->dev->warp_size ? g->dev->warp_size : 32;
     if (L.warp_size > 32) L.warp_size = 32;
+    /* a cooperative grid: the zeroed workspace its grid barrier counts in (before the arena is mapped: it may grow) */
+    if (cfg->cooperative) {
+        if (ws_malloc(g, WS_COOP_WS_BYTES, &L.coop_ws) != WS_OK) return WS_ERR_MEMORY_ALLOCATION;
+        memset(ws_host_view(g, L.coop_ws, WS_COOP_WS_BYTES), 0, WS_COOP_WS_BYTES);
+        ws_gpu_host_access(g, L.coop_ws, WS_COOP_WS_BYTES, 1);
+    }
     L.gstore = ws_mem_store(g->mem);
     L.glimit = ws_mem_limit(g->mem);
     L.local_stride = (f->stack_need + 15) & ~(size_t)15;
@@ -290,6 +301,7 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
         }
     }
 
+    if (cfg->cooperative) resident = nblocks;   /* a cooperative grid: all blocks resident at once */
     L.resident = resident;
     L.order = order;
     L.nblocks = nblocks;
@@ -319,6 +331,7 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
     free(L.free_blocks);
     free(order);
     free(L.params);
+    if (L.coop_ws) ws_free(g, L.coop_ws);
     fflush(stdout);
     if (stats) {
         stats->warp_insts = L.ninst;

@@ -32,7 +32,9 @@ static inline uint64_t bits_f64(double d) { uint64_t u; memcpy(&u, &d, 8); retur
 /* Effective address of lane l (register base plus offset, or frame base plus offset for local symbols). */
 static inline uint64_t eaddr(ws_warp *w, const ws_insn *in, int l)
 {
-    if (in->base >= 0) return RG(in->base, l) + (uint64_t)in->imm;
+    /* the shared space is 32-bit: a 32-bit base register plus the offset wraps (nvcc folds negative offsets) */
+    if (in->base >= 0) return in->space == WS_S_SHARED ? (uint32_t)(RG(in->base, l) + (uint64_t)in->imm)
+                                                       : RG(in->base, l) + (uint64_t)in->imm;
     if (in->space == WS_S_LOCAL) return (uint64_t)w->local_base + (uint64_t)in->imm;
     return (uint64_t)in->imm;
 }

@@ -102,10 +102,10 @@ static void h_ld(ws_warp *w, const ws_insn *in, uint32_t mask)
     });
 }
 
-/* ld.global 32-bit scalar: the common case */
+/* ld.global 32-bit scalar: the common case (.s32 sign-extends into a 64-bit destination, as h_ld does) */
 static void h_ld_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
-    const int d = in->d[0], b = in->base;
+    const int d = in->d[0], b = in->base, sx = in->type == WS_T_S32;
     const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit;
     uint8_t *store = w->L->gstore;
     FOR_LANES(mask, {
@@ -113,22 +113,22 @@ static void h_ld_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
         if (off + 4 > lim || (off & 3)) { h_ld(w, in, 1u << l); if (w->state == WS_W_FAULT) return; continue; }
         uint32_t v;
         memcpy(&v, store + off, 4);
-        RG(d, l) = v;
+        RG(d, l) = sx ? (uint64_t)(int64_t)(int32_t)v : v;
     });
 }
 
-/* ld.shared 32-bit scalar */
+/* ld.shared 32-bit scalar (.s32 sign-extends) */
 static void h_ld_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
-    const int d = in->d[0], b = in->base;
+    const int d = in->d[0], b = in->base, sx = in->type == WS_T_S32;
     const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
     uint8_t *sm = w->blk->smem;
     FOR_LANES(mask, {
-        uint64_t a = (b >= 0 ? RG(b, l) : 0) + imm;
+        uint64_t a = (uint32_t)((b >= 0 ? RG(b, l) : 0) + imm);   /* 32-bit shared addresses wrap */
         if (a + 4 > lim || (a & 3)) { h_ld(w, in, 1u << l); return; }
         uint32_t v;
         memcpy(&v, sm + a, 4);
-        RG(d, l) = v;
+        RG(d, l) = sx ? (uint64_t)(int64_t)(int32_t)v : v;
     });
 }
 
@@ -173,7 +173,7 @@ static void h_st_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
     const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
     uint8_t *sm = w->blk->smem;
     FOR_LANES(mask, {
-        uint64_t a = (b >= 0 ? RG(b, l) : 0) + imm;
+        uint64_t a = (uint32_t)((b >= 0 ? RG(b, l) : 0) + imm);   /* 32-bit shared addresses wrap */
         if (a + 4 > lim || (a & 3)) { h_st(w, in, 1u << l); return; }
         uint32_t v = (uint32_t)RG(s, l);
         memcpy(sm + a, &v, 4);
@@ -253,7 +253,8 @@ static void h_atom(ws_warp *w, const ws_insn *in, uint32_t mask)
 static void h_cvta(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const int d = in->d[0], a = in->s[0];
-    uint64_t base = in->space == WS_S_SHARED ? WS_SHARED_WIN : in->space == WS_S_LOCAL ? WS_LOCAL_WIN : 0;
+    uint64_t base = in->space == WS_S_SHARED ? WS_SHARED_WIN : in->space == WS_S_LOCAL ? WS_LOCAL_WIN
+                  : in->space == WS_S_PARAM_F || in->space == WS_S_PARAM_K ? WS_PARAM_WIN : 0;
     int to = (in->flags & WS_F_TO) != 0;
     int narrow = ws_type_size(in->type) == 4;
     FOR_LANES(mask, {
@@ -274,7 +275,9 @@ static void h_isspacep(ws_warp *w, const ws_insn *in, uint32_t mask)
         switch (in->space) {
         case WS_S_SHARED: r = v - WS_SHARED_WIN < WS_WIN_SPAN; break;
         case WS_S_LOCAL: r = v - WS_LOCAL_WIN < WS_WIN_SPAN; break;
-        default: r = !(v - WS_SHARED_WIN < WS_WIN_SPAN) && !(v - WS_LOCAL_WIN < WS_WIN_SPAN); break;
+        case WS_S_PARAM_F: case WS_S_PARAM_K: r = v - WS_PARAM_WIN < WS_WIN_SPAN; break;
+        default: r = !(v - WS_SHARED_WIN < WS_WIN_SPAN) && !(v - WS_LOCAL_WIN < WS_WIN_SPAN) &&
+                     !(v - WS_PARAM_WIN < WS_WIN_SPAN); break;
         }
         bits |= (uint32_t)r << l;
     });
@@ -284,6 +287,20 @@ static void h_isspacep(ws_warp *w, const ws_insn *in, uint32_t mask)
 /* prefetch and other memory hints: nothing to do functionally */
 static void h_nop(ws_warp *w, const ws_insn *in, uint32_t mask) { (void)w; (void)in; (void)mask; }
 
+/* A synchronizing load (.acquire/.relaxed/.volatile) of global memory: a warp of a cooperative launch that reads a
+ * flag, as the grid barrier spins, yields to the other blocks in the functional engine (they all are resident). */
+static void h_ld_sync(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    h_ld(w, in, mask);
+    const ws_run *L = w->L;
+    if (!L->coop_ws || w->state != WS_W_RUN) return;
+    int grid = mask && eaddr(w, in, __builtin_ctz(mask)) - L->coop_ws < WS_COOP_WS_BYTES;
+    if (grid) w->gb_ninst = w->ninst;
+    if (L->timed) return;
+    w->state = WS_W_YIELD;
+    w->blk->grid_spins += grid;
+}
+
 /* Handler for a memory instruction. */
 ws_handler ws_mem_handler(const ws_insn *in)
 {
@@ -291,6 +308,7 @@ ws_handler ws_mem_handler(const ws_insn *in)
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU:
         if (!es) return NULL;
+        if ((in->flags & WS_F_SYNCMEM) && (in->space == WS_S_GLOBAL || in->space == WS_S_GENERIC)) return h_ld_sync;
         if (in->vec == 1 && es == 4 && in->base >= 0 && (in->space == WS_S_GLOBAL)) return h_ld_global_b32;
         if (in->vec == 1 && es == 4 && in->space == WS_S_SHARED) return h_ld_shared_b32;
         return h_ld;

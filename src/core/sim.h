@@ -25,6 +25,7 @@ enum {
     WS_ERR_MISALIGNED_ADDRESS = 716,     /* cudaErrorMisalignedAddress */
     WS_ERR_ILLEGAL_INSTRUCTION = 715,    /* cudaErrorIllegalInstruction */
     WS_ERR_LAUNCH_FAILURE = 719,         /* cudaErrorLaunchFailure */
+    WS_ERR_COOPERATIVE_TOO_LARGE = 720,  /* cudaErrorCooperativeLaunchTooLarge */
     WS_ERR_NOT_SUPPORTED = 801,          /* cudaErrorNotSupported */
 };
 
@@ -119,6 +120,8 @@ typedef struct ws_launch_config {
     size_t dyn_smem;          /* bytes of dynamic shared memory per block */
     int blocks_per_sm;        /* blocks an SM keeps resident (the occupancy calculator's answer, src/analysis);
                                * 0: the core estimates it from threads and shared memory (registers unknown) */
+    int cooperative;          /* 1: a cooperative launch (the caller checked that the grid is co-resident): every
+                               * block is resident at once and %envreg1/2 give the grid barrier's workspace */
 } ws_launch_config;
 
 /* Run a kernel to completion. args[i] points at the value of parameter i (as cudaLaunchKernel takes them).

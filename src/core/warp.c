@@ -130,9 +130,12 @@ static void h_exit(ws_warp *w, const ws_insn *in, uint32_t mask) { (void)in; ws_
 static void h_trap(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     int l = __builtin_ctz(mask);
-    ws_fault(w, in, WS_ERR_LAUNCH_FAILURE, "trap instruction executed by thread (%u,%u,%u) in block (%u,%u,%u)",
+    /* a grid group outside a cooperative launch: cooperative_groups traps when its workspace (%envreg1/2) is 0 */
+    int grid_group = !w->L->coop_ws && (w->L->mod->sreg_used & (1u << WS_SR_ENVREG1));
+    ws_fault(w, in, WS_ERR_LAUNCH_FAILURE, "trap instruction executed by thread (%u,%u,%u) in block (%u,%u,%u)%s",
              (unsigned)RG(WS_SR_TID_X, l), (unsigned)RG(WS_SR_TID_Y, l), (unsigned)RG(WS_SR_TID_Z, l),
-             w->blk->id.x, w->blk->id.y, w->blk->id.z);
+             w->blk->id.x, w->blk->id.y, w->blk->id.z,
+             grid_group ? " (the kernel uses a grid group: this_grid().sync() needs cudaLaunchCooperativeKernel)" : "");
 }
 /* no-op instructions: fences, memory barriers, sleeps, profiler events */
 static void h_nop(ws_warp *w, const ws_insn *in, uint32_t mask) { (void)w; (void)in; (void)mask; }

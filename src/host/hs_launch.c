@@ -59,7 +59,16 @@ int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem
     long long nb = (long long)grid.x * grid.y * grid.z;
     int have_occ = ws_occ_compute_ex(d, (int)(block.x * block.y * block.z), ws_hs_kernel_regs(d, k),
                                      info.static_smem + smem, nb, &opts, &occ) == 0 && occ.ok;
-    ws_launch_config cfg = { grid, block, smem, have_occ ? occ.blocks_per_sm : 0 };
+    ws_launch_config cfg = { grid, block, smem, have_occ ? occ.blocks_per_sm : 0, k->cooperative };
+    /* a cooperative grid runs only when all its blocks can be resident at once (as the occupancy calculator says);
+     * a bad block shape is the core's configuration error first */
+    int shape_ok = (uint64_t)block.x * block.y * block.z <= (uint64_t)d->max_threads_per_block;
+    if (k->cooperative && shape_ok && (!have_occ || nb > (long long)occ.blocks_per_sm * d->sm_count)) {
+        if (!ws_hs_quiet())
+            fprintf(stderr, "warpsim: cooperative launch of %s: %lld blocks cannot be co-resident (%d per SM x %d SMs)\n",
+                    k->name, nb, have_occ ? occ.blocks_per_sm : 0, d->sm_count);
+        return WS_ERR_COOPERATIVE_TOO_LARGE;
+    }
     int tl = ws_hs_tl_on();
     double t0 = tl ? ws_hs_tl_now() : 0;
     ws_hs_progress_begin(k->name, (uint64_t)nb);

@@ -71,6 +71,8 @@ typedef struct ws_hs_kernel {
     size_t ptx_len;
     int carveout;                /* preferred shared-memory carve-out, percent, -1 when unset */
     int smem_optin;              /* the kernel opted in to more than the default dynamic shared memory */
+    int cooperative;             /* launch it cooperatively: the grid must be co-resident (else
+                                  * cudaErrorCooperativeLaunchTooLarge), and it may synchronise grid-wide */
 } ws_hs_kernel;
 /* Registers per thread ptxas allocates for k on device d (from its PTX; without ptxas, an estimate from the
  * PTX's virtual registers within [16, the device's limit]). */

@@ -13,6 +13,7 @@
 #define WS_LOCAL_WIN    0x320000000000ull  /* generic window onto the thread's local memory */
 #define WS_WIN_SPAN     0x100000000ull     /* 4 GiB per window */
 #define WS_FUNC_BASE    0x330000000000ull  /* "addresses" of device functions (function pointers): base + 16 * index */
+#define WS_PARAM_WIN    0x340000000000ull  /* generic window onto the launch's kernel parameters (cvta.param) */
 
 /* what an allocation is */
 enum ws_alloc_kind {

@@ -161,7 +161,8 @@ static const char *const sreg_name[WS_SR_COUNT] = {
     [WS_SR_NSMID] = "%nsmid", [WS_SR_GRIDID] = "%gridid", [WS_SR_LANEMASK_EQ] = "%lanemask_eq",
     [WS_SR_LANEMASK_LE] = "%lanemask_le", [WS_SR_LANEMASK_LT] = "%lanemask_lt", [WS_SR_LANEMASK_GE] = "%lanemask_ge",
     [WS_SR_LANEMASK_GT] = "%lanemask_gt", [WS_SR_DYN_SMEM] = "%dynamic_smem_size",
-    [WS_SR_TOTAL_SMEM] = "%total_smem_size", [WS_SR_WARP_SZ] = "WARP_SZ", [WS_SR_SINK] = "_", [WS_SR_CARRY] = "%carry",
+    [WS_SR_TOTAL_SMEM] = "%total_smem_size", [WS_SR_WARP_SZ] = "WARP_SZ", [WS_SR_ENVREG1] = "%envreg1", [WS_SR_ENVREG2] = "%envreg2",
+    [WS_SR_SINK] = "_", [WS_SR_CARRY] = "%carry",
 };
 
 /* Name of operand r of function f. */

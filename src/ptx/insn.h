@@ -83,6 +83,7 @@ enum ws_prmt_mode { WS_PRMT_INDEX, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRM
 #define WS_F_FULL    0x8000u
 #define WS_F_LOCALSYM 0x40000u /* mov of a frame variable's address: local_base + imm */
 #define WS_F_SYNCMEM 0x80000u  /* ld/st .volatile/.relaxed/.acquire/.release: a memory-model access (racecheck) */
+#define WS_F_RELEASE 0x100000u /* atom/red .release/.acq_rel: orders the thread's earlier accesses, as a fence before it */
 
 /* pipelines (resolved per instruction from the table's pipe rule) */
 enum ws_pipe { WS_PIPE_INT, WS_PIPE_FP32, WS_PIPE_FP64, WS_PIPE_SFU, WS_PIPE_LSU, WS_PIPE_CTRL, WS_PIPE_COUNT };
@@ -127,6 +128,7 @@ enum ws_sreg {
     WS_SR_LANEMASK_EQ, WS_SR_LANEMASK_LE, WS_SR_LANEMASK_LT, WS_SR_LANEMASK_GE, WS_SR_LANEMASK_GT,
     WS_SR_DYN_SMEM, WS_SR_TOTAL_SMEM,
     WS_SR_WARP_SZ,        /* the PTX constant WARP_SZ: threads per warp of the device */
+    WS_SR_ENVREG1, WS_SR_ENVREG2,   /* %envreg1/2: high/low halves of a cooperative grid's workspace address */
     WS_SR_SINK, WS_SR_CARRY,
     WS_SR_COUNT
 };

@@ -28,6 +28,7 @@ static const struct { unsigned bit; const char *n; } flag_names[] = {
     { WS_F_WIDE, "wide" }, { WS_F_CC, "cc" }, { WS_F_UNI, "uni" }, { WS_F_TO, "to" }, { WS_F_CLAMP, "clamp" },
     { WS_F_LEFT, "l" }, { WS_F_NEG1, "neg1" }, { WS_F_NEG2, "neg2" }, { WS_F_SHIFTAMT, "shiftamt" },
     { WS_F_RELU, "relu" }, { WS_F_FULL, "full" }, { WS_F_LOCALSYM, "localsym" }, { WS_F_SYNCMEM, "syncmem" },
+    { WS_F_RELEASE, "release" },
 };
 
 #define NAME(tab, i) ((unsigned)(i) < sizeof tab / sizeof *tab ? tab[i] : "?")

@@ -525,6 +525,7 @@ static const struct { const char *n; int sr; } sreg_names[] = {
     {"%lanemask_eq", WS_SR_LANEMASK_EQ}, {"%lanemask_le", WS_SR_LANEMASK_LE}, {"%lanemask_lt", WS_SR_LANEMASK_LT},
     {"%lanemask_ge", WS_SR_LANEMASK_GE}, {"%lanemask_gt", WS_SR_LANEMASK_GT},
     {"%dynamic_smem_size", WS_SR_DYN_SMEM}, {"%total_smem_size", WS_SR_TOTAL_SMEM}, {"WARP_SZ", WS_SR_WARP_SZ},
+    {"%envreg1", WS_SR_ENVREG1}, {"%envreg2", WS_SR_ENVREG2},
 };
 /* pseudo registers that only mov reads (as its WS_MOV_CLOCK* forms): encoded below every operand number */
 enum { PSEUDO_BASE = -1000, PSEUDO_CLOCK = PSEUDO_BASE - WS_MOV_CLOCK, PSEUDO_CLOCK64 = PSEUDO_BASE - WS_MOV_CLOCK64,
@@ -759,6 +760,8 @@ static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int li
         else if ((in->op == WS_OP_LD || in->op == WS_OP_ST) &&
                  (MATCH("volatile") || MATCH("relaxed") || MATCH("acquire") || MATCH("release")))
             in->flags |= WS_F_SYNCMEM;   /* memory-model access: the checkers treat it as synchronizing */
+        else if ((in->op == WS_OP_ATOM || in->op == WS_OP_RED) && (MATCH("release") || MATCH("acq_rel")))
+            in->flags |= WS_F_RELEASE;   /* a release: the checkers count it as a fence (the grid barrier's) */
         else if (MATCH("sync") || MATCH("aligned") || MATCH("nc") || MATCH("volatile") || MATCH("relaxed") ||
                  MATCH("acquire") || MATCH("release") || MATCH("acq_rel") || MATCH("sc") || MATCH("weak") ||
                  MATCH("cta") || MATCH("gpu") || MATCH("sys") || MATCH("cluster") || MATCH("ca") || MATCH("cg") ||
@@ -917,11 +920,14 @@ static int set_src(parser *P, ws_insn *in, int i, opnd *o)
         ws_reloc rel;
         int rc = symbol_ref(P, o->word, (int)strlen(o->word), &a, &sp, &rel);
         if (rc) perr(P, o->line, "unknown name '%s'", o->word);
-        else if (sp == WS_S_PARAM_K)
-            perr(P, o->line, "taking the address of kernel parameter '%s' is not supported", o->word);
         free(o->word);
         o->word = NULL;
-        if (rc || sp == WS_S_PARAM_K) return -1;
+        if (rc) return -1;
+        if (sp == WS_S_PARAM_K) {
+            /* address of a kernel parameter: its offset in the parameter space (cvta.param makes it generic) */
+            in->s[i] = const_reg(P, (uint64_t)(a + o->off));
+            return 0;
+        }
         if (sp == WS_S_LOCAL) {
             /* address of a frame variable: frame base + offset at run time */
             in->flags |= WS_F_LOCALSYM;
@@ -957,6 +963,8 @@ static int set_addr(parser *P, ws_insn *in, opnd *o)
     if (o->space == WS_S_PARAM_K && in->space == WS_S_PARAM_F) in->space = WS_S_PARAM_K;
     else if (o->space == WS_S_LOCAL && in->space == WS_S_PARAM_F) in->space = WS_S_LOCAL;
     if (in->space == WS_S_PARAM_F && o->base < 0) in->space = WS_S_LOCAL;
+    /* through a register in a kernel: an address in the kernel-parameter space (a parameter's address taken) */
+    if (in->space == WS_S_PARAM_F && P->fn->is_entry) in->space = WS_S_PARAM_K;
     if (in->space == WS_S_PARAM_F) {
         perr(P, o->line, "parameter access through a register is not supported");
         return -1;

@@ -276,61 +276,6 @@ WS_RT_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject
     return surfObject ? ws_rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
 }
 
-/* The one memory pool of the simulated device (stream-ordered allocations are plain allocations). */
-static struct { int unused; } default_pool;
-
-/* cudaDeviceGetDefaultMemPool: the device's pool. */
-WS_RT_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
-{
-    WS_RT_API();
-    if (!memPool) return ws_rt_set_error(cudaErrorInvalidValue);
-    if (device != 0) return ws_rt_set_error(cudaErrorInvalidDevice);
-    *memPool = (cudaMemPool_t)(void *)&default_pool;
-    return cudaSuccess;
-}
-
-/* cudaDeviceGetMemPool: the device's current pool (always the default one). */
-WS_RT_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
-{
-    WS_RT_API();
-    return cudaDeviceGetDefaultMemPool(memPool, device);
-}
-
-/* cudaMemPoolSetAttribute: accepted for the default pool (thresholds change nothing functional). */
-WS_RT_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
-{
-    WS_RT_API();
-    (void)attr;
-    if ((void *)memPool != (void *)&default_pool || !value) return ws_rt_set_error(cudaErrorInvalidValue);
-    return cudaSuccess;
-}
-
-/* cudaMemPoolGetAttribute: attributes of the default pool read as zero. */
-WS_RT_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
-{
-    WS_RT_API();
-    if ((void *)memPool != (void *)&default_pool || !value) return ws_rt_set_error(cudaErrorInvalidValue);
-    if (attr >= cudaMemPoolAttrReleaseThreshold) memset(value, 0, sizeof(unsigned long long));
-    else memset(value, 0, sizeof(int));
-    return cudaSuccess;
-}
-
-/* cudaMemPoolTrimTo: nothing is cached. */
-WS_RT_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
-{
-    WS_RT_API();
-    (void)minBytesToKeep;
-    return (void *)memPool == (void *)&default_pool ? cudaSuccess : ws_rt_set_error(cudaErrorInvalidValue);
-}
-
-/* cudaMallocFromPoolAsync: an allocation from the default pool. */
-WS_RT_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
-{
-    WS_RT_API();
-    if ((void *)memPool != (void *)&default_pool) return ws_rt_set_error(cudaErrorInvalidValue);
-    return cudaMallocAsync(ptr, size, stream);
-}
-
 /* cudaDeviceGetByPCIBusId: device 0 for its bus id. */
 WS_RT_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
 {

@@ -144,7 +144,7 @@ static cudaError_t node_run(ws_rt_node *n, cudaStream_t stream, ws_rt_stream *s)
         if (ws_hs_fault_pending()) return cudaSuccess;
         /* on the graph's stream, at a graph's cheaper launch cost */
         ws_rt_clock_ctx(s, ws_gpu_device(ws_hs_current_gpu())->graph_launch_us * 1e-6, 0);
-        e = ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem);
+        e = ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem, n->coop);
         ws_rt_clock_ctx(NULL, 0, 1);
         return e;
     case WS_RT_NODE_MEMCPY:
@@ -166,6 +166,10 @@ static cudaError_t node_run(ws_rt_node *n, cudaStream_t stream, ws_rt_stream *s)
         n->callback(stream, (cudaError_t)ws_hs_fault_pending(), n->user);
         host_node_done(s, "stream callback", t0);
         return cudaSuccess;
+    case WS_RT_NODE_MEM_ALLOC:   /* the memory was allocated with the node and is kept for the graph */
+        return cudaSuccess;
+    case WS_RT_NODE_MEM_FREE:    /* a graph's own allocation stays reserved for it; others are freed now */
+        return ws_rt_graph_owned(n->dst) ? cudaSuccess : cudaFree(n->dst);
     case WS_RT_NODE_EVENT_RECORD:
         for (ws_rt_event *ev = ws_rt_g.events; ev; ev = ev->next) /* the event may be gone by now */
             if (ev == n->event) {
@@ -522,6 +526,8 @@ WS_RT_EXPORT cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGra
     case WS_RT_NODE_HOST:
     case WS_RT_NODE_CALLBACK: *pType = cudaGraphNodeTypeHost; break;
     case WS_RT_NODE_EVENT_RECORD: *pType = cudaGraphNodeTypeEventRecord; break;
+    case WS_RT_NODE_MEM_ALLOC: *pType = cudaGraphNodeTypeMemAlloc; break;
+    case WS_RT_NODE_MEM_FREE: *pType = cudaGraphNodeTypeMemFree; break;
     default: *pType = cudaGraphNodeTypeEmpty; break;
     }
     return cudaSuccess;
@@ -804,4 +810,144 @@ WS_RT_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGra
     }
     ws_rt_unlock();
     return n ? cudaSuccess : ws_rt_set_error(cudaErrorInvalidValue);
+}
+
+/* ---- memory nodes ---- */
+
+/* Fill a new allocation (kind WS_RT_NODE_MEM_ALLOC: allocates *ptr of size bytes) or free node (of *ptr). */
+static cudaError_t mem_node_set(ws_rt_node *n, int kind, void **ptr, size_t size)
+{
+    if (kind == WS_RT_NODE_MEM_ALLOC) {
+        cudaError_t e = ws_rt_graph_alloc(ptr, size);
+        if (e) return e;
+        n->count = size;
+    }
+    n->dst = *ptr;
+    return cudaSuccess;
+}
+
+/* Record cudaMallocAsync / cudaFreeAsync into the graph being captured. */
+cudaError_t ws_rt_capture_mem_node(ws_rt_graph *g, int kind, void **ptr, size_t size)
+{
+    ws_rt_node *n = ws_rt_graph_add(g, kind);
+    if (!n) return cudaErrorMemoryAllocation;
+    cudaError_t e = mem_node_set(n, kind, ptr, size);
+    if (e) n->kind = WS_RT_NODE_EMPTY;
+    return e;
+}
+
+/* cudaGraphAddMemAllocNode: an allocation of device 0 memory; nodeParams->dptr receives its fixed address. */
+WS_RT_EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                  const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                  struct cudaMemAllocNodeParams *nodeParams)
+{
+    WS_RT_API();
+    if (!nodeParams || !nodeParams->bytesize || nodeParams->poolProps.allocType != cudaMemAllocationTypePinned)
+        return ws_rt_set_error(cudaErrorInvalidValue);
+    if (nodeParams->poolProps.location.type != cudaMemLocationTypeDevice || nodeParams->poolProps.location.id != 0)
+        return ws_rt_set_error(cudaErrorInvalidDevice);
+    ws_rt_lock();
+    ws_rt_node *n = NULL;
+    cudaError_t e = add_node(pGraphNode, graph, pDependencies, numDependencies, WS_RT_NODE_MEM_ALLOC, &n);
+    if (!e) e = mem_node_set(n, WS_RT_NODE_MEM_ALLOC, &nodeParams->dptr, nodeParams->bytesize);
+    if (e && n) n->kind = WS_RT_NODE_EMPTY;
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaGraphAddMemFreeNode: free dptr (a graph allocation, or one made outside the graph). */
+WS_RT_EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                 const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                 void *dptr)
+{
+    WS_RT_API();
+    if (!dptr) return ws_rt_set_error(cudaErrorInvalidValue);
+    ws_rt_lock();
+    ws_rt_node *n = NULL;
+    cudaError_t e = add_node(pGraphNode, graph, pDependencies, numDependencies, WS_RT_NODE_MEM_FREE, &n);
+    if (!e) e = mem_node_set(n, WS_RT_NODE_MEM_FREE, &dptr, 0);
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaGraphMemAllocNodeGetParams: an allocation node's size and address (device 0, pinned). */
+WS_RT_EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out)
+{
+    WS_RT_API();
+    const ws_rt_node *n = (const ws_rt_node *)node;
+    if (!n || !params_out || n->kind != WS_RT_NODE_MEM_ALLOC) return ws_rt_set_error(cudaErrorInvalidValue);
+    memset(params_out, 0, sizeof *params_out);
+    params_out->poolProps.allocType = cudaMemAllocationTypePinned;
+    params_out->poolProps.location.type = cudaMemLocationTypeDevice;
+    params_out->poolProps.location.id = 0;
+    params_out->bytesize = n->count;
+    params_out->dptr = n->dst;
+    return cudaSuccess;
+}
+
+/* cudaGraphMemFreeNodeGetParams: the address a free node frees. */
+WS_RT_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out)
+{
+    WS_RT_API();
+    const ws_rt_node *n = (const ws_rt_node *)node;
+    if (!n || !dptr_out || n->kind != WS_RT_NODE_MEM_FREE) return ws_rt_set_error(cudaErrorInvalidValue);
+    *(void **)dptr_out = n->dst;
+    return cudaSuccess;
+}
+
+/* cudaDeviceGraphMemTrim: graph memory stays reserved for the graphs that use it. */
+WS_RT_EXPORT cudaError_t cudaDeviceGraphMemTrim(int device)
+{
+    WS_RT_API();
+    return device == 0 ? cudaSuccess : ws_rt_set_error(cudaErrorInvalidDevice);
+}
+
+/* cudaGraphKernelNodeSetAttribute: the cooperative attribute of a kernel node, and those cudaLaunchKernelEx
+ * accepts. */
+WS_RT_EXPORT cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                                         const cudaKernelNodeAttrValue *value)
+{
+    WS_RT_API();
+    ws_rt_node *n = (ws_rt_node *)hNode;
+    if (!n || !value || n->kind != WS_RT_NODE_KERNEL) return ws_rt_set_error(cudaErrorInvalidValue);
+    cudaLaunchAttribute a;
+    memset(&a, 0, sizeof a);
+    a.id = attr;
+    a.val = *value;
+    ws_rt_lock();
+    int coop = n->coop;
+    cudaError_t e = ws_rt_launch_attr(&a, &coop);
+    if (!e) n->coop = coop;
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaGraphKernelNodeGetAttribute: the cooperative attribute as set; the others at their defaults. */
+WS_RT_EXPORT cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                                         cudaKernelNodeAttrValue *value_out)
+{
+    WS_RT_API();
+    const ws_rt_node *n = (const ws_rt_node *)hNode;
+    if (!n || !value_out || n->kind != WS_RT_NODE_KERNEL || (int)attr > cudaLaunchAttributeNvlinkUtilCentricScheduling)
+        return ws_rt_set_error(cudaErrorInvalidValue);
+    memset(value_out, 0, sizeof *value_out);
+    if (attr == cudaLaunchAttributeCooperative) value_out->cooperative = n->coop;
+    if (attr == cudaLaunchAttributeClusterDimension) {
+        value_out->clusterDim.x = 1;
+        value_out->clusterDim.y = 1;
+        value_out->clusterDim.z = 1;
+    }
+    return cudaSuccess;
+}
+
+/* cudaGraphKernelNodeCopyAttributes: hDst gets hSrc's attributes. */
+WS_RT_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc)
+{
+    WS_RT_API();
+    ws_rt_node *d = (ws_rt_node *)hDst;
+    const ws_rt_node *s = (const ws_rt_node *)hSrc;
+    if (!d || !s || d->kind != WS_RT_NODE_KERNEL || s->kind != WS_RT_NODE_KERNEL)
+        return ws_rt_set_error(cudaErrorInvalidValue);
+    d->coop = s->coop;
+    return cudaSuccess;
 }

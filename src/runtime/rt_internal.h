@@ -106,7 +106,7 @@ typedef struct ws_rt_event {
 
 /* Kinds of graph nodes. */
 enum { WS_RT_NODE_KERNEL = 1, WS_RT_NODE_MEMCPY, WS_RT_NODE_MEMSET, WS_RT_NODE_HOST, WS_RT_NODE_CALLBACK,
-       WS_RT_NODE_EVENT_RECORD, WS_RT_NODE_EMPTY };
+       WS_RT_NODE_EVENT_RECORD, WS_RT_NODE_EMPTY, WS_RT_NODE_MEM_ALLOC, WS_RT_NODE_MEM_FREE };
 
 /* One recorded operation. */
 typedef struct ws_rt_node {
@@ -121,6 +121,7 @@ typedef struct ws_rt_node {
     void **args;                      /* pointers into argbuf */
     int nargs;
     size_t argbytes;
+    int coop;                         /* a cooperative launch (captured cudaLaunchCooperativeKernel) */
     /* memcpy / memset */
     void *dst;
     const void *src;
@@ -216,10 +217,23 @@ const char *ws_rt_error_name(cudaError_t e);
 const char *ws_rt_error_string(cudaError_t e);
 
 /* ---- rt_launch.c ---- */
-/* Run a kernel now on the simulated device (no capture check). */
-cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem);
+/* Run a kernel now on the simulated device (no capture check); coop: a cooperative launch. */
+cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem, int coop);
 /* Whether code is a kernel fault (sticky) rather than a launch-configuration error. */
 int ws_rt_is_fault(cudaError_t e);
+/* Check one launch attribute (cudaLaunchKernelEx's or a kernel node's); the cooperative one sets *coop. */
+cudaError_t ws_rt_launch_attr(const cudaLaunchAttribute *a, int *coop);
+
+/* ---- rt_mempool.c ---- */
+/* Whether ptr is the memory of a graph allocation node (kept for its graph). */
+int ws_rt_graph_owned(const void *ptr);
+/* Forget the stream-ordered allocation at ptr (its pool's usage drops) when it is freed. */
+void ws_rt_pool_forget(const void *ptr);
+/* Allocate the memory of a new graph allocation node. */
+cudaError_t ws_rt_graph_alloc(void **ptr, size_t size);
+/* rt_graph.c: record cudaMallocAsync (kind WS_RT_NODE_MEM_ALLOC: allocates *ptr) or cudaFreeAsync (MEM_FREE of
+ * *ptr) into the graph g being captured. */
+cudaError_t ws_rt_capture_mem_node(ws_rt_graph *g, int kind, void **ptr, size_t size);
 
 /* ---- rt_memory.c ---- */
 /* Copy count bytes as cudaMemcpy would (kind checked); cudaSuccess or an error. */

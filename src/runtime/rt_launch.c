@@ -24,26 +24,28 @@ int ws_rt_is_fault(cudaError_t e) { return ws_hs_is_fault((int)e); }
 /* The session's description of kernel f (for occupancy and launches). */
 static ws_hs_kernel hs_kernel(const ws_rt_func *f, ws_kernel *k)
 {
-    ws_hs_kernel h = { k, f->name, NULL, 0, f->carveout, f->max_dyn_smem != (size_t)-1 };
+    ws_hs_kernel h = { k, f->name, NULL, 0, f->carveout, f->max_dyn_smem != (size_t)-1, 0 };
     if (f->mod < f->fb->nmod) { h.ptx = f->fb->ptx[f->mod]; h.ptx_len = f->fb->ptx_len[f->mod]; }
     return h;
 }
 
 /* Run a kernel now: resolve it and launch it through the session (faults become a pending error). */
-cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem)
+cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem, int coop)
 {
     ws_kernel *k = NULL;
     cudaError_t e = ws_rt_func_kernel(f, &k);
     if (e) return e;
     ws_hs_kernel h = hs_kernel(f, k);
+    h.cooperative = coop;
     return (cudaError_t)ws_hs_launch(&h, grid, block, smem, args, ws_rt_clock_ctx_stream() ? &ws_rt_clock_ctx_stream()->q : NULL,
                                      ws_rt_clock_ctx_cost(), NULL);
 }
 
 static int kernel_regs(const ws_device *d, const ws_rt_func *f, const ws_kernel_info *info);
 
-/* Common launch path: sticky check, stream check, capture or run. */
-static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, size_t smem, cudaStream_t stream)
+/* Common launch path: sticky check, stream check, capture or run; coop: a cooperative launch. */
+static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, size_t smem, cudaStream_t stream,
+                          int coop)
 {
     if (!f) return ws_rt_set_error(cudaErrorInvalidDeviceFunction);
     ws_rt_lock();
@@ -63,6 +65,7 @@ static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, siz
                     n->grid = ws_rt_dim(grid);
                     n->block = ws_rt_dim(block);
                     n->smem = smem;
+                    n->coop = coop;
                     e = ws_rt_node_set_args(n, f, args);
                 }
             }
@@ -70,7 +73,7 @@ static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, siz
             cudaError_t de = cudaSuccess;
             const ws_device *d = ws_rt_device(&de);
             ws_rt_clock_ctx(s, d ? d->launch_overhead_us * 1e-6 : 0, 0);
-            e = ws_rt_run_kernel(f, ws_rt_dim(grid), ws_rt_dim(block), args, smem);
+            e = ws_rt_run_kernel(f, ws_rt_dim(grid), ws_rt_dim(block), args, smem, coop);
             ws_rt_clock_ctx(NULL, 0, 1);
         }
     }
@@ -136,7 +139,7 @@ WS_RT_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, d
                                             size_t sharedMem, cudaStream_t stream)
 {
     WS_RT_API_NAMED("cudaLaunchKernel");
-    return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream);
+    return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 /* __cudaLaunchKernel_ptsz: per-thread default stream variant (one device, one queue: the same). */
@@ -144,7 +147,7 @@ WS_RT_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridD
                                                  size_t sharedMem, cudaStream_t stream)
 {
     WS_RT_API_NAMED("cudaLaunchKernel_ptsz");
-    return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream);
+    return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 /* cudaLaunchKernel: launch by host stub address. */
@@ -152,7 +155,7 @@ WS_RT_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 b
                                           size_t sharedMem, cudaStream_t stream)
 {
     WS_RT_API();
-    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream);
+    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
@@ -162,25 +165,74 @@ WS_RT_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, d
                                                size_t sharedMem, cudaStream_t stream)
 {
     WS_RT_API();
-    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream);
+    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
-/* cudaLaunchCooperativeKernel: all blocks run to completion in turn, so grid-wide sync is not modelled;
- * the launch itself is an ordinary one. */
+/* cudaLaunchCooperativeKernel: every block resident at once (cudaErrorCooperativeLaunchTooLarge when the grid
+ * cannot be), and the grid group's workspace in %envreg1/2 for this_grid().sync(). */
 WS_RT_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                                      size_t sharedMem, cudaStream_t stream)
 {
     WS_RT_API();
-    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream);
+    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream, 1);
 }
 
-/* cudaLaunchKernelExC: launch with a configuration struct (attributes are ignored). */
+/* Check one launch attribute (of a launch or a kernel node); the cooperative one sets *coop. */
+cudaError_t ws_rt_launch_attr(const cudaLaunchAttribute *a, int *coop)
+{
+    switch (a->id) {
+    case cudaLaunchAttributeCooperative: *coop = a->val.cooperative != 0; break;
+    case cudaLaunchAttributeClusterDimension:
+    case cudaLaunchAttributePreferredClusterDimension:
+        if ((uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1) {
+            if (!ws_rt_quiet())
+                fprintf(stderr, "warpsim: cudaLaunchKernelEx: thread block clusters (cluster dimension %ux%ux%u) "
+                        "are not supported\n", a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
+            return cudaErrorNotSupported;
+        }
+        break;
+    case cudaLaunchAttributeIgnore:
+    case cudaLaunchAttributeAccessPolicyWindow:            /* cache hints: no effect on results */
+    case cudaLaunchAttributeSynchronizationPolicy:
+    case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+    case cudaLaunchAttributeProgrammaticStreamSerialization: /* launches run in stream order anyway */
+    case cudaLaunchAttributePriority:                      /* one launch runs at a time */
+    case cudaLaunchAttributeMemSyncDomainMap:
+    case cudaLaunchAttributeMemSyncDomain:
+    case cudaLaunchAttributePreferredSharedMemoryCarveout:
+        break;
+    default:
+        if ((int)a->id > cudaLaunchAttributeNvlinkUtilCentricScheduling) return cudaErrorInvalidValue;
+        if (!ws_rt_quiet())
+            fprintf(stderr, "warpsim: cudaLaunchKernelEx: launch attribute %d is not supported\n", (int)a->id);
+        return cudaErrorNotSupported;
+    }
+    return cudaSuccess;
+}
+
+/* Check the attributes of a cudaLaunchKernelEx configuration; *coop: the cooperative attribute. */
+static cudaError_t launch_attrs(const cudaLaunchConfig_t *config, int *coop)
+{
+    *coop = 0;
+    if (config->numAttrs && !config->attrs) return cudaErrorInvalidValue;
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        cudaError_t e = ws_rt_launch_attr(&config->attrs[i], coop);
+        if (e) return e;
+    }
+    return cudaSuccess;
+}
+
+/* cudaLaunchKernelExC: launch with a configuration struct and its attributes (cooperative, cluster dimension 1,
+ * priority and the hints that change no result). */
 WS_RT_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
     WS_RT_API();
     if (!config) return ws_rt_set_error(cudaErrorInvalidValue);
+    int coop = 0;
+    cudaError_t e = launch_attrs(config, &coop);
+    if (e) return ws_rt_set_error(e);
     return launch(kernel_func(func), config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                  config->stream);
+                  config->stream, coop);
 }
 
 cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args);
@@ -417,5 +469,68 @@ WS_RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynam
         *dynamicSmemSize = avail < cap ? avail : cap;
     }
     ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* cudaFuncGetParamInfo: offset and size of a kernel parameter in its parameter buffer. */
+WS_RT_EXPORT cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                              size_t *paramSize)
+{
+    WS_RT_API();
+    ws_rt_lock();
+    ws_rt_func *f = NULL;
+    ws_kernel *k = NULL;
+    cudaError_t e = func_kernel(func, &f, &k);
+    if (!e) {
+        ws_kernel_info info;
+        ws_kernel_get_info(k, &info);
+        if (paramIndex >= (size_t)info.nparams) e = cudaErrorInvalidValue;
+        else {
+            if (paramOffset) *paramOffset = info.param_offset[paramIndex];
+            if (paramSize) *paramSize = info.param_size[paramIndex];
+        }
+    }
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
+}
+
+/* The cluster shape a launch configuration asks for (1x1x1 when it names none). */
+static uint64_t config_cluster_size(const cudaLaunchConfig_t *c)
+{
+    uint64_t n = 1;
+    for (unsigned i = 0; c && c->attrs && i < c->numAttrs; i++)
+        if (c->attrs[i].id == cudaLaunchAttributeClusterDimension)
+            n = (uint64_t)c->attrs[i].val.clusterDim.x * c->attrs[i].val.clusterDim.y * c->attrs[i].val.clusterDim.z;
+    return n;
+}
+
+/* Say that thread block clusters are not simulated, and return cudaErrorNotSupported. */
+static cudaError_t no_clusters(const char *fn)
+{
+    if (!ws_rt_quiet()) fprintf(stderr, "warpsim: %s: thread block clusters are not supported\n", fn);
+    return ws_rt_set_error(cudaErrorNotSupported);
+}
+
+/* cudaOccupancyMaxPotentialClusterSize: clusters are not simulated. */
+WS_RT_EXPORT cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                              const cudaLaunchConfig_t *launchConfig)
+{
+    WS_RT_API();
+    if (!clusterSize || !func || !launchConfig) return ws_rt_set_error(cudaErrorInvalidValue);
+    return no_clusters("cudaOccupancyMaxPotentialClusterSize");
+}
+
+/* cudaOccupancyMaxActiveClusters: for clusters of one block, the co-resident blocks of the device; larger
+ * clusters are not simulated. */
+WS_RT_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                                        const cudaLaunchConfig_t *launchConfig)
+{
+    WS_RT_API();
+    if (!numClusters || !launchConfig) return ws_rt_set_error(cudaErrorInvalidValue);
+    if (config_cluster_size(launchConfig) > 1) return no_clusters("cudaOccupancyMaxActiveClusters");
+    dim3 b = launchConfig->blockDim;
+    int per_sm = 0;
+    cudaError_t e = occupancy(&per_sm, func, (int)(b.x * b.y * b.z), launchConfig->dynamicSmemBytes, 0);
+    if (!e) *numClusters = per_sm * ws_gpu_device(ws_hs_current_gpu())->sm_count;
     return ws_rt_set_error(e);
 }

@@ -174,26 +174,6 @@ WS_RT_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
     return leave(e);
 }
 
-/* cudaMallocAsync: stream-ordered allocation, done at once. */
-WS_RT_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
-{
-    WS_RT_API();
-    ws_rt_lock();
-    ws_rt_stream *s = NULL;
-    cudaError_t e = ws_rt_stream_get(hStream, &s);
-    ws_rt_unlock();
-    if (e) return ws_rt_set_error(e);
-    return cudaMalloc(devPtr, size);
-}
-
-cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream);
-/* cudaMallocAsync_ptsz: per-thread default stream variant. */
-WS_RT_EXPORT cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
-{
-    WS_RT_API();
-    return cudaMallocAsync(devPtr, size, hStream);
-}
-
 /* cudaMallocPitch: rows padded to 512 bytes. */
 WS_RT_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
@@ -224,6 +204,7 @@ WS_RT_EXPORT cudaError_t cudaFree(void *devPtr)
     WS_RT_API();
     ws_gpu *g = NULL;
     cudaError_t e = enter(1, &g);
+    if (!e && devPtr && ws_rt_graph_owned(devPtr)) return leave(e);   /* a graph's memory: kept for the graph */
     if (!e && devPtr) {
         uint64_t a = (uint64_t)(uintptr_t)devPtr, base = 0;
         size_t size = 0;
@@ -232,29 +213,10 @@ WS_RT_EXPORT cudaError_t cudaFree(void *devPtr)
         else {
             if (known && ws_rt_g.allocated >= size) ws_rt_g.allocated -= size;
             drop_managed(devPtr);
+            ws_rt_pool_forget(devPtr);
         }
     }
     return leave(e);
-}
-
-/* cudaFreeAsync: stream-ordered free, done at once. */
-WS_RT_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
-{
-    WS_RT_API();
-    ws_rt_lock();
-    ws_rt_stream *s = NULL;
-    cudaError_t e = ws_rt_stream_get(hStream, &s);
-    ws_rt_unlock();
-    if (e) return ws_rt_set_error(e);
-    return cudaFree(devPtr);
-}
-
-cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream);
-/* cudaFreeAsync_ptsz: per-thread default stream variant. */
-WS_RT_EXPORT cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
-{
-    WS_RT_API();
-    return cudaFreeAsync(devPtr, hStream);
 }
 
 /* cudaMemGetInfo: the preset's memory minus what the program allocated. */

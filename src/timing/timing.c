@@ -712,6 +712,8 @@ static void tm_engine(void *ctx, ws_run *L)
         }
 placed:;
     uint64_t t = start, steps = 0;
+    int gb_armed = 0;          /* cooperative grids: the grid-barrier deadlock check's state */
+    uint32_t gb_last = 0;
     tacc acc;
     memset(&acc, 0, sizeof acc);
     tworker wk;
@@ -750,6 +752,13 @@ placed:;
         }
         t = next > t ? next : t + 1;
         if ((++steps & 0xfff) == 0 && L->gpu->progress) ws_run_progress(L);
+        if (L->coop_ws && (steps & 0xfff) == 0 && ws_run_grid_stuck(L, &gb_armed, &gb_last)) {
+            L->fault = WS_ERR_LAUNCH_FAILURE;
+            snprintf(L->fault_msg, sizeof L->fault_msg,
+                     "deadlock: the grid barrier (this_grid().sync()) of the cooperative kernel %s can never complete: "
+                     "the blocks that have not finished wait at it", L->entry->name);
+            break;
+        }
         if (L->max_inst && (steps & 0xfff) == 0) {
             uint64_t sum = L->ninst;
             for (int i = 0; i < L->npool; i++)
