@@ -1,0 +1,3 @@
+// H200 reference program: wmma f64 fragment layouts and results (body in hw_wmma.h)
+#define HW_F64
+#include "hw_wmma.h"

@@ -1,0 +1,3 @@
+// H200 reference program: wmma tf32 fragment layouts and results (body in hw_wmma.h)
+#define HW_TF32
+#include "hw_wmma.h"
