@@ -177,6 +177,9 @@ void ws_gpu_set_engine(ws_gpu *g, ws_engine_fn fn, void *ctx);
 ws_handler ws_alu_handler(const ws_insn *in);
 ws_handler ws_mem_handler(const ws_insn *in);
 ws_handler ws_ctl_handler(const ws_insn *in);
+/* Tensor-core and matrix-move handlers (ops_mma.c), async-copy and mbarrier handlers (ops_async.c). */
+ws_handler ws_mma_handler(const ws_insn *in);
+ws_handler ws_async_handler(const ws_insn *in);
 /* Choose the handler for a decoded instruction; NULL if the combination is unsupported. */
 ws_handler ws_select_handler(const ws_insn *in);
 /* Print device printf output for the active lanes of a vprintf call (printf.c). */

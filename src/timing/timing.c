@@ -204,6 +204,22 @@ static void flush_events(ws_tm *tm)
     }
 }
 
+/* Cycles an mma occupies its sub-partition's tensor pipe: m*n*k multiply-adds at the preset's rate for its input
+ * type, shared by the SM's sub-partitions. */
+static int tensor_cycles(const ws_tm *tm, const ws_insn *in)
+{
+    const ws_device *d = tm->dev;
+    if (!WS_OP_IS_TENSOR(in->op) || !in->mma) return 1;
+    int t = in->mma->atype, rate = d->tensor_fma_f16_per_sm;
+    if (t == WS_MT_TF32) rate = d->tensor_fma_tf32_per_sm;
+    else if (t == WS_MT_F64) rate = d->tensor_fma_f64_per_sm;
+    else if (t == WS_MT_S8 || t == WS_MT_U8 || t == WS_MT_S4 || t == WS_MT_U4 || t == WS_MT_B1) rate = d->tensor_fma_int8_per_sm;
+    int nsp = d->subpartitions > 0 ? d->subpartitions : 4, per_sp = rate / nsp;
+    if (per_sp < 1) per_sp = 1;
+    int c = (in->mma->m * in->mma->n * in->mma->k + per_sp - 1) / per_sp;
+    return c < 1 ? 1 : c;
+}
+
 /* Dependent-issue latency (cycles) and waiter's stall reason of every latency class, from the device. */
 static void latency_table(const ws_device *d, int *cycles, int *kind)
 {
@@ -213,7 +229,7 @@ static void latency_table(const ws_device *d, int *cycles, int *kind)
         [WS_LAT_DIV32] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_DIV64] = WS_ST_SHORT_SCOREBOARD,
         [WS_LAT_IDIV] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_IREM] = WS_ST_WAIT,
         [WS_LAT_SHFL] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_CVT] = WS_ST_WAIT,
-        [WS_LAT_S2R] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_BRANCH] = WS_ST_WAIT,
+        [WS_LAT_S2R] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_BRANCH] = WS_ST_WAIT, [WS_LAT_TENSOR] = WS_ST_WAIT,
     };
     cycles[WS_LAT_INT] = d->lat_int;
     cycles[WS_LAT_FP32] = d->lat_fp32;
@@ -228,6 +244,7 @@ static void latency_table(const ws_device *d, int *cycles, int *kind)
     cycles[WS_LAT_CVT] = d->lat_cvt;
     cycles[WS_LAT_S2R] = d->lat_sfu;         /* S2R goes through a variable-latency unit */
     cycles[WS_LAT_BRANCH] = d->lat_branch;
+    cycles[WS_LAT_TENSOR] = d->lat_tensor;
     for (int i = 0; i < WS_LAT_COUNT; i++) kind[i] = waits[i];
 }
 
@@ -477,7 +494,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     }
     const ws_insn *in = r.in;
     int p = in->pipe;
-    sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
+    sp->pipe_free[p] = t + (uint64_t)(p == WS_PIPE_TENSOR ? tensor_cycles(tm, in) : tm->pipe_interval[p]);
     sp->issued++;
     sp->last = x;
     x->last_issue = t;
@@ -682,6 +699,7 @@ static void tm_engine(void *ctx, ws_run *L)
     tm->pipe_interval[WS_PIPE_SFU] = (ws * per_sp + d->lanes_sfu_per_sm - 1) / d->lanes_sfu_per_sm;
     tm->pipe_interval[WS_PIPE_LSU] = (ws * per_sp + d->lanes_lsu_per_sm - 1) / d->lanes_lsu_per_sm;
     tm->pipe_interval[WS_PIPE_CTRL] = 1;
+    tm->pipe_interval[WS_PIPE_TENSOR] = 1;   /* per instruction: tensor_cycles() */
     latency_table(d, tm->lat_cycles, tm->lat_kind);
     for (int p = 0; p < WS_PIPE_COUNT; p++) if (tm->pipe_interval[p] < 1) tm->pipe_interval[p] = 1;
     /* registers tracked by the scoreboard: the largest window of any function */

@@ -1,4 +1,5 @@
 // H200 reference program: mma.sync for every shape and type (inline PTX), each lane's input registers from a
+// NVCCFLAGS: -arch=sm_90
 // fixed generator, each lane's output registers printed in hex; ldmatrix (.x1/.x2/.x4, .trans), stmatrix and
 // movmatrix with permuted row addresses.
 #include "hw_common.h"
