@@ -1017,6 +1017,16 @@ static int mx_supported(const ws_mma *x, int wmma)
     return 0;
 }
 
+/* Give the constants a ws_mma's lists name their final operand numbers (as finish_function does for d[]/s[]). */
+static void mx_remap_consts(ws_mma *x, int nslots)
+{
+    int32_t *lists[4] = { x->a, x->b, x->c, x->d };
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 8; i++) if (IS_CONST_ENC(lists[j][i])) lists[j][i] = nslots + (-2 - lists[j][i]);
+    if (IS_CONST_ENC(x->stride)) x->stride = nslots + (-2 - x->stride);
+    if (IS_CONST_ENC(x->extra)) x->extra = nslots + (-2 - x->extra);
+}
+
 /* Decode a tensor/matrix/async instruction: its modifiers (mods, after the mnemonic) and its n operands. */
 static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *ops, int n, int line)
 {
@@ -1569,6 +1579,7 @@ static int finish_function(parser *P, ws_func *f)
         ws_insn *in = &P->code[i];
         for (int k = 0; k < 4; k++) if (IS_CONST_ENC(in->d[k])) { perr(P, in->ptx_line, "constant used as a destination"); return -1; }
         for (int k = 0; k < 5; k++) if (IS_CONST_ENC(in->s[k])) in->s[k] = nslots + (-2 - in->s[k]);
+        if (WS_OP_IS_TENSOR(in->op) && in->mma) mx_remap_consts(in->mma, nslots);
         if (IS_CONST_ENC(in->base)) {
             /* a constant base folds into the offset; its relocation moves with it */
             int k = -2 - in->base;
