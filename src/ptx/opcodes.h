@@ -155,19 +155,24 @@ enum ws_align_rule {
     OP(PMEVENT, "pmevent", WS_CLS_MISC, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_VISIBLE) \
     WS_OPCODE_LIST_TENSOR(OP)
 
-/* Tensor-core, matrix-move and asynchronous-copy instructions (src/core/ops_mma.c, ops_async.c). Two-part mnemonics
- * ("wmma.load") are matched before one-part ones. Their fragment and copy accesses are done by the handlers, not
- * reported as ws_rec memory records (memory kind none); wmma.store writes global memory, so it runs in timing's
- * serial phase. flops: per lane per m*n*k/32 multiply-adds of float types (2 = one FMA). */
+/* Tensor-core, matrix-move and asynchronous-copy instructions (src/core/ops_mma.c, ops_async.c). Longer mnemonics
+ * ("cp.async.wait_group", "wmma.load") are matched before shorter ones. wmma fragment accesses (many addresses per
+ * lane) are done by the handlers without memory records (memory kind none; wmma.store writes global memory, so it
+ * runs in timing's serial phase); ldmatrix/stmatrix report each lane's 16-byte row and cp.async its shared
+ * destination (the global source is not recorded). flops: per lane per m*n*k/32 multiply-adds of float types (2 = one FMA). */
 #define WS_OPCODE_LIST_TENSOR(OP) \
     OP(WMMA_LOAD, "wmma.load", WS_CLS_MEM, WS_PR_LSU,   WS_LR_TYPE,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
     OP(WMMA_STORE,"wmma.store",WS_CLS_MEM, WS_PR_LSU,   WS_LR_TYPE,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_SERIAL | WS_OF_REGLIST) \
     OP(WMMA_MMA,  "wmma.mma",  WS_CLS_FP32, WS_PR_TENSOR, WS_LR_TENSOR, WS_MK_NONE, 2, WS_AL_ONE, WS_OF_REGLIST) \
     OP(MMA,       "mma",       WS_CLS_FP32, WS_PR_TENSOR, WS_LR_TENSOR, WS_MK_NONE, 2, WS_AL_ONE, WS_OF_REGLIST) \
-    OP(LDMATRIX,  "ldmatrix",  WS_CLS_MEM, WS_PR_LSU,   WS_LR_SHFL,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
-    OP(STMATRIX,  "stmatrix",  WS_CLS_MEM, WS_PR_LSU,   WS_LR_SHFL,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
+    OP(LDMATRIX,  "ldmatrix",  WS_CLS_MEM, WS_PR_LSU,   WS_LR_SHFL,   WS_MK_LOAD, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
+    OP(STMATRIX,  "stmatrix",  WS_CLS_MEM, WS_PR_LSU,   WS_LR_SHFL,   WS_MK_STORE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
     OP(MOVMATRIX, "movmatrix", WS_CLS_SYNC, WS_PR_LSU,  WS_LR_SHFL,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_REGLIST) \
-    OP(CP_ASYNC,  "cp.async",  WS_CLS_MEM, WS_PR_LSU,   WS_LR_TYPE,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
+    OP(CP_ASYNC,  "cp.async",  WS_CLS_MEM, WS_PR_LSU,   WS_LR_TYPE,   WS_MK_STORE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
+    OP(CP_COMMIT, "cp.async.commit_group", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_REGLIST) \
+    OP(CP_WAIT,   "cp.async.wait_group", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_REGLIST) \
+    OP(CP_WAIT_ALL, "cp.async.wait_all", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_REGLIST) \
+    OP(CP_MBAR,   "cp.async.mbarrier", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
     OP(MBARRIER,  "mbarrier",  WS_CLS_SYNC, WS_PR_LSU,  WS_LR_SHFL,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST)
 
 /* opcode enum: WS_OP_ADD, ... */

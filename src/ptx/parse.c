@@ -1066,15 +1066,7 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
         if (MATCH("global")) { if (op != WS_OP_CP_ASYNC) x->space = WS_S_GLOBAL; continue; }
         if (MATCH("parity")) { x->parity = 1; continue; }
         if (MATCH("noinc")) { x->parity = 1; continue; }
-        if (op == WS_OP_CP_ASYNC && (MATCH("ca") || MATCH("cg") || MATCH("commit_group") || MATCH("wait_group") ||
-                                     MATCH("wait_all") || MATCH("mbarrier") || MATCH("arrive"))) {
-            if (MATCH("commit_group")) sub = WS_MX_CP_COMMIT;
-            else if (MATCH("wait_group")) sub = WS_MX_CP_WAIT;
-            else if (MATCH("wait_all")) sub = WS_MX_CP_WAIT_ALL;
-            else if (MATCH("mbarrier") || MATCH("arrive")) sub = WS_MX_CP_MBAR_ARRIVE;
-            else sub = WS_MX_CP_ASYNC;
-            continue;
-        }
+        if ((op == WS_OP_CP_ASYNC && (MATCH("ca") || MATCH("cg"))) || (op == WS_OP_CP_MBAR && MATCH("arrive"))) continue;
         if (op == WS_OP_MBARRIER && sub < 0) {
             static const struct { const char *n; int k; } mb[] = {
                 {"init", WS_MX_MB_INIT}, {"arrive", WS_MX_MB_ARRIVE}, {"arrive_drop", WS_MX_MB_ARRIVE_DROP},
@@ -1169,6 +1161,7 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
         if ((st ? x->na : x->nd) != x->n) { perr(P, line, "'%s' needs %d registers", name, x->n); return -1; }
         if (set_addr(P, in, addr)) return -1;
         in->space = WS_S_SHARED;
+        in->type = WS_T_B128;   /* each lane's record: the 16-byte row its address names */
         for (int i = 0; i < x->n; i++) { if (st) in->s[i] = x->a[i]; else in->d[i] = x->d[i]; }
         in->nd = st ? 0 : x->n;
         return 0;
@@ -1179,8 +1172,9 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
         x->d[0] = ops[0].reg; x->a[0] = ops[1].reg; x->nd = x->na = 1;
         in->d[0] = ops[0].reg; in->s[0] = ops[1].reg; in->nd = 1; in->ns = 1;
         return 0;
-    case WS_OP_CP_ASYNC:
-        if (sub < 0) { perr(P, line, "unsupported 'cp.async' form"); return -1; }
+    case WS_OP_CP_ASYNC: case WS_OP_CP_COMMIT: case WS_OP_CP_WAIT: case WS_OP_CP_WAIT_ALL: case WS_OP_CP_MBAR:
+        sub = op == WS_OP_CP_ASYNC ? WS_MX_CP_ASYNC : op == WS_OP_CP_COMMIT ? WS_MX_CP_COMMIT : op == WS_OP_CP_WAIT ? WS_MX_CP_WAIT :
+              op == WS_OP_CP_WAIT_ALL ? WS_MX_CP_WAIT_ALL : WS_MX_CP_MBAR_ARRIVE;
         x->kind = (uint8_t)sub;
         if (sub == WS_MX_CP_ASYNC) {
             if (n < 3 || ops[0].kind != 1 || ops[1].kind != 1 || ops[2].kind != 0) {
@@ -1196,6 +1190,11 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
                 x->extra = ops[3].reg;
             }
             x->stride = (int32_t)ops[1].off;
+            /* the record's size is the copy's (cp-size is an immediate) */
+            if (IS_CONST_ENC(ops[2].reg)) {
+                uint64_t cp = P->consts[-2 - ops[2].reg];
+                in->type = cp == 16 ? WS_T_B128 : cp == 8 ? WS_T_B64 : WS_T_B32;
+            }
             in->s[0] = ops[1].base >= 0 ? ops[1].base : WS_SR_SINK;
             if (x->extra >= 0) in->s[1] = x->extra;
             return 0;
@@ -1256,13 +1255,11 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
     int mlen = TOK->len;
     int blen = 0;
     while (blen < mlen && mn[blen] != '.') blen++;
-    int op = -1;
-    if (blen < mlen) {   /* two-part mnemonics first ("wmma.load", "cp.async") */
-        int b2 = blen + 1;
-        while (b2 < mlen && mn[b2] != '.') b2++;
-        if ((op = opcode_from(mn, b2)) >= 0) blen = b2;
-    }
-    if (op < 0) op = opcode_from(mn, blen);
+    int op = -1, ends[3], nends = 0;
+    for (int b = blen; nends < 3; b++)   /* the ends of the first three parts: the longest known mnemonic wins */
+        if (b == mlen || mn[b] == '.') { ends[nends++] = b; if (b == mlen) break; }
+    for (int i = nends - 1; i >= 0 && op < 0; i--)
+        if ((op = opcode_from(mn, ends[i])) >= 0) blen = ends[i];
     if (op < 0) {
         perr(P, line, "unsupported PTX instruction '%.*s'", mlen, mn);
         return -1;
