@@ -70,6 +70,7 @@ typedef struct tpend {
 typedef struct tacc {
     uint64_t stall[WS_ST_COUNT];
     uint64_t flops;
+    uint64_t tensor_insts, tensor_cycles;   /* tensor-pipe warp instructions and the pipe cycles they occupy */
     uint64_t end;
 } tacc;
 
@@ -494,7 +495,12 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     }
     const ws_insn *in = r.in;
     int p = in->pipe;
-    sp->pipe_free[p] = t + (uint64_t)(p == WS_PIPE_TENSOR ? tensor_cycles(tm, in) : tm->pipe_interval[p]);
+    if (p == WS_PIPE_TENSOR) {
+        int tc = tensor_cycles(tm, in);
+        sp->pipe_free[p] = t + (uint64_t)tc;
+        acc->tensor_insts++;
+        acc->tensor_cycles += (uint64_t)tc;
+    } else sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
     sp->issued++;
     sp->last = x;
     x->last_issue = t;
@@ -785,6 +791,8 @@ placed:;
         pthread_join(wk.th, NULL);
         for (int i = 0; i < WS_ST_COUNT; i++) acc.stall[i] += wk.acc.stall[i];
         acc.flops += wk.acc.flops;
+        acc.tensor_insts += wk.acc.tensor_insts;
+        acc.tensor_cycles += wk.acc.tensor_cycles;
         if (wk.acc.end > acc.end) acc.end = wk.acc.end;
     }
     for (int i = 0; i < WS_ST_COUNT; i++) tm->last.stall_cycles[i] = acc.stall[i];
@@ -826,6 +834,8 @@ placed:;
     R->waves = (double)L->nblocks / ((double)bps * tm->nsm);
     R->mem = *ws_ms_counts_get(tm->ms);
     R->flops = tm->flops;
+    R->tensor_insts = acc.tensor_insts;
+    R->tensor_active_pct = sp_active > 0 ? 100.0 * (double)acc.tensor_cycles / sp_active : 0;
     for (int i = 0; i < L->npool; i++) {
         tblk *tb = L->pool[i]->user;
         if (!tb) continue;
