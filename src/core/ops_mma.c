@@ -440,10 +440,47 @@ static void h_movmatrix(ws_warp *w, const ws_insn *in, uint32_t mask)
     }
 }
 
-/* the handler of a tensor-core or matrix-move instruction; NULL for other instructions */
+/* registers a fragment of nel elements of type t per lane takes */
+static int frag_regs(int nel, int t)
+{
+    int eb = mt_bits(t);
+    return eb == 64 ? nel : (nel * eb + 31) / 32;
+}
+
+/* whether the register lists of a wmma or mma instruction have the lengths its fragments need */
+static int regs_ok(const ws_mma *x)
+{
+    int wm = x->kind != WS_MX_MMA;
+    if (x->kind == WS_MX_LOAD_A || x->kind == WS_MX_LOAD_B || x->kind == WS_MX_LOAD_C || x->kind == WS_MX_STORE_D) {
+        int use = x->kind == WS_MX_LOAD_A ? 0 : x->kind == WS_MX_LOAD_B ? 1 : 2;
+        int t = x->kind == WS_MX_STORE_D ? x->dtype : use == 0 ? x->atype : use == 1 ? x->btype : x->ctype;
+        int n = x->kind == WS_MX_STORE_D ? x->nd : x->na, eb = mt_bits(t);
+        if (eb < 8) return n == 1;
+        if (use == 2 && x->m == 8 && x->n == 8 && x->k != 4) return n == 2;   /* sub-byte shapes' s32 accumulators */
+        const ws_mx_layout *L = wmma_layout(use, x, t);
+        return L && n == frag_regs(L->nel, t);
+    }
+    int ea, eb, ec;
+    if (wm && mt_bits(x->atype) < 8) { ea = eb = 1; ec = 2; }
+    else if (wm) {
+        const ws_mx_layout *La = wmma_layout(0, x, x->atype), *Lb = wmma_layout(1, x, x->btype), *Lc = wmma_layout(2, x, x->ctype);
+        if (!La || !Lb || !Lc) return 0;
+        ea = frag_regs(La->nel, x->atype); eb = frag_regs(Lb->nel, x->btype); ec = frag_regs(Lc->nel, x->ctype);
+    } else {
+        ea = frag_regs(x->m * x->k / 32, x->atype); eb = frag_regs(x->k * x->n / 32, x->btype);
+        ec = frag_regs(x->m * x->n / 32, x->ctype);
+    }
+    int ed = wm && mt_bits(x->atype) < 8 ? 2 : (ec * mt_bits(x->dtype) + mt_bits(x->ctype) - 1) / mt_bits(x->ctype);
+    if (mt_bits(x->dtype) == 64) ed = ec;
+    return x->na == ea && x->nb == eb && x->nc == ec && x->nd == ed;
+}
+
+/* the handler of a tensor-core or matrix-move instruction; NULL for other instructions and for register lists
+ * of the wrong length (a load error names the instruction) */
 ws_handler ws_mma_handler(const ws_insn *in)
 {
     if (!WS_OP_IS_TENSOR(in->op) || !in->mma) return NULL;
+    if (in->mma->kind <= WS_MX_MMA && !regs_ok(in->mma)) return NULL;
     switch (in->mma->kind) {
     case WS_MX_LOAD_A: case WS_MX_LOAD_B: case WS_MX_LOAD_C: case WS_MX_STORE_D: return h_wmma_ldst;
     case WS_MX_WMMA: case WS_MX_MMA: return h_mma;
