@@ -86,7 +86,6 @@ static void mma_rc(const ws_mma *x, int use, int type, int l, int i, int *r, int
 /* matrix operands gathered from the lanes */
 typedef struct mx_mats {
     uint64_t a[MX_MAXE][MX_K], b[MX_K][MX_MAXE], c[MX_MAXE][MX_MAXE];
-    uint8_t ha[MX_MAXE][MX_K], hb[MX_K][MX_MAXE];
 } mx_mats;
 
 /* decode a 16/32-bit input element to float */
@@ -114,68 +113,80 @@ static float rz_f32(double x)
     return (float)(x < 0 ? -t : t);
 }
 
-/* exponent floor(log2 |x|) of a nonzero float input, clamped at the format's smallest normal exponent */
-static inline int in_exp(float x, int emin)
+/* an input element split for the block sum: x = sig * 2^(e - 23), sig an integer below 2^24 (0 for zero), e its
+ * exponent clamped at the format's smallest normal one; special: infinity or NaN */
+typedef struct mx_in { int64_t sig; int e; uint8_t special; } mx_in;
+
+/* split a float input (f16/bf16/tf32 values are exact floats) */
+static inline mx_in mx_split(float x, int emin)
 {
+    mx_in r = { 0, 0, 0 };
+    if (!isfinite(x)) { r.special = 1; return r; }
+    if (x == 0) return r;
     int e;
     frexp(x, &e);
-    return e - 1 < emin ? emin : e - 1;
+    r.e = e - 1 < emin ? emin : e - 1;
+    double m = ldexp((double)fabsf(x), 23 - r.e);   /* exact integer */
+    r.sig = (int64_t)m;
+    if (x < 0) r.sig = -r.sig;
+    return r;
 }
 
-/* c + sum a[k]*b[k] over one block, the way the H200's tensor core forms it (see the file comment) */
-static double fused_block(const float *a, const float *b, int n, float c, int emin)
+/* c + sum a[k]*b[k] over one block, the way the H200's tensor core forms it (see the file comment); a and b are
+ * n split inputs, af/bf the same as floats for the special-value path */
+static float fused_block(const mx_in *a, const mx_in *const *b, int n, float c, const float *af, const float *const *bf)
 {
-    int special = !isfinite(c), any = c != 0;
+    int special = !isfinite(c), any = c != 0, emax = -100000;
     for (int k = 0; k < n; k++) {
-        if (!isfinite(a[k]) || !isfinite(b[k])) special = 1;
-        if (a[k] != 0 && b[k] != 0) any = 1;
+        special |= a[k].special | b[k]->special;
+        if (a[k].sig && b[k]->sig) { any = 1; int e = a[k].e + b[k]->e; if (e > emax) emax = e; }
     }
     if (special || !any) {
         float s = c;
-        for (int k = 0; k < n; k++) s += a[k] * b[k];
+        for (int k = 0; k < n; k++) s += af[k] * *bf[k];
         return s;
     }
-    int emax = -100000, ea[MX_K];
-    if (c != 0) emax = in_exp(c, -126);
-    for (int k = 0; k < n; k++) {
-        ea[k] = -100000;
-        if (a[k] == 0 || b[k] == 0) continue;
-        ea[k] = in_exp(a[k], emin) + in_exp(b[k], emin);
-        if (ea[k] > emax) emax = ea[k];
-    }
-    int u = emax - 25;                 /* weight of the last bit kept */
-    int64_t s = 0;
-    if (c != 0) {
-        double t = ldexp(fabs((double)c), -u);
-        int64_t m = (int64_t)t;        /* truncation toward zero */
-        s += c < 0 ? -m : m;
+    mx_in cc = mx_split(c, -126);
+    if (cc.sig && cc.e > emax) emax = cc.e;
+    int u = emax - 25;                       /* weight of the last bit kept */
+    int64_t sum = 0;
+    if (cc.sig) {
+        int sh = cc.e - emax + 2;            /* c in units of 2^u: sig * 2^(e - 23 - u) */
+        int64_t m = cc.sig < 0 ? -cc.sig : cc.sig;
+        m = sh >= 0 ? m << sh : (-sh >= 63 ? 0 : m >> -sh);
+        sum += cc.sig < 0 ? -m : m;
     }
     for (int k = 0; k < n; k++) {
-        if (ea[k] == -100000) continue;
-        double p = (double)a[k] * (double)b[k];   /* exact: at most 48 significant bits */
-        int64_t m = (int64_t)ldexp(fabs(p), -u);
-        s += p < 0 ? -m : m;
+        if (!a[k].sig || !b[k]->sig) continue;
+        int64_t p = a[k].sig * b[k]->sig;    /* exact: below 2^48 */
+        int sh = 21 + emax - (a[k].e + b[k]->e);   /* p * 2^(ea+eb-46) in units of 2^u, truncated toward zero */
+        int64_t m = p < 0 ? -p : p;
+        m = sh >= 63 ? 0 : m >> sh;
+        sum += p < 0 ? -m : m;
     }
-    return ldexp((double)s, u);
+    return rz_f32(ldexp((double)sum, u));
 }
 
-/* D = A*B + C for float inputs; kb is the hardware block (the instruction's k, 16 for wmma's k16 shapes) */
+/* D = A*B + C for float inputs; kb is the hardware block (16 for f16/bf16, 4 for wmma tf32, else the k) */
 static void mma_float(const ws_mma *x, mx_mats *M, int kb)
 {
     int emin = x->atype == WS_MT_F16 ? -14 : -126;
-    float a[MX_K], b[MX_K];
+    static _Thread_local mx_in sa[MX_MAXE][MX_K], sb[MX_K][MX_MAXE];
+    static _Thread_local float fa[MX_MAXE][MX_K], fb[MX_K][MX_MAXE];
     for (int i = 0; i < x->m; i++)
-        for (int j = 0; j < x->n; j++) {
+        for (int k = 0; k < x->k; k++) { fa[i][k] = in_float(M->a[i][k], x->atype); sa[i][k] = mx_split(fa[i][k], emin); }
+    for (int k = 0; k < x->k; k++)
+        for (int j = 0; j < x->n; j++) { fb[k][j] = in_float(M->b[k][j], x->btype); sb[k][j] = mx_split(fb[k][j], emin); }
+    const mx_in *bcol[MX_K];
+    const float *bfc[MX_K];
+    for (int j = 0; j < x->n; j++) {
+        for (int k = 0; k < x->k; k++) { bcol[k] = &sb[k][j]; bfc[k] = &fb[k][j]; }
+        for (int i = 0; i < x->m; i++) {
             float acc = x->ctype == WS_MT_F16 ? ws_half_to_float((uint16_t)M->c[i][j]) : f32_of(M->c[i][j]);
-            for (int k0 = 0; k0 < x->k; k0 += kb) {
-                for (int k = 0; k < kb; k++) { a[k] = in_float(M->a[i][k0 + k], x->atype); b[k] = in_float(M->b[k0 + k][j], x->btype); }
-                double s = fused_block(a, b, kb, acc, emin);
-                acc = rz_f32(s);
-                if (x->dtype == WS_MT_F16 && k0 + kb >= x->k) { M->c[i][j] = ws_float_to_half(acc, WS_R_RN); goto next; }
-            }
-            M->c[i][j] = bits_f32(acc);
-        next:;
+            for (int k0 = 0; k0 < x->k; k0 += kb) acc = fused_block(&sa[i][k0], &bcol[k0], kb, acc, &fa[i][k0], &bfc[k0]);
+            M->c[i][j] = x->dtype == WS_MT_F16 ? ws_float_to_half(acc, WS_R_RN) : bits_f32(acc);
         }
+    }
 }
 
 /* D = A*B + C in f64: one fma per k, in order */
@@ -245,8 +256,6 @@ static int gather(ws_warp *w, const ws_insn *in, mx_mats *M)
 {
     const ws_mma *x = in->mma;
     int wm = x->kind == WS_MX_WMMA, sub = wm && mt_bits(x->atype) < 8;
-    memset(M->ha, 0, sizeof M->ha);
-    memset(M->hb, 0, sizeof M->hb);
     for (int use = 0; use < 3; use++) {
         int t = use == 0 ? x->atype : use == 1 ? x->btype : x->ctype, eb = mt_bits(t);
         const int32_t *regs = use == 0 ? x->a : use == 1 ? x->b : x->c;
@@ -258,16 +267,17 @@ static int gather(ws_warp *w, const ws_insn *in, mx_mats *M)
             if (!L) { ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "wmma.mma: no fragment layout for this shape and type"); return -1; }
             nel = L->nel;
         }
-        for (int l = 0; l < 32; l++)
-            for (int i = 0; i < nel; i++) {
+        /* backwards, so that an element held twice (f16 a/b of the k16 wmma shapes) takes its first copy */
+        for (int l = 31; l >= 0; l--)
+            for (int i = nel - 1; i >= 0; i--) {
                 int r, c;
                 if (L) { r = dig(L->rc[2 * (l * nel + i)]); c = dig(L->rc[2 * (l * nel + i) + 1]); }
                 else if (sub) {
                     if (use == 2) { r = l >> 2; c = 2 * (l & 3) + i; } else sub_rc(eb, use, l, i, &r, &c);
                 } else mma_rc(x, use, t, l, i, &r, &c);
                 uint64_t v = frag_get(w, regs, eb, i, l);
-                if (use == 0) { if (!M->ha[r][c]) { M->a[r][c] = v; M->ha[r][c] = 1; } }
-                else if (use == 1) { if (!M->hb[r][c]) { M->b[r][c] = v; M->hb[r][c] = 1; } }
+                if (use == 0) M->a[r][c] = v;
+                else if (use == 1) M->b[r][c] = v;
                 else M->c[r][c] = v;
             }
     }
@@ -295,8 +305,8 @@ static void scatter(ws_warp *w, const ws_insn *in, mx_mats *M)
 static void h_mma(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     if (!need_full(w, in, mask)) return;
-    mx_mats *M = malloc(sizeof *M);
-    if (!M) return;
+    static _Thread_local mx_mats mats;
+    mx_mats *M = &mats;
     if (gather(w, in, M) == 0) {
         const ws_mma *x = in->mma;
         int kb = x->k;
@@ -305,7 +315,6 @@ static void h_mma(ws_warp *w, const ws_insn *in, uint32_t mask)
         mma_compute(x, M, kb);
         scatter(w, in, M);
     }
-    free(M);
 }
 
 /* ---- memory access of the matrix loads and stores ---- */
