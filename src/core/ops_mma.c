@@ -117,18 +117,24 @@ static float rz_f32(double x)
  * exponent clamped at the format's smallest normal one; special: infinity or NaN */
 typedef struct mx_in { int64_t sig; int e; uint8_t special; } mx_in;
 
-/* split a float input (f16/bf16/tf32 values are exact floats) */
-static inline mx_in mx_split(float x, int emin)
+/* split an input element from its bits (t: f16, bf16, tf32 or f32) */
+static inline mx_in mx_split_bits(uint64_t v, int t)
 {
     mx_in r = { 0, 0, 0 };
-    if (!isfinite(x)) { r.special = 1; return r; }
-    if (x == 0) return r;
-    int e;
-    frexp(x, &e);
-    r.e = e - 1 < emin ? emin : e - 1;
-    double m = ldexp((double)fabsf(x), 23 - r.e);   /* exact integer */
-    r.sig = (int64_t)m;
-    if (x < 0) r.sig = -r.sig;
+    uint32_t sign, ef, mant;
+    if (t == WS_MT_F16) {
+        sign = (uint32_t)(v >> 15) & 1; ef = (uint32_t)(v >> 10) & 31; mant = (uint32_t)v & 1023;
+        if (ef == 31) { r.special = 1; return r; }
+        r.e = ef ? (int)ef - 15 : -14;
+        r.sig = (int64_t)((ef ? 1024u | mant : mant) << 13);
+    } else {
+        uint32_t u = t == WS_MT_BF16 ? (uint32_t)v << 16 : t == WS_MT_TF32 ? (uint32_t)v & 0xffffe000u : (uint32_t)v;
+        sign = u >> 31; ef = (u >> 23) & 255; mant = u & 0x7fffffu;
+        if (ef == 255) { r.special = 1; return r; }
+        r.e = ef ? (int)ef - 127 : -126;
+        r.sig = (int64_t)(ef ? 0x800000u | mant : mant);
+    }
+    if (sign) r.sig = -r.sig;
     return r;
 }
 
@@ -146,7 +152,7 @@ static float fused_block(const mx_in *a, const mx_in *const *b, int n, float c, 
         for (int k = 0; k < n; k++) s += af[k] * *bf[k];
         return s;
     }
-    mx_in cc = mx_split(c, -126);
+    mx_in cc = mx_split_bits(bits_f32(c), WS_MT_F32);
     if (cc.sig && cc.e > emax) emax = cc.e;
     int u = emax - 25;                       /* weight of the last bit kept */
     int64_t sum = 0;
@@ -170,13 +176,12 @@ static float fused_block(const mx_in *a, const mx_in *const *b, int n, float c, 
 /* D = A*B + C for float inputs; kb is the hardware block (16 for f16/bf16, 4 for wmma tf32, else the k) */
 static void mma_float(const ws_mma *x, mx_mats *M, int kb)
 {
-    int emin = x->atype == WS_MT_F16 ? -14 : -126;
     static _Thread_local mx_in sa[MX_MAXE][MX_K], sb[MX_K][MX_MAXE];
     static _Thread_local float fa[MX_MAXE][MX_K], fb[MX_K][MX_MAXE];
     for (int i = 0; i < x->m; i++)
-        for (int k = 0; k < x->k; k++) { fa[i][k] = in_float(M->a[i][k], x->atype); sa[i][k] = mx_split(fa[i][k], emin); }
+        for (int k = 0; k < x->k; k++) { fa[i][k] = in_float(M->a[i][k], x->atype); sa[i][k] = mx_split_bits(M->a[i][k], x->atype); }
     for (int k = 0; k < x->k; k++)
-        for (int j = 0; j < x->n; j++) { fb[k][j] = in_float(M->b[k][j], x->btype); sb[k][j] = mx_split(fb[k][j], emin); }
+        for (int j = 0; j < x->n; j++) { fb[k][j] = in_float(M->b[k][j], x->btype); sb[k][j] = mx_split_bits(M->b[k][j], x->btype); }
     const mx_in *bcol[MX_K];
     const float *bfc[MX_K];
     for (int j = 0; j < x->n; j++) {
