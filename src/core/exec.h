@@ -75,6 +75,7 @@ struct ws_warp {
     struct ws_block *blk;
     struct ws_run *L;
     uint64_t ninst, nthread;
+    struct ws_asyncq *async; /* cp.async copies not yet visible (timing mode; ops_async.c), or NULL */
 };
 
 typedef struct ws_block {
@@ -180,6 +181,9 @@ ws_handler ws_ctl_handler(const ws_insn *in);
 /* Tensor-core and matrix-move handlers (ops_mma.c), async-copy and mbarrier handlers (ops_async.c). */
 ws_handler ws_mma_handler(const ws_insn *in);
 ws_handler ws_async_handler(const ws_insn *in);
+/* Drop a warp's pending asynchronous copies (a fresh start) / free them (ops_async.c). */
+void ws_async_reset(ws_warp *w);
+void ws_async_free(ws_warp *w);
 /* Choose the handler for a decoded instruction; NULL if the combination is unsupported. */
 ws_handler ws_select_handler(const ws_insn *in);
 /* Print device printf output for the active lanes of a vprintf call (printf.c). */

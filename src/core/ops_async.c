@@ -1,7 +1,11 @@
 /* ops_async.c - handlers of the asynchronous copies (cp.async and its groups) and of mbarrier objects. Functionally
- * a copy completes when it issues (its group's wait has nothing left to wait for). An mbarrier is the 64-bit word
+ * a copy completes when it issues (its group's wait has nothing left to wait for). In timing mode the data (read
+ * from global memory at issue) lands in shared memory only when a cp.async.wait_group / wait_all or a
+ * cp.async.mbarrier.arrive of the warp retires its group, so a read before the wait sees the old contents, as on
+ * the hardware. Groups are counted per warp. An mbarrier is the 64-bit word
  * in shared memory: pending arrivals (bits 0-19), the expected arrivals of a phase (20-39), pending transaction
  * bytes (40-61, signed), the current phase's parity (bit 63). A state token is the word before the arrival. */
+#include <stdlib.h>
 #include "ops.h"
 #include "observe.h"
 
@@ -25,6 +29,57 @@ static uint8_t *shared_ptr(ws_warp *w, const ws_insn *in, uint64_t a, unsigned s
         return NULL;
     }
     return w->blk->smem + off;
+}
+
+/* a copy waiting for its group */
+typedef struct async_copy { uint32_t off, group; uint8_t size, data[16]; } async_copy;
+struct ws_asyncq { async_copy *e; int n, cap; uint32_t committed; };
+
+/* Drop a warp's pending copies (the warp starts afresh). */
+void ws_async_reset(ws_warp *w)
+{
+    if (w->async) { w->async->n = 0; w->async->committed = 0; }
+}
+
+/* Free a warp's queue of pending copies. */
+void ws_async_free(ws_warp *w)
+{
+    if (w->async) { free(w->async->e); free(w->async); w->async = NULL; }
+}
+
+/* queue a copy of size bytes to shared offset off (timing mode) */
+static int async_push(ws_warp *w, uint32_t off, const uint8_t *data, unsigned size)
+{
+    struct ws_asyncq *q = w->async;
+    if (!q && !(q = w->async = calloc(1, sizeof *q))) return -1;
+    if (q->n == q->cap) {
+        int cap = q->cap ? q->cap * 2 : 64;
+        async_copy *e = realloc(q->e, sizeof *e * (size_t)cap);
+        if (!e) return -1;
+        q->e = e;
+        q->cap = cap;
+    }
+    async_copy *c = &q->e[q->n++];
+    c->off = off;
+    c->group = q->committed;
+    c->size = (uint8_t)size;
+    memcpy(c->data, data, size);
+    return 0;
+}
+
+/* land the copies of groups older than `before` (all of them when before is UINT32_MAX), in issue order */
+static void async_land(ws_warp *w, uint32_t before)
+{
+    struct ws_asyncq *q = w->async;
+    if (!q || !q->n) return;
+    int k = 0;
+    for (int i = 0; i < q->n; i++) {
+        async_copy *c = &q->e[i];
+        if (c->group < before) {
+            if ((size_t)c->off + c->size <= w->blk->smem_size) memcpy(w->blk->smem + c->off, c->data, c->size);
+        } else q->e[k++] = *c;
+    }
+    q->n = k;
 }
 
 /* cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}: copy, zero-filling past src-size */
@@ -51,14 +106,27 @@ static void h_cp_async(ws_warp *w, const ws_insn *in, uint32_t mask)
             }
             memcpy(buf, s, ss);
         }
-        memcpy(d, buf, cp);
+        if (w->L->timed) {
+            if (async_push(w, (uint32_t)(d - w->blk->smem), buf, cp)) memcpy(d, buf, cp);
+        } else memcpy(d, buf, cp);
     });
 }
 
-/* cp.async.commit_group / wait_group / wait_all: the copies completed at issue */
+/* cp.async.commit_group / wait_group N / wait_all: close the open group; land all but the N most recent groups */
 static void h_cp_group(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
-    (void)w; (void)in; (void)mask;
+    (void)mask;
+    struct ws_asyncq *q = w->async;
+    if (!q) return;
+    switch (in->mma->kind) {
+    case WS_MX_CP_COMMIT: q->committed++; break;
+    case WS_MX_CP_WAIT: {
+        uint32_t n = (uint32_t)RG(in->mma->extra, __builtin_ctz(mask));
+        async_land(w, n >= q->committed ? 0 : q->committed - n);
+        break;
+    }
+    default: async_land(w, UINT32_MAX); break;
+    }
 }
 
 /* count of an mbarrier word's field */
@@ -115,7 +183,12 @@ static void h_mbarrier(ws_warp *w, const ws_insn *in, uint32_t mask)
         }
         case WS_MX_MB_EXPECT_TX: nv = mb_make(mb_pending(v), mb_expected(v), mb_tx(v) + (int32_t)arg, v); break;
         case WS_MX_MB_COMPLETE_TX: nv = mb_step(v, 0, -(int32_t)arg); break;
-        case WS_MX_CP_MBAR_ARRIVE: if (x->parity) nv = mb_step(v, 1, 0); break;   /* .noinc: one arrival */
+        case WS_MX_CP_MBAR_ARRIVE:   /* the warp's copies so far land, then (.noinc) one arrival */
+            async_land(w, UINT32_MAX);
+            memcpy(&v, p, 8);
+            nv = res = v;
+            if (x->parity) nv = mb_step(v, 1, 0);
+            break;
         case WS_MX_MB_TEST_WAIT: case WS_MX_MB_TRY_WAIT: {
             /* state token: done once the current phase differs from the token's; .parity p: once the phase of
              * parity p completed, i.e. the current parity is not p */
