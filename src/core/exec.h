@@ -181,6 +181,8 @@ ws_handler ws_ctl_handler(const ws_insn *in);
 /* Tensor-core and matrix-move handlers (ops_mma.c), async-copy and mbarrier handlers (ops_async.c). */
 ws_handler ws_mma_handler(const ws_insn *in);
 ws_handler ws_async_handler(const ws_insn *in);
+/* Address and size of element i of lane l of a wmma.load/store (the checkers'); 0 past the last element. */
+unsigned ws_mma_elem_addr(ws_warp *w, const ws_insn *in, int l, int i, uint64_t *addr);
 /* Drop a warp's pending asynchronous copies (a fresh start) / free them (ops_async.c). */
 void ws_async_reset(ws_warp *w);
 void ws_async_free(ws_warp *w);

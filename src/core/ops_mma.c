@@ -405,6 +405,34 @@ static void h_wmma_ldst(ws_warp *w, const ws_insn *in, uint32_t mask)
         }
 }
 
+/* Address and size of element i of lane l of a wmma.load/store (for the checkers); 0 past the last element. */
+unsigned ws_mma_elem_addr(ws_warp *w, const ws_insn *in, int l, int i, uint64_t *addr)
+{
+    if (!WS_OP_IS_TENSOR(in->op) || !in->mma) return 0;
+    const ws_mma *x = in->mma;
+    if (x->kind != WS_MX_LOAD_A && x->kind != WS_MX_LOAD_B && x->kind != WS_MX_LOAD_C && x->kind != WS_MX_STORE_D) return 0;
+    int store = x->kind == WS_MX_STORE_D;
+    int use = x->kind == WS_MX_LOAD_A ? 0 : x->kind == WS_MX_LOAD_B ? 1 : 2;
+    int t = store ? x->dtype : use == 0 ? x->atype : use == 1 ? x->btype : x->ctype, eb = mt_bits(t);
+    int rows, cols, col = x->alayout, l0 = 0;
+    wmma_dims(x, use, &rows, &cols);
+    uint64_t base = in->base >= 0 ? RG(in->base, l0) + (uint64_t)in->imm : (uint64_t)in->imm;
+    uint64_t ld = x->stride >= 0 ? (uint32_t)RG(x->stride, l0) : (uint64_t)(col ? rows : cols);
+    int r, c;
+    if (eb < 8) {
+        if (i > 0) return 0;
+        sub_rc(eb, use, l, 0, &r, &c);
+        *addr = base + ((uint64_t)(use == 0 ? r : c) * ld + (uint64_t)(use == 0 ? c : r)) * (uint64_t)eb / 8;
+        return 4;
+    }
+    const ws_mx_layout *L = wmma_layout(use, x, t);
+    if (!L || i >= L->nel) return 0;
+    r = dig(L->rc[2 * (l * L->nel + i)]);
+    c = dig(L->rc[2 * (l * L->nel + i) + 1]);
+    *addr = base + (col ? (uint64_t)c * ld + (uint64_t)r : (uint64_t)r * ld + (uint64_t)c) * (uint64_t)(eb / 8);
+    return (unsigned)eb / 8;
+}
+
 /* ldmatrix / stmatrix: 8x8 b16 matrices whose rows' addresses lanes 8j..8j+7 give */
 static void h_ldstmatrix(ws_warp *w, const ws_insn *in, uint32_t mask)
 {

@@ -45,6 +45,16 @@ __global__ void frag_access(const float *Cin, float *elems, float *Cout) {
   wmma::store_matrix_sync(Cout, c, 16, wmma::mem_row_major);
 }
 
+// a tile stored into shared memory and read back by the warp (initcheck must see wmma.store's writes)
+__global__ void via_shared(const float *Cin, float *Cout) {
+  __shared__ float tile[16 * 20];
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+  wmma::load_matrix_sync(c, Cin, 16, wmma::mem_row_major);
+  wmma::store_matrix_sync(tile, c, 20, wmma::mem_row_major);
+  __syncwarp();
+  for (int i = threadIdx.x; i < 256; i += 32) Cout[i] = tile[(i / 16) * 20 + i % 16] + 1.0f;
+}
+
 static uint32_t rng = 2024;
 static float rnd() { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return (float)((int)(rng % 2001) - 1000) / 512.0f; }
 static float h2f(__half h) { return __half2float(h); }
@@ -105,6 +115,10 @@ int main(int argc, char **argv) {
       EXPECT(elems[l * 8 + i] == Cin[r * 16 + c], "lane %d x[%d] = %g, expected C[%d][%d] = %g", l, i, elems[l * 8 + i], r, c, Cin[r * 16 + c]);
     }
   for (int i = 0; i < 256; i++) EXPECT(Cout[i] == 2 * Cin[i], "scaled store: C[%d] = %g, expected %g", i, Cout[i], 2 * Cin[i]);
+  via_shared<<<1, 32>>>(d1, d3);
+  CHECK(cudaGetLastError()); CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(Cout, d3, 1024, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 256; i++) EXPECT(Cout[i] == Cin[i] + 1, "via shared: C[%d] = %g, expected %g", i, Cout[i], Cin[i] + 1);
   if (g_fail) { printf("FAIL wmma_gemm (%d)\n", g_fail); return 1; }
   printf("PASS wmma_gemm\n");
   return 0;
