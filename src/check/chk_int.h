@@ -202,6 +202,8 @@ void chk_gpu_reset(ws_chk *c);
 /* ---- chk_mem.c ---- */
 /* Observer: before a memory instruction. */
 void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r);
+/* After a wmma.store: mark the bytes it wrote initialized (chk_mem.c). */
+void chk_mem_wmma_store(ws_chk *c, ws_warp *w, const ws_rec *r);
 /* Host-side memory events. */
 void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len);
 /* Make the racecheck shadow cover the launch's arena; reset per launch by a new stamp. */

@@ -852,3 +852,27 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
         }
     }
 }
+
+/* After a wmma.store: the bytes it wrote are initialized (shared and global; wmma fragments are not memory
+ * records, so initcheck learns of them here). */
+void chk_mem_wmma_store(ws_chk *c, ws_warp *w, const ws_rec *r)
+{
+    if (!r->exec || !c->L || !(c->checks & (WS_CHK_INITCHECK | WS_CHK_SYNCCHECK))) return;
+    chk_blk *cb = chk_blk_of(c, w->blk);
+    for (int l = 0; l < 32; l++)
+        for (int i = 0;; i++) {
+            uint64_t a;
+            unsigned size = ws_mma_elem_addr(w, r->in, l, i, &a);
+            if (!size) break;
+            int sp = r->in->space;
+            if (sp == WS_S_GENERIC) sp = ws_resolve_generic(w, a, &a);
+            if (sp == WS_S_SHARED && cb->sh_init && a + size <= cb->smem) {
+                bits_set(cb->sh_init, a, size);
+                if (a / 4 < cb->sh_lo) cb->sh_lo = a / 4;
+                if ((a + size + 3) / 4 > cb->sh_hi) cb->sh_hi = (a + size + 3) / 4;
+            } else if (sp == WS_S_GLOBAL && (c->checks & WS_CHK_INITCHECK)) {
+                uint64_t off = a - WS_GLOBAL_BASE;
+                if (off + size <= c->ginit_cover && off < WS_GLOBAL_SPAN) bits_set(c->ginit, off, size);
+            }
+        }
+}

@@ -492,6 +492,12 @@ void chk_post(void *ctx, ws_warp *w, const ws_rec *r)
     }
     const ws_insn *in = r->in;
     unsigned f = in->iflags;
+    if (in->op == WS_OP_WMMA_STORE) chk_mem_wmma_store(c, w, r);
+    /* a completed mbarrier wait orders the arrivals' earlier accesses before this warp's later ones (racecheck) */
+    if (WS_OP_IS_TENSOR(in->op) && in->mma && r->exec &&
+        (in->mma->kind == WS_MX_MB_TEST_WAIT || in->mma->kind == WS_MX_MB_TRY_WAIT) &&
+        ((uint32_t)w->regs[(size_t)in->d[0] * WS_LANES] & r->exec))
+        chk_blk_of(c, w->blk)->warps[w->warp_in_block].epoch++;
     if (!(f & CHK_POST_IFLAGS)) return;
     if (f & WS_IF_BARRIER) {
         if (in->sub == WS_SUB_SYNC) mask_check(c, w, r);

@@ -79,6 +79,7 @@ struct ws_warp {
     struct ws_run *L;
     uint64_t ninst, nthread;
     uint64_t gb_ninst;       /* cooperative launch: ninst when the warp last read the grid barrier's counter */
+    struct ws_asyncq *async; /* cp.async copies not yet visible (timing mode; ops_async.c), or NULL */
 };
 
 typedef struct ws_block {
@@ -188,6 +189,14 @@ void ws_gpu_set_engine(ws_gpu *g, ws_engine_fn fn, void *ctx);
 ws_handler ws_alu_handler(const ws_insn *in);
 ws_handler ws_mem_handler(const ws_insn *in);
 ws_handler ws_ctl_handler(const ws_insn *in);
+/* Tensor-core and matrix-move handlers (ops_mma.c), async-copy and mbarrier handlers (ops_async.c). */
+ws_handler ws_mma_handler(const ws_insn *in);
+ws_handler ws_async_handler(const ws_insn *in);
+/* Address and size of element i of lane l of a wmma.load/store (the checkers'); 0 past the last element. */
+unsigned ws_mma_elem_addr(ws_warp *w, const ws_insn *in, int l, int i, uint64_t *addr);
+/* Drop a warp's pending asynchronous copies (a fresh start) / free them (ops_async.c). */
+void ws_async_reset(ws_warp *w);
+void ws_async_free(ws_warp *w);
 /* Choose the handler for a decoded instruction; NULL if the combination is unsupported. */
 ws_handler ws_select_handler(const ws_insn *in);
 /* Print device printf output for the active lanes of a vprintf call (printf.c). */

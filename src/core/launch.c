@@ -65,6 +65,7 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     w->exited = 0;
     w->gb_ninst = 0;
     w->state = WS_W_RUN;
+    ws_async_reset(w);
     w->sp = 0;
     w->nframes = 0;
     w->fn = f;
@@ -322,6 +323,7 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
             free(w->local);
             free(w->stk);
             free(w->frames);
+            ws_async_free(w);
         }
         free(b->warps);
         free(b->smem);

@@ -65,6 +65,11 @@ typedef struct ws_device {
     /* timing model: dependent-issue latencies (cycles) and pipeline widths (lanes per SM) */
     int lat_int, lat_fp32, lat_fp64, lat_sfu, lat_shfl, lat_smem, lat_bar, lat_branch, lat_cvt;
     int lanes_int_per_sm, lanes_fp64_per_sm, lanes_sfu_per_sm, lanes_lsu_per_sm;
+    /* tensor cores: dependent-issue latency of an mma (cycles) and dense multiply-adds per SM per cycle by input
+     * type (f16/bf16, tf32, f64, 8-bit and smaller integers); an mma occupies its sub-partition's tensor pipe for
+     * m*n*k / (rate / sub-partitions) cycles */
+    int lat_tensor;
+    int tensor_fma_f16_per_sm, tensor_fma_tf32_per_sm, tensor_fma_f64_per_sm, tensor_fma_int8_per_sm;
     double launch_overhead_us;  /* host-side cost of one kernel launch */
     int kernel_fixed_cycles;    /* SM cycles every kernel spends beyond its blocks' work (ramp-up, teardown) */
     double graph_launch_us;     /* host-side cost per kernel node of a replayed CUDA graph */

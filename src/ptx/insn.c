@@ -79,6 +79,7 @@ static int resolve_pipe(const ws_insn *in, int rule)
     case WS_PR_DIV: return f64 ? WS_PIPE_FP64 : fp ? WS_PIPE_SFU : WS_PIPE_INT;
     case WS_PR_LSU: return in->space == WS_S_PARAM_K ? WS_PIPE_INT : WS_PIPE_LSU;
     case WS_PR_CTRL: return WS_PIPE_CTRL;
+    case WS_PR_TENSOR: return WS_PIPE_TENSOR;
     default: return f64 ? WS_PIPE_FP64 : fp ? WS_PIPE_FP32 : WS_PIPE_INT;
     }
 }
@@ -108,6 +109,7 @@ static int resolve_lat(const ws_insn *in, int rule)
     case WS_LR_CVT: return t == WS_T_F64 || in->type2 == WS_T_F64 ? WS_LAT_FP64 : WS_LAT_CVT;
     case WS_LR_MOV: return mov_is_s2r(in) ? WS_LAT_S2R : WS_LAT_INT;
     case WS_LR_BRANCH: return WS_LAT_BRANCH;
+    case WS_LR_TENSOR: return WS_LAT_TENSOR;
     default:
         if (t == WS_T_F64) return WS_LAT_FP64;
         if (t == WS_T_F32 || t == WS_T_F16 || t == WS_T_F16X2) return WS_LAT_FP32;
@@ -119,6 +121,8 @@ static int resolve_lat(const ws_insn *in, int rule)
 static int resolve_flops(const ws_insn *in, int per_lane)
 {
     int t = in->type;
+    if (WS_OP_IS_TENSOR(in->op) && in->mma && ws_opinfo_table[in->op].pipe_rule == WS_PR_TENSOR)   /* per lane: its share of m*n*k FMAs */
+        return t == WS_T_F32 || t == WS_T_F64 ? per_lane * in->mma->m * in->mma->n * in->mma->k / 32 : 0;
     if (t != WS_T_F32 && t != WS_T_F64 && t != WS_T_F16 && t != WS_T_F16X2) return 0;
     return per_lane * (t == WS_T_F16X2 ? 2 : 1);
 }
@@ -129,7 +133,7 @@ void ws_insn_classify(ws_insn *in)
     const ws_opinfo *oi = &ws_opinfo_table[in->op];
     in->pipe = (uint8_t)resolve_pipe(in, oi->pipe_rule);
     in->lat = (uint8_t)resolve_lat(in, oi->lat_rule);
-    in->flops = (uint8_t)resolve_flops(in, oi->flops);
+    in->flops = (uint16_t)resolve_flops(in, oi->flops);
     in->mem = oi->mem;
     unsigned f = 0, of = oi->flags;
     int access = oi->mem != WS_MK_NONE && oi->mem != WS_MK_HINT;
@@ -144,7 +148,7 @@ void ws_insn_classify(ws_insn *in)
     if (of & WS_OF_WARPSYNC) f |= WS_IF_WARPSYNC;
     if ((of & WS_OF_SERIAL) || (access && global_like)) f |= WS_IF_SERIAL;
     if ((oi->cls & (WS_CLS_CTRL | WS_CLS_SYNC)) || (oi->mem != WS_MK_NONE && oi->mem != WS_MK_LOAD) ||
-        (of & WS_OF_CARRY) || (in->flags & WS_F_CC) || clock)
+        (of & WS_OF_CARRY) || (of & WS_OF_REGLIST) || (in->flags & WS_F_CC) || clock)
         f |= WS_IF_ORDERED;
     if ((oi->cls & (WS_CLS_MEM | WS_CLS_SYNC)) || (of & WS_OF_VISIBLE)) f |= WS_IF_VISIBLE;
     if (access && in->space != WS_S_PARAM_K) f |= WS_IF_MEMSYS;

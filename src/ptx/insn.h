@@ -86,7 +86,7 @@ enum ws_prmt_mode { WS_PRMT_INDEX, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRM
 #define WS_F_RELEASE 0x100000u /* atom/red .release/.acq_rel: orders the thread's earlier accesses, as a fence before it */
 
 /* pipelines (resolved per instruction from the table's pipe rule) */
-enum ws_pipe { WS_PIPE_INT, WS_PIPE_FP32, WS_PIPE_FP64, WS_PIPE_SFU, WS_PIPE_LSU, WS_PIPE_CTRL, WS_PIPE_COUNT };
+enum ws_pipe { WS_PIPE_INT, WS_PIPE_FP32, WS_PIPE_FP64, WS_PIPE_SFU, WS_PIPE_LSU, WS_PIPE_CTRL, WS_PIPE_TENSOR, WS_PIPE_COUNT };
 
 /* latency classes (resolved per instruction from the table's latency rule; the timing model maps each to cycles
  * with the device's parameters) */
@@ -102,6 +102,7 @@ enum ws_lat {
     WS_LAT_CVT,      /* conversion */
     WS_LAT_S2R,      /* special-register read: lat_sfu, short scoreboard */
     WS_LAT_BRANCH,
+    WS_LAT_TENSOR,   /* tensor core (mma): lat_tensor */
     WS_LAT_COUNT
 };
 
@@ -174,12 +175,12 @@ struct ws_insn {
     uint8_t type, type2;   /* operation type; source type of cvt (or the second type of a pair) */
     uint8_t rnd, cmp, sub; /* rounding, comparison, sub-operation */
     uint8_t space;         /* enum ws_space for memory operations */
-    uint8_t vec;           /* vector elements (1, 2, 4) */
+    uint8_t vec : 4;       /* vector elements (1, 2, 4) */
+    uint8_t pneg : 4;      /* guard predicate negated */
     uint8_t nd, ns;        /* destination / source operand counts */
-    uint8_t pneg;          /* guard predicate negated */
     uint8_t pipe;          /* enum ws_pipe */
+    uint16_t flops;        /* floating-point operations per active lane */
     uint8_t lat;           /* enum ws_lat */
-    uint8_t flops;         /* floating-point operations per active lane */
     uint8_t mem;           /* enum ws_mem_kind */
     uint32_t flags;        /* WS_F_* */
     uint16_t iflags;       /* WS_IF_* */
@@ -192,7 +193,10 @@ struct ws_insn {
     int64_t imm;           /* address offset or misc immediate */
     int32_t target;        /* branch target pc */
     int32_t rpc;           /* reconvergence pc of a branch (immediate post-dominator), -1 at function exit */
-    int32_t *targets;      /* brx.idx target table */
+    union {
+        int32_t *targets;  /* brx.idx target table (ntargets entries) */
+        struct ws_mma *mma;  /* tensor, matrix and async-copy instructions (WS_OP_IS_TENSOR): their decoded form */
+    };
     ws_call *call;         /* call description */
     uint16_t ntargets;
     uint16_t file;         /* source file index from .loc */
@@ -200,6 +204,37 @@ struct ws_insn {
     uint32_t at_line;      /* inlined code: .loc's inlined_at line */
     uint32_t ptx_line;     /* line in the PTX text */
 };
+
+/* element types of matrix instructions (ws_mma) */
+enum ws_mtype { WS_MT_NONE, WS_MT_F16, WS_MT_BF16, WS_MT_TF32, WS_MT_F32, WS_MT_F64, WS_MT_S8, WS_MT_U8, WS_MT_S4,
+                WS_MT_U4, WS_MT_B1, WS_MT_S32, WS_MT_B16, WS_MT_COUNT };
+/* what a matrix instruction does (ws_mma.kind) */
+enum ws_mkind {
+    WS_MX_LOAD_A, WS_MX_LOAD_B, WS_MX_LOAD_C, WS_MX_STORE_D, WS_MX_WMMA, WS_MX_MMA,
+    WS_MX_LDMATRIX, WS_MX_STMATRIX, WS_MX_MOVMATRIX,
+    WS_MX_CP_ASYNC, WS_MX_CP_COMMIT, WS_MX_CP_WAIT, WS_MX_CP_WAIT_ALL, WS_MX_CP_MBAR_ARRIVE,
+    WS_MX_MB_INIT, WS_MX_MB_ARRIVE, WS_MX_MB_ARRIVE_DROP, WS_MX_MB_EXPECT_TX, WS_MX_MB_COMPLETE_TX,
+    WS_MX_MB_TEST_WAIT, WS_MX_MB_TRY_WAIT, WS_MX_MB_PENDING, WS_MX_MB_INVAL
+};
+/* the decoded form of a tensor/matrix/async instruction: shape, element types, layouts, register lists. The
+ * instruction's d[]/s[] hold the first registers too, for the timing model's scoreboard. */
+typedef struct ws_mma {
+    uint8_t kind;            /* enum ws_mkind */
+    uint8_t m, n;            /* shape (ldmatrix/stmatrix: the number of 8x8 matrices in n) */
+    uint16_t k;
+    uint8_t atype, btype, ctype, dtype;   /* enum ws_mtype */
+    uint8_t alayout, blayout;             /* 0 row, 1 col (wmma.load/store: the memory layout in alayout) */
+    uint8_t satf;            /* .satfinite */
+    uint8_t bop;             /* b1: 0 xor, 1 and */
+    uint8_t trans;           /* ldmatrix/stmatrix .trans */
+    uint8_t parity;          /* mbarrier .parity; cp.async: .noinc */
+    uint8_t space;           /* enum ws_space of the memory operand */
+    uint8_t cpsize;          /* cp.async: bytes copied */
+    uint8_t na, nb, nc, nd;  /* register list lengths */
+    int32_t a[8], b[8], c[8], d[8];       /* operand numbers */
+    int32_t stride;          /* wmma.load/store: stride operand (-1: the shape's default) */
+    int32_t extra;           /* cp.async: src-size operand (-1: none); mbarrier: count/tx/phase operand */
+} ws_mma;
 
 /* declared registers: "%r<4>" is prefix "%r", first operand number, count 4 and numbered (names %r0..%r3) */
 typedef struct ws_regdecl { char *prefix; int first, count, numbered; } ws_regdecl;

@@ -14,9 +14,9 @@ static const char *const sub_name[] = { "", "and", "or", "xor", "add", "min", "m
 static const char *const mov_name[] = { "", "unpack", "pack", "%clock", "%clock64", "%globaltimer" };
 static const char *const testp_name[] = { "", "finite", "infinite", "number", "notanumber", "normal", "subnormal" };
 static const char *const prmt_name[] = { "", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
-static const char *const pipe_name[WS_PIPE_COUNT] = { "INT", "FP32", "FP64", "SFU", "LSU", "CTRL" };
+static const char *const pipe_name[WS_PIPE_COUNT] = { "INT", "FP32", "FP64", "SFU", "LSU", "CTRL", "TENSOR" };
 static const char *const lat_name[WS_LAT_COUNT] = { "int", "fp32", "fp64", "sfu", "sfu64", "div32", "div64", "idiv",
-                                                    "irem", "shfl", "cvt", "s2r", "branch" };
+                                                    "irem", "shfl", "cvt", "s2r", "branch", "tensor" };
 static const char *const mem_name[] = { "-", "load", "store", "atomic", "reduce", "hint" };
 static const struct { unsigned bit; const char *n; } iflag_names[] = {
     { WS_IF_BRANCH, "branch" }, { WS_IF_ENDS, "ends" }, { WS_IF_CTRL, "ctrl" }, { WS_IF_BARRIER, "barrier" },

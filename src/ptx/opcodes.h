@@ -30,7 +30,8 @@ enum ws_pipe_rule {
     WS_PR_SFU,    /* f64 -> FP64, else SFU */
     WS_PR_DIV,    /* f64 -> FP64, other float types -> SFU, integers -> INT */
     WS_PR_LSU,    /* LSU; kernel-parameter loads (constant bank operands) -> INT */
-    WS_PR_CTRL    /* branch unit */
+    WS_PR_CTRL,   /* branch unit */
+    WS_PR_TENSOR  /* tensor-core pipe (wmma.mma, mma) */
 };
 
 /* latency rules: which latency class an instruction's results have */
@@ -43,7 +44,8 @@ enum ws_lat_rule {
     WS_LR_INT,    /* integer ALU whatever the type */
     WS_LR_CVT,    /* conversion unit; FP64 when either type is f64 */
     WS_LR_MOV,    /* S2R for thread/lane/warp/SM ids and clocks, else INT */
-    WS_LR_BRANCH  /* branch unit */
+    WS_LR_BRANCH, /* branch unit */
+    WS_LR_TENSOR  /* tensor core: the preset's mma latency */
 };
 
 /* memory kinds */
@@ -69,6 +71,7 @@ enum ws_align_rule {
 #define WS_OF_SERIAL   0x0020u  /* touches state shared by every SM (calls, traps): timing's serial phase */
 #define WS_OF_CARRY    0x0040u  /* reads the carry flag (addc, subc, madc) */
 #define WS_OF_VISIBLE  0x0080u  /* an effect other threads or the host can see, beyond its class (call, trap...) */
+#define WS_OF_REGLIST  0x0100u  /* reads or writes register lists beyond d[]/s[] (ws_mma): keeps its place */
 
 #define WS_OPCODE_LIST(OP) \
     OP(ADD,     "add",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 1, WS_AL_MIN,  0) \
@@ -149,7 +152,28 @@ enum ws_align_rule {
     OP(TRAP,    "trap",    WS_CLS_CTRL, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_ENDS | WS_OF_SERIAL | WS_OF_VISIBLE) \
     OP(BRKPT,   "brkpt",   WS_CLS_CTRL, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_SERIAL | WS_OF_VISIBLE) \
     OP(NANOSLEEP,"nanosleep",WS_CLS_MISC,WS_PR_TYPE,WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
-    OP(PMEVENT, "pmevent", WS_CLS_MISC, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_VISIBLE)
+    OP(PMEVENT, "pmevent", WS_CLS_MISC, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_VISIBLE) \
+    WS_OPCODE_LIST_TENSOR(OP)
+
+/* Tensor-core, matrix-move and asynchronous-copy instructions (src/core/ops_mma.c, ops_async.c). Longer mnemonics
+ * ("cp.async.wait_group", "wmma.load") are matched before shorter ones. wmma fragment accesses (many addresses per
+ * lane) are done by the handlers without memory records (memory kind none; wmma.store writes global memory, so it
+ * runs in timing's serial phase); ldmatrix/stmatrix report each lane's 16-byte row and cp.async its shared
+ * destination (the global source is not recorded). flops: per lane per m*n*k/32 multiply-adds of float types (2 = one FMA). */
+#define WS_OPCODE_LIST_TENSOR(OP) \
+    OP(WMMA_LOAD, "wmma.load", WS_CLS_MEM, WS_PR_LSU,   WS_LR_TYPE,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
+    OP(WMMA_STORE,"wmma.store",WS_CLS_MEM, WS_PR_LSU,   WS_LR_TYPE,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_SERIAL | WS_OF_REGLIST) \
+    OP(WMMA_MMA,  "wmma.mma",  WS_CLS_FP32, WS_PR_TENSOR, WS_LR_TENSOR, WS_MK_NONE, 2, WS_AL_ONE, WS_OF_REGLIST) \
+    OP(MMA,       "mma",       WS_CLS_FP32, WS_PR_TENSOR, WS_LR_TENSOR, WS_MK_NONE, 2, WS_AL_ONE, WS_OF_REGLIST) \
+    OP(LDMATRIX,  "ldmatrix",  WS_CLS_MEM, WS_PR_LSU,   WS_LR_SHFL,   WS_MK_LOAD, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
+    OP(STMATRIX,  "stmatrix",  WS_CLS_MEM, WS_PR_LSU,   WS_LR_SHFL,   WS_MK_STORE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
+    OP(MOVMATRIX, "movmatrix", WS_CLS_SYNC, WS_PR_LSU,  WS_LR_SHFL,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_REGLIST) \
+    OP(CP_ASYNC,  "cp.async",  WS_CLS_MEM, WS_PR_LSU,   WS_LR_TYPE,   WS_MK_STORE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
+    OP(CP_COMMIT, "cp.async.commit_group", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_REGLIST) \
+    OP(CP_WAIT,   "cp.async.wait_group", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_REGLIST) \
+    OP(CP_WAIT_ALL, "cp.async.wait_all", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_REGLIST) \
+    OP(CP_MBAR,   "cp.async.mbarrier", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
+    OP(MBARRIER,  "mbarrier",  WS_CLS_SYNC, WS_PR_LSU,  WS_LR_SHFL,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST)
 
 /* opcode enum: WS_OP_ADD, ... */
 enum ws_opcode {
@@ -158,6 +182,9 @@ enum ws_opcode {
 #undef WS_OP_ENUM
     WS_OP_COUNT
 };
+
+/* whether an opcode is of the tensor/matrix/async-copy block above (decoded into a ws_mma by the parser) */
+#define WS_OP_IS_TENSOR(op) ((op) >= WS_OP_WMMA_LOAD && (op) <= WS_OP_MBARRIER)
 
 /* the static properties of one opcode, as the table gives them */
 typedef struct ws_opinfo {

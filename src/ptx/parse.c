@@ -972,6 +972,289 @@ static int set_addr(parser *P, ws_insn *in, opnd *o)
     return 0;
 }
 
+/* ---------- tensor-core, matrix-move and async-copy instructions (wmma, mma, ldmatrix, stmatrix, movmatrix,
+ * cp.async, mbarrier): modifiers into a ws_mma, register lists, addresses ---------- */
+
+/* matrix element type of a modifier, WS_MT_NONE when it is none */
+static int mx_type(const char *s, int n)
+{
+    static const struct { const char *n; int t; } names[] = {
+        {"f16", WS_MT_F16}, {"bf16", WS_MT_BF16}, {"tf32", WS_MT_TF32}, {"f32", WS_MT_F32}, {"f64", WS_MT_F64},
+        {"s8", WS_MT_S8}, {"u8", WS_MT_U8}, {"s4", WS_MT_S4}, {"u4", WS_MT_U4}, {"b1", WS_MT_B1}, {"s32", WS_MT_S32},
+        {"b16", WS_MT_B16},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if ((int)strlen(names[i].n) == n && !memcmp(names[i].n, s, (size_t)n)) return names[i].t;
+    return WS_MT_NONE;
+}
+
+/* copy a register-list operand into a ws_mma list; -1 when it is not a list of the expected length range */
+static int mx_list(parser *P, opnd *o, int32_t *dst, uint8_t *n, int line, const char *what)
+{
+    if (o->kind == 0) { dst[0] = o->reg; *n = 1; return 0; }
+    if (o->kind != 2 || o->nv < 1) { perr(P, line, "expected a register list for %s", what); return -1; }
+    for (int i = 0; i < o->nv; i++) dst[i] = o->vregs[i];
+    *n = (uint8_t)o->nv;
+    return 0;
+}
+
+/* whether a shape and type combination of wmma.mma / mma.sync is one warpsim computes */
+static int mx_supported(const ws_mma *x, int wmma)
+{
+    int m = x->m, n = x->n, k = x->k, a = x->atype, c = x->ctype, d = x->dtype;
+    int f16acc = (c == WS_MT_F16 || c == WS_MT_F32) && (d == WS_MT_F16 || d == WS_MT_F32);
+    if (a != x->btype) return 0;
+    if (wmma) {
+        int big = (m == 16 && n == 16) || (m == 32 && n == 8) || (m == 8 && n == 32);
+        if (a == WS_MT_F16) return big && k == 16 && f16acc;
+        if (a == WS_MT_BF16) return big && k == 16 && c == WS_MT_F32 && d == WS_MT_F32;
+        if (a == WS_MT_TF32) return m == 16 && n == 16 && k == 8 && c == WS_MT_F32 && d == WS_MT_F32;
+        if (a == WS_MT_F64) return m == 8 && n == 8 && k == 4 && c == WS_MT_F64 && d == WS_MT_F64;
+        if (a == WS_MT_S8 || a == WS_MT_U8) return big && k == 16 && c == WS_MT_S32 && d == WS_MT_S32;
+        if (a == WS_MT_S4 || a == WS_MT_U4) return m == 8 && n == 8 && k == 32 && c == WS_MT_S32;
+        if (a == WS_MT_B1) return m == 8 && n == 8 && k == 128 && c == WS_MT_S32;
+        return 0;
+    }
+    if (m == 16 && n == 8 && (a == WS_MT_F16)) return (k == 8 || k == 16) && f16acc;
+    if (m == 16 && n == 8 && a == WS_MT_BF16) return (k == 8 || k == 16) && c == WS_MT_F32 && d == WS_MT_F32;
+    if (m == 16 && n == 8 && a == WS_MT_TF32) return (k == 4 || k == 8) && c == WS_MT_F32 && d == WS_MT_F32;
+    if (m == 8 && n == 8 && a == WS_MT_F64) return k == 4 && c == WS_MT_F64 && d == WS_MT_F64;
+    if (m == 16 && n == 8 && (a == WS_MT_S8 || a == WS_MT_U8)) return (k == 16 || k == 32) && c == WS_MT_S32;
+    if (m == 16 && n == 8 && (a == WS_MT_S4 || a == WS_MT_U4)) return (k == 32 || k == 64) && c == WS_MT_S32;
+    if (m == 16 && n == 8 && a == WS_MT_B1) return (k == 128 || k == 256) && c == WS_MT_S32;
+    return 0;
+}
+
+/* Give the constants a ws_mma's lists name their final operand numbers (as finish_function does for d[]/s[]). */
+static void mx_remap_consts(ws_mma *x, int nslots)
+{
+    int32_t *lists[4] = { x->a, x->b, x->c, x->d };
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 8; i++) if (IS_CONST_ENC(lists[j][i])) lists[j][i] = nslots + (-2 - lists[j][i]);
+    if (IS_CONST_ENC(x->stride)) x->stride = nslots + (-2 - x->stride);
+    if (IS_CONST_ENC(x->extra)) x->extra = nslots + (-2 - x->extra);
+}
+
+/* Decode a tensor/matrix/async instruction: its modifiers (mods, after the mnemonic) and its n operands. */
+static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *ops, int n, int line)
+{
+    ws_mma *x = calloc(1, sizeof *x);
+    in->mma = x;
+    x->stride = -1;
+    x->extra = -1;
+    x->space = WS_S_GENERIC;
+    int types[4], nt = 0, nlay = 0, op = in->op, sub = -1;
+    const char *name = ws_opcode_name(op);
+    const char *p = mods, *e = mods + len;
+    while (p < e) {
+        if (*p == '.') p++;
+        const char *part = p;
+        while (p < e && *p != '.') p++;
+        int plen = (int)(p - part);
+        int t = mx_type(part, plen), mm, nn, kk;
+        char buf[32];
+        snprintf(buf, sizeof buf, "%.*s", plen < 31 ? plen : 31, part);
+        if (t != WS_MT_NONE && nt < 4) { types[nt++] = t; continue; }
+        if (sscanf(buf, "m%dn%dk%d", &mm, &nn, &kk) == 3) { x->m = (uint8_t)mm; x->n = (uint8_t)nn; x->k = (uint16_t)kk; continue; }
+        if (!strcmp(buf, "m8n8")) { x->m = 8; x->n = 8; continue; }
+        if (MATCH("row") || MATCH("col")) {
+            if (nlay++ == 0) x->alayout = MATCH("col"); else x->blayout = MATCH("col");
+            continue;
+        }
+        if (op == WS_OP_WMMA_LOAD && (MATCH("a") || MATCH("b") || MATCH("c"))) {
+            x->kind = MATCH("a") ? WS_MX_LOAD_A : MATCH("b") ? WS_MX_LOAD_B : WS_MX_LOAD_C;
+            continue;
+        }
+        if (op == WS_OP_WMMA_STORE && MATCH("d")) { x->kind = WS_MX_STORE_D; continue; }
+        if (MATCH("x1") || MATCH("x2") || MATCH("x4")) { x->n = (uint8_t)(part[1] - '0'); continue; }
+        if (MATCH("trans")) { x->trans = 1; continue; }
+        if (MATCH("satfinite")) { x->satf = 1; continue; }
+        if (MATCH("xor") || MATCH("and")) { x->bop = MATCH("and"); continue; }
+        if (MATCH("shared") || MATCH("shared::cta")) { x->space = WS_S_SHARED; continue; }
+        if (MATCH("global")) { if (op != WS_OP_CP_ASYNC) x->space = WS_S_GLOBAL; continue; }
+        if (MATCH("parity")) { x->parity = 1; continue; }
+        if (MATCH("noinc")) { x->parity = 1; continue; }
+        if ((op == WS_OP_CP_ASYNC && (MATCH("ca") || MATCH("cg"))) || (op == WS_OP_CP_MBAR && MATCH("arrive"))) continue;
+        if (op == WS_OP_MBARRIER && sub < 0) {
+            static const struct { const char *n; int k; } mb[] = {
+                {"init", WS_MX_MB_INIT}, {"arrive", WS_MX_MB_ARRIVE}, {"arrive_drop", WS_MX_MB_ARRIVE_DROP},
+                {"expect_tx", WS_MX_MB_EXPECT_TX}, {"complete_tx", WS_MX_MB_COMPLETE_TX},
+                {"test_wait", WS_MX_MB_TEST_WAIT}, {"try_wait", WS_MX_MB_TRY_WAIT},
+                {"pending_count", WS_MX_MB_PENDING}, {"inval", WS_MX_MB_INVAL},
+            };
+            int found = 0;
+            for (size_t i = 0; i < sizeof mb / sizeof *mb && !found; i++)
+                if (MATCH(mb[i].n)) { sub = mb[i].k; found = 1; }
+            if (found) continue;
+        }
+        if (op == WS_OP_MBARRIER && sub >= 0 && MATCH("expect_tx")) {    /* arrive.expect_tx */
+            if (sub == WS_MX_MB_ARRIVE) { x->bop = 1; continue; }
+        }
+        if (MATCH("sync") || MATCH("aligned") || MATCH("popc") || MATCH("rn") || MATCH("b64") || MATCH("b32") ||
+            MATCH("release") || MATCH("acquire") || MATCH("relaxed") || MATCH("cta") || MATCH("cluster") ||
+            MATCH("L2::64B") || MATCH("L2::128B") || MATCH("L2::256B") || MATCH("L2::cache_hint") || MATCH("ftz"))
+            continue;
+        perr(P, line, "unsupported modifier '.%.*s' on '%s'", plen, part, name);
+        return -1;
+    }
+    in->type = WS_T_B32;
+    in->vec = 1;
+    switch (op) {
+    case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: {
+        if (nt != 1 || !x->m || (op == WS_OP_WMMA_LOAD && x->kind > WS_MX_LOAD_C) || nlay != 1) {
+            perr(P, line, "unsupported '%s' form: needs a fragment, a layout, a shape and one type", name);
+            return -1;
+        }
+        int st = op == WS_OP_WMMA_STORE;
+        if (x->kind == WS_MX_LOAD_A) x->atype = (uint8_t)types[0];
+        else if (x->kind == WS_MX_LOAD_B) x->btype = (uint8_t)types[0];
+        else if (x->kind == WS_MX_LOAD_C) x->ctype = (uint8_t)types[0];
+        else x->dtype = (uint8_t)types[0];
+        if (n < 2 || n > 3) { perr(P, line, "'%s' needs 2 or 3 operands", name); return -1; }
+        opnd *regs = st ? &ops[1] : &ops[0], *addr = st ? &ops[0] : &ops[1];
+        if (mx_list(P, regs, st ? x->d : x->a, st ? &x->nd : &x->na, line, name)) return -1;
+        if (addr->kind != 1) { perr(P, line, "'%s' needs an address", name); return -1; }
+        if (set_addr(P, in, addr)) return -1;
+        if (n == 3) { if (ops[2].kind != 0) { perr(P, line, "bad stride of '%s'", name); return -1; } x->stride = ops[2].reg; }
+        in->space = x->space;
+        int frag_t = types[0], m = x->m, nn = x->n, k = x->k;
+        int ok = 0;
+        if (frag_t == WS_MT_F16 || frag_t == WS_MT_BF16 || frag_t == WS_MT_S8 || frag_t == WS_MT_U8 || frag_t == WS_MT_F32 || frag_t == WS_MT_S32)
+            ok = k == 16 && ((m == 16 && nn == 16) || (m == 32 && nn == 8) || (m == 8 && nn == 32));
+        if (frag_t == WS_MT_TF32 || (frag_t == WS_MT_F32 && k == 8)) ok = m == 16 && nn == 16 && k == 8;
+        if (frag_t == WS_MT_F64) ok = m == 8 && nn == 8 && k == 4;
+        if (frag_t == WS_MT_S4 || frag_t == WS_MT_U4) ok = m == 8 && nn == 8 && k == 32;
+        if (frag_t == WS_MT_B1) ok = m == 8 && nn == 8 && k == 128;
+        if (frag_t == WS_MT_S32 && m == 8 && nn == 8 && (k == 32 || k == 128)) ok = 1;
+        if (!ok) { perr(P, line, "unsupported '%s' shape or type (m%dn%dk%d)", name, m, nn, k); return -1; }
+        for (int i = 0; i < 4 && i < (st ? x->nd : x->na); i++) {
+            if (st) in->s[i] = x->d[i]; else in->d[i] = x->a[i];
+        }
+        in->nd = st ? 0 : (uint8_t)(x->na < 4 ? x->na : 4);
+        if (x->stride >= 0) in->s[4] = x->stride;
+        return 0;
+    }
+    case WS_OP_WMMA_MMA: case WS_OP_MMA: {
+        x->kind = op == WS_OP_WMMA_MMA ? WS_MX_WMMA : WS_MX_MMA;
+        if (nt == 2) { x->dtype = (uint8_t)types[0]; x->ctype = (uint8_t)types[1]; x->atype = x->btype = WS_MT_F16; }
+        else if (nt == 4) { x->dtype = (uint8_t)types[0]; x->atype = (uint8_t)types[1]; x->btype = (uint8_t)types[2]; x->ctype = (uint8_t)types[3]; }
+        else { perr(P, line, "unsupported '%s' form: expected 2 or 4 types", name); return -1; }
+        if (!x->m || !mx_supported(x, op == WS_OP_WMMA_MMA)) {
+            perr(P, line, "unsupported '%s' shape or types (m%dn%dk%d)", name, x->m, x->n, x->k);
+            return -1;
+        }
+        if (n != 4) { perr(P, line, "'%s' needs 4 operands", name); return -1; }
+        if (mx_list(P, &ops[0], x->d, &x->nd, line, name) || mx_list(P, &ops[1], x->a, &x->na, line, name) ||
+            mx_list(P, &ops[2], x->b, &x->nb, line, name) || mx_list(P, &ops[3], x->c, &x->nc, line, name))
+            return -1;
+        for (int i = 0; i < 4 && i < x->nd; i++) in->d[i] = x->d[i];
+        in->nd = (uint8_t)(x->nd < 4 ? x->nd : 4);
+        in->s[0] = x->a[0]; in->s[1] = x->a[x->na - 1]; in->s[2] = x->b[0]; in->s[3] = x->c[0]; in->s[4] = x->c[x->nc - 1];
+        in->ns = 5;
+        if (x->atype == WS_MT_F64) in->type = WS_T_F64;
+        else if (x->ctype != WS_MT_S32) in->type = WS_T_F32;
+        else in->type = WS_T_S32;
+        return 0;
+    }
+    case WS_OP_LDMATRIX: case WS_OP_STMATRIX: {
+        int st = op == WS_OP_STMATRIX;
+        x->kind = st ? WS_MX_STMATRIX : WS_MX_LDMATRIX;
+        if (x->m != 8 || !x->n || nt != 1 || types[0] != WS_MT_B16 || n != 2) {
+            perr(P, line, "unsupported '%s' form (only .m8n8 .x1/.x2/.x4 .b16)", name);
+            return -1;
+        }
+        if (x->space == WS_S_GENERIC) x->space = WS_S_SHARED;
+        opnd *regs = st ? &ops[1] : &ops[0], *addr = st ? &ops[0] : &ops[1];
+        if (mx_list(P, regs, st ? x->a : x->d, st ? &x->na : &x->nd, line, name)) return -1;
+        if ((st ? x->na : x->nd) != x->n) { perr(P, line, "'%s' needs %d registers", name, x->n); return -1; }
+        if (set_addr(P, in, addr)) return -1;
+        in->space = WS_S_SHARED;
+        in->type = WS_T_B128;   /* each lane's record: the 16-byte row its address names */
+        for (int i = 0; i < x->n; i++) { if (st) in->s[i] = x->a[i]; else in->d[i] = x->d[i]; }
+        in->nd = st ? 0 : x->n;
+        return 0;
+    }
+    case WS_OP_MOVMATRIX:
+        x->kind = WS_MX_MOVMATRIX;
+        if (!x->trans || n != 2 || ops[0].kind != 0 || ops[1].kind != 0) { perr(P, line, "unsupported 'movmatrix' form"); return -1; }
+        x->d[0] = ops[0].reg; x->a[0] = ops[1].reg; x->nd = x->na = 1;
+        in->d[0] = ops[0].reg; in->s[0] = ops[1].reg; in->nd = 1; in->ns = 1;
+        return 0;
+    case WS_OP_CP_ASYNC: case WS_OP_CP_COMMIT: case WS_OP_CP_WAIT: case WS_OP_CP_WAIT_ALL: case WS_OP_CP_MBAR:
+        sub = op == WS_OP_CP_ASYNC ? WS_MX_CP_ASYNC : op == WS_OP_CP_COMMIT ? WS_MX_CP_COMMIT : op == WS_OP_CP_WAIT ? WS_MX_CP_WAIT :
+              op == WS_OP_CP_WAIT_ALL ? WS_MX_CP_WAIT_ALL : WS_MX_CP_MBAR_ARRIVE;
+        x->kind = (uint8_t)sub;
+        if (sub == WS_MX_CP_ASYNC) {
+            if (n < 3 || ops[0].kind != 1 || ops[1].kind != 1 || ops[2].kind != 0) {
+                perr(P, line, "cp.async needs [dst], [src], cp-size{, src-size}"); return -1;
+            }
+            if (ops[1].rel.kind != WS_RELOC_NONE) { perr(P, line, "cp.async from a named global variable is not supported"); return -1; }
+            if (set_addr(P, in, &ops[0])) return -1;
+            in->space = WS_S_SHARED;
+            x->a[0] = ops[1].base; x->na = 1;
+            x->b[0] = ops[2].reg;  /* cp-size: an immediate */
+            if (n >= 4) {
+                if (ops[3].kind != 0) { perr(P, line, "bad src-size of cp.async"); return -1; }
+                x->extra = ops[3].reg;
+            }
+            x->stride = (int32_t)ops[1].off;
+            /* the record's size is the copy's (cp-size is an immediate) */
+            if (IS_CONST_ENC(ops[2].reg)) {
+                uint64_t cp = P->consts[-2 - ops[2].reg];
+                in->type = cp == 16 ? WS_T_B128 : cp == 8 ? WS_T_B64 : WS_T_B32;
+            }
+            in->s[0] = ops[1].base >= 0 ? ops[1].base : WS_SR_SINK;
+            if (x->extra >= 0) in->s[1] = x->extra;
+            return 0;
+        }
+        if (sub == WS_MX_CP_WAIT) {
+            if (n != 1 || ops[0].kind != 0) { perr(P, line, "cp.async.wait_group needs a count"); return -1; }
+            x->extra = ops[0].reg;
+        }
+        if (sub == WS_MX_CP_MBAR_ARRIVE) {
+            if (n != 1 || set_addr(P, in, &ops[0])) { perr(P, line, "cp.async.mbarrier.arrive needs [addr]"); return -1; }
+            in->space = x->space;
+        }
+        return 0;
+    case WS_OP_MBARRIER: {
+        if (sub < 0) { perr(P, line, "unsupported 'mbarrier' form"); return -1; }
+        x->kind = (uint8_t)sub;
+        if (sub == WS_MX_MB_PENDING) {
+            if (n != 2 || ops[0].kind != 0 || ops[1].kind != 0) { perr(P, line, "mbarrier.pending_count needs 2 registers"); return -1; }
+            in->d[0] = ops[0].reg; in->s[0] = ops[1].reg; in->nd = 1; in->ns = 1;
+            return 0;
+        }
+        /* forms with a destination (state or predicate) before the address */
+        int k = 0;
+        if (sub == WS_MX_MB_ARRIVE || sub == WS_MX_MB_ARRIVE_DROP || sub == WS_MX_MB_TEST_WAIT || sub == WS_MX_MB_TRY_WAIT) {
+            if (n < 2) { perr(P, line, "'mbarrier' needs a destination and an address"); return -1; }
+            if (ops[0].kind == 3 && ops[0].word && !strcmp(ops[0].word, "_")) in->d[0] = WS_SR_SINK;
+            else if (ops[0].kind == 0) in->d[0] = ops[0].reg;
+            else { perr(P, line, "bad destination of 'mbarrier'"); return -1; }
+            in->nd = 1;
+            k = 1;
+        }
+        if (k >= n || set_addr(P, in, &ops[k])) { perr(P, line, "'mbarrier' needs an address"); return -1; }
+        in->space = x->space;
+        if (k + 1 < n) {
+            if (ops[k + 1].kind != 0) { perr(P, line, "bad operand of 'mbarrier'"); return -1; }
+            x->extra = ops[k + 1].reg;
+            in->s[0] = x->extra;
+            in->ns = 1;
+        }
+        if ((sub == WS_MX_MB_INIT || sub == WS_MX_MB_EXPECT_TX || sub == WS_MX_MB_COMPLETE_TX ||
+             sub == WS_MX_MB_TEST_WAIT || sub == WS_MX_MB_TRY_WAIT) && x->extra < 0) {
+            perr(P, line, "'mbarrier' form needs a count, transaction count, state or phase operand"); return -1;
+        }
+        if (sub == WS_MX_MB_ARRIVE && x->bop && x->extra < 0) { perr(P, line, "mbarrier.arrive.expect_tx needs a transaction count"); return -1; }
+        return 0;
+    }
+    default:
+        perr(P, line, "unsupported PTX instruction '%s'", name);
+        return -1;
+    }
+}
+
 /* Parse and decode one instruction whose mnemonic is the current token. */
 static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
 {
@@ -980,7 +1263,11 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
     int mlen = TOK->len;
     int blen = 0;
     while (blen < mlen && mn[blen] != '.') blen++;
-    int op = opcode_from(mn, blen);
+    int op = -1, ends[3], nends = 0;
+    for (int b = blen; nends < 3; b++)   /* the ends of the first three parts: the longest known mnemonic wins */
+        if (b == mlen || mn[b] == '.') { ends[nends++] = b; if (b == mlen) break; }
+    for (int i = nends - 1; i >= 0 && op < 0; i--)
+        if ((op = opcode_from(mn, ends[i])) >= 0) blen = ends[i];
     if (op < 0) {
         perr(P, line, "unsupported PTX instruction '%.*s'", mlen, mn);
         return -1;
@@ -991,7 +1278,8 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
     in->ptx_line = (uint32_t)line;
     in->guard = guard;
     in->pneg = (uint8_t)pneg;
-    if (decode_mods(P, in, mn + blen, mlen - blen, line)) return -1;
+    int tensor = WS_OP_IS_TENSOR(op);
+    if (!tensor && decode_mods(P, in, mn + blen, mlen - blen, line)) return -1;
     NEXT();
     if (op == WS_OP_CALL) {
         if (parse_call(P, &P->code[pc])) return -1;
@@ -1004,6 +1292,7 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
         if (n >= 8) { perr(P, line, "too many operands"); return -1; }
         int oty = ty;
         if ((op == WS_OP_CVT) && n == 0) oty = in->type;
+        if (tensor) oty = WS_T_U32;
         if (op == WS_OP_SHL || op == WS_OP_SHR || op == WS_OP_BFE || op == WS_OP_BFI || op == WS_OP_SHFL) oty = (n >= 2) ? WS_T_U32 : ty;
         if (op == WS_OP_SETP || op == WS_OP_SELP) oty = in->type;
         if (parse_operand(P, &ops[n], oty)) return -1;
@@ -1013,6 +1302,7 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
         else if (!IS(';')) { perr(P, TOK->line, "expected ',' or ';' after operand, found '%.*s'", TOK->len, TOK->p); return -1; }
     }
     NEXT();
+    if (tensor) return mx_decode(P, &P->code[pc], mn + blen, mlen - blen, ops, n, line);
     /* distribute operands */
     switch (op) {
     case WS_OP_BRA:
@@ -1294,6 +1584,7 @@ static int finish_function(parser *P, ws_func *f)
         ws_insn *in = &P->code[i];
         for (int k = 0; k < 4; k++) if (IS_CONST_ENC(in->d[k])) { perr(P, in->ptx_line, "constant used as a destination"); return -1; }
         for (int k = 0; k < 5; k++) if (IS_CONST_ENC(in->s[k])) in->s[k] = nslots + (-2 - in->s[k]);
+        if (WS_OP_IS_TENSOR(in->op) && in->mma) mx_remap_consts(in->mma, nslots);
         if (IS_CONST_ENC(in->base)) {
             /* a constant base folds into the offset; its relocation moves with it */
             int k = -2 - in->base;
@@ -1534,7 +1825,7 @@ void ws_ptx_free(ws_ptx_module *m)
         ws_func *f = &m->funcs[i];
         for (int k = 0; k < f->ncode; k++) {
             if (f->code[k].call) { free(f->code[k].call->args); free(f->code[k].call); }
-            free(f->code[k].targets);
+            free(f->code[k].targets);   /* or the ws_mma of a tensor instruction (a union) */
         }
         free(f->name); free(f->code); free(f->const_val); free(f->const_reloc); free(f->param_off); free(f->param_size);
         for (int k = 0; k < f->nregdecl; k++) free(f->regdecl[k].prefix);

@@ -47,6 +47,8 @@ static void tm_json(ws_json *w, const ws_tm_result *t, const ws_launch_stats *st
     ws_json_member_double(w, "smsp__warps_active.avg.per_cycle_active", t->warps_active_per_cycle, 2);
     ws_json_member_double(w, "smsp__warps_eligible.avg.per_cycle_active", t->warps_eligible_per_cycle, 2);
     ws_json_member_double(w, "smsp__issue_active.avg.pct_of_peak_sustained_active", t->issue_active_pct, 2);
+    ws_json_member_uint(w, "sm__inst_executed_pipe_tensor.sum", t->tensor_insts);
+    ws_json_member_double(w, "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", t->tensor_active_pct, 2);
     ws_json_member_uint(w, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", m->gld_requests);
     ws_json_member_uint(w, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", m->gld_sectors);
     ws_json_member_uint(w, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", m->gst_requests);

@@ -70,6 +70,7 @@ typedef struct tpend {
 typedef struct tacc {
     uint64_t stall[WS_ST_COUNT];
     uint64_t flops;
+    uint64_t tensor_insts, tensor_cycles;   /* tensor-pipe warp instructions and the pipe cycles they occupy */
     uint64_t end;
 } tacc;
 
@@ -204,6 +205,22 @@ static void flush_events(ws_tm *tm)
     }
 }
 
+/* Cycles an mma occupies its sub-partition's tensor pipe: m*n*k multiply-adds at the preset's rate for its input
+ * type, shared by the SM's sub-partitions. */
+static int tensor_cycles(const ws_tm *tm, const ws_insn *in)
+{
+    const ws_device *d = tm->dev;
+    if (!WS_OP_IS_TENSOR(in->op) || !in->mma) return 1;
+    int t = in->mma->atype, rate = d->tensor_fma_f16_per_sm;
+    if (t == WS_MT_TF32) rate = d->tensor_fma_tf32_per_sm;
+    else if (t == WS_MT_F64) rate = d->tensor_fma_f64_per_sm;
+    else if (t == WS_MT_S8 || t == WS_MT_U8 || t == WS_MT_S4 || t == WS_MT_U4 || t == WS_MT_B1) rate = d->tensor_fma_int8_per_sm;
+    int nsp = d->subpartitions > 0 ? d->subpartitions : 4, per_sp = rate / nsp;
+    if (per_sp < 1) per_sp = 1;
+    int c = (in->mma->m * in->mma->n * in->mma->k + per_sp - 1) / per_sp;
+    return c < 1 ? 1 : c;
+}
+
 /* Dependent-issue latency (cycles) and waiter's stall reason of every latency class, from the device. */
 static void latency_table(const ws_device *d, int *cycles, int *kind)
 {
@@ -213,7 +230,7 @@ static void latency_table(const ws_device *d, int *cycles, int *kind)
         [WS_LAT_DIV32] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_DIV64] = WS_ST_SHORT_SCOREBOARD,
         [WS_LAT_IDIV] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_IREM] = WS_ST_WAIT,
         [WS_LAT_SHFL] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_CVT] = WS_ST_WAIT,
-        [WS_LAT_S2R] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_BRANCH] = WS_ST_WAIT,
+        [WS_LAT_S2R] = WS_ST_SHORT_SCOREBOARD, [WS_LAT_BRANCH] = WS_ST_WAIT, [WS_LAT_TENSOR] = WS_ST_WAIT,
     };
     cycles[WS_LAT_INT] = d->lat_int;
     cycles[WS_LAT_FP32] = d->lat_fp32;
@@ -228,6 +245,7 @@ static void latency_table(const ws_device *d, int *cycles, int *kind)
     cycles[WS_LAT_CVT] = d->lat_cvt;
     cycles[WS_LAT_S2R] = d->lat_sfu;         /* S2R goes through a variable-latency unit */
     cycles[WS_LAT_BRANCH] = d->lat_branch;
+    cycles[WS_LAT_TENSOR] = d->lat_tensor;
     for (int i = 0; i < WS_LAT_COUNT; i++) kind[i] = waits[i];
 }
 
@@ -477,7 +495,12 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     }
     const ws_insn *in = r.in;
     int p = in->pipe;
-    sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
+    if (p == WS_PIPE_TENSOR) {
+        int tc = tensor_cycles(tm, in);
+        sp->pipe_free[p] = t + (uint64_t)tc;
+        acc->tensor_insts++;
+        acc->tensor_cycles += (uint64_t)tc;
+    } else sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
     sp->issued++;
     sp->last = x;
     x->last_issue = t;
@@ -682,6 +705,7 @@ static void tm_engine(void *ctx, ws_run *L)
     tm->pipe_interval[WS_PIPE_SFU] = (ws * per_sp + d->lanes_sfu_per_sm - 1) / d->lanes_sfu_per_sm;
     tm->pipe_interval[WS_PIPE_LSU] = (ws * per_sp + d->lanes_lsu_per_sm - 1) / d->lanes_lsu_per_sm;
     tm->pipe_interval[WS_PIPE_CTRL] = 1;
+    tm->pipe_interval[WS_PIPE_TENSOR] = 1;   /* per instruction: tensor_cycles() */
     latency_table(d, tm->lat_cycles, tm->lat_kind);
     for (int p = 0; p < WS_PIPE_COUNT; p++) if (tm->pipe_interval[p] < 1) tm->pipe_interval[p] = 1;
     /* registers tracked by the scoreboard: the largest window of any function */
@@ -776,6 +800,8 @@ placed:;
         pthread_join(wk.th, NULL);
         for (int i = 0; i < WS_ST_COUNT; i++) acc.stall[i] += wk.acc.stall[i];
         acc.flops += wk.acc.flops;
+        acc.tensor_insts += wk.acc.tensor_insts;
+        acc.tensor_cycles += wk.acc.tensor_cycles;
         if (wk.acc.end > acc.end) acc.end = wk.acc.end;
     }
     for (int i = 0; i < WS_ST_COUNT; i++) tm->last.stall_cycles[i] = acc.stall[i];
@@ -817,6 +843,8 @@ placed:;
     R->waves = (double)L->nblocks / ((double)bps * tm->nsm);
     R->mem = *ws_ms_counts_get(tm->ms);
     R->flops = tm->flops;
+    R->tensor_insts = acc.tensor_insts;
+    R->tensor_active_pct = sp_active > 0 ? 100.0 * (double)acc.tensor_cycles / sp_active : 0;
     for (int i = 0; i < L->npool; i++) {
         tblk *tb = L->pool[i]->user;
         if (!tb) continue;

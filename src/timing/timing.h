@@ -42,6 +42,8 @@ typedef struct ws_tm_result {
     uint64_t stall_cycles[WS_ST_COUNT]; /* warp-cycles by reason */
     ws_ms_counts mem;                /* memory counters */
     uint64_t flops;                  /* floating-point operations (FMA = 2), for the roofline */
+    uint64_t tensor_insts;           /* sm__inst_executed_pipe_tensor.sum (wmma.mma, mma) */
+    double tensor_active_pct;        /* sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active */
 } ws_tm_result;
 
 typedef struct ws_tm ws_tm;
