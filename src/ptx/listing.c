@@ -14,7 +14,7 @@ static const char *const sub_name[] = { "", "and", "or", "xor", "add", "min", "m
 static const char *const mov_name[] = { "", "unpack", "pack", "%clock", "%clock64", "%globaltimer" };
 static const char *const testp_name[] = { "", "finite", "infinite", "number", "notanumber", "normal", "subnormal" };
 static const char *const prmt_name[] = { "", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
-static const char *const pipe_name[WS_PIPE_COUNT] = { "INT", "FP32", "FP64", "SFU", "LSU", "CTRL" };
+static const char *const pipe_name[WS_PIPE_COUNT] = { "INT", "FP32", "FP64", "SFU", "LSU", "CTRL", "TEX" };
 static const char *const lat_name[WS_LAT_COUNT] = { "int", "fp32", "fp64", "sfu", "sfu64", "div32", "div64", "idiv",
                                                     "irem", "shfl", "cvt", "s2r", "branch" };
 static const char *const mem_name[] = { "-", "load", "store", "atomic", "reduce", "hint" };
@@ -70,7 +70,7 @@ static void insn_body(FILE *out, const ws_ptx_module *m, const ws_func *f, int p
     if (in->type2 && !(in->op == WS_OP_BAR && in->sub == WS_SUB_RED)) fprintf(out, ".%s", ws_type_name(in->type2));
     if (in->nd) operands(out, f, "d", in->d, in->nd);
     if (in->d[1] != WS_SR_SINK && in->nd < 2) operands(out, f, "p", &in->d[1], 1);
-    if (in->ns) operands(out, f, "s", in->s, in->ns > 5 ? 5 : in->ns);
+    if (in->ns) operands(out, f, "s", in->s, in->ns > WS_INSN_NSRC ? WS_INSN_NSRC : in->ns);
     if (in->base >= 0 || in->sym >= 0 || in->mem != WS_MK_NONE) {
         fputs(" addr=[", out);
         if (in->base >= 0) fprintf(out, "%s+", ws_operand_name(f, in->base, buf, sizeof buf));
