@@ -325,29 +325,33 @@ static inline int sust_src(const ws_insn *in, int k)
 /* Coordinates of a surface access: number of coordinate operands, the layer operand first for a1d/a2d */
 static int surf_ncoords(const ws_insn *in) { return in->sub == WS_TG_1D ? 1 : in->sub == WS_TG_2D || in->sub == WS_TG_A1D ? 2 : 3; }
 
+/* Coordinates of lane l's surface access of n bytes: c[0] the byte offset across, c[1] the row, c[2] the slice
+ * (depth or layer), lim[] their largest valid values. */
+static void surf_coords(ws_warp *w, const ws_insn *in, const ws_texres *t, int l, unsigned n, int64_t c[3],
+                        int64_t lim[3])
+{
+    int layered = in->sub == WS_TG_A1D || in->sub == WS_TG_A2D, k = layered;
+    int nd = surf_ncoords(in) - layered;
+    c[0] = c[1] = c[2] = 0;
+    for (int d = 0; d < nd; d++) c[d] = (int32_t)RG(sust_src(in, k + d), l);
+    if (layered) c[2] = (int32_t)RG(sust_src(in, 0), l);
+    lim[0] = (int64_t)t->width * t->nch * t->chbytes - n;   /* x is in bytes */
+    lim[1] = (int64_t)t->height - 1;
+    lim[2] = (int64_t)(layered ? t->layers : t->depth) - 1;
+}
+
 /* Device address of lane l's surface access of n bytes, applying the boundary mode; 0 for a zeroed access,
  * 1 with a fault for a trapped one. */
 static uint64_t surf_addr(ws_warp *w, const ws_insn *in, const ws_texres *t, int l, unsigned n)
 {
-    int k = 0;
-    int64_t slice = 0;
-    int layered = in->sub == WS_TG_A1D || in->sub == WS_TG_A2D;
-    int32_t lay = layered ? (int32_t)RG(sust_src(in, k++), l) : 0;
-    int nd = surf_ncoords(in) - layered;
-    int64_t c[3] = {0, 0, 0}, lim[3];
-    lim[0] = (int64_t)t->width * t->nch * t->chbytes - n;   /* x is in bytes */
-    lim[1] = (int64_t)t->height - 1;
-    lim[2] = (int64_t)(layered ? t->layers : t->depth) - 1;
-    for (int d = 0; d < nd; d++) c[d] = (int32_t)RG(sust_src(in, k + d), l);
-    if (layered) c[nd] = lay, nd++;
+    int64_t c[3], lim[3];
+    surf_coords(w, in, t, l, n, c, lim);
     int out = 0;
-    for (int d = 0; d < nd; d++) {
-        int64_t m = layered && d == nd - 1 ? lim[2] : lim[d];
-        if (c[d] < 0 || c[d] > m) {
+    for (int d = 0; d < 3; d++)
+        if (c[d] < 0 || c[d] > lim[d]) {
             out = 1;
-            if (in->cmp == WS_SB_CLAMP) c[d] = c[d] < 0 ? 0 : m;
+            if (in->cmp == WS_SB_CLAMP) c[d] = c[d] < 0 ? 0 : lim[d];
         }
-    }
     if (c[0] % n) {
         ws_fault(w, in, WS_ERR_MISALIGNED_ADDRESS, "%s: byte coordinate %lld is not a multiple of the access size %u",
                  ws_opcode_name(in->op), (long long)c[0], n);
@@ -360,9 +364,7 @@ static uint64_t surf_addr(ws_warp *w, const ws_insn *in, const ws_texres *t, int
                  (unsigned)RG(WS_SR_TID_Y, l), (unsigned)RG(WS_SR_TID_Z, l), w->blk->id.x, w->blk->id.y, w->blk->id.z);
         return 1;
     }
-    if (layered) slice = c[nd - 1], c[nd - 1] = 0;
-    else slice = c[2];
-    return t->addr + (uint64_t)slice * t->slice + (uint64_t)c[1] * t->pitch + (uint64_t)c[0];
+    return t->addr + (uint64_t)c[2] * t->slice + (uint64_t)c[1] * t->pitch + (uint64_t)c[0];
 }
 
 /* suld.b.{1d,2d,3d,a1d,a2d}[.v2,.v4].{b8,b16,b32,b64}.{trap,clamp,zero} */
@@ -420,20 +422,21 @@ void ws_tex_rec_fill(ws_warp *w, const ws_insn *in, uint32_t mask, ws_rec *r)
         if (t) {
             size = surf ? (unsigned)ws_type_size(in->type) * in->vec : (unsigned)t->nch * t->chbytes;
             if (surf) {
-                int k = in->sub == WS_TG_A1D || in->sub == WS_TG_A2D;
-                int64_t x = (int32_t)RG(sust_src(in, k), l), y = surf_ncoords(in) - k > 1 ? (int32_t)RG(sust_src(in, k + 1), l) : 0;
-                int64_t xm = (int64_t)t->width * t->nch * t->chbytes - size;
-                x = x < 0 ? 0 : x > xm ? xm : x;
-                y = y < 0 ? 0 : y >= (int64_t)t->height ? (int64_t)t->height - 1 : y;
-                a = t->addr + (uint64_t)y * t->pitch + (uint64_t)x;
-            } else if (in->type2 == WS_T_F32 && (in->sub == WS_TG_1D || in->sub == WS_TG_2D)) {
+                int64_t c[3], lim[3];
+                surf_coords(w, in, t, l, size, c, lim);
+                for (int d = 0; d < 3; d++) c[d] = c[d] < 0 ? 0 : c[d] > lim[d] ? lim[d] : c[d];
+                a = t->addr + (uint64_t)c[2] * t->slice + (uint64_t)c[1] * t->pitch + (uint64_t)c[0];
+            } else if (in->type2 == WS_T_F32 && (t->cubemap || (in->sub != WS_TG_CUBE && in->sub != WS_TG_ACUBE))) {
                 tex_pos ps;
                 ws_texres u = *t;
                 for (int d = 0; d < 3; d++) if (u.addr_mode[d] == WS_TEXA_BORDER) u.addr_mode[d] = WS_TEXA_CLAMP;
                 tex_position(w, in, &u, l, &ps);
-                a = t->addr + (uint64_t)(ps.nd > 1 ? ps.i[1][0] : 0) * t->pitch + (uint64_t)ps.i[0][0] * size;
+                int64_t y = ps.nd > 1 ? ps.i[1][0] : 0, z = ps.nd > 2 ? ps.i[2][0] : 0;
+                a = t->addr + (uint64_t)(ps.slice + z) * t->slice + (uint64_t)y * t->pitch + (uint64_t)ps.i[0][0] * size;
             } else {
-                a = t->addr;
+                int64_t x = (int32_t)RG(in->s[in->sub == WS_TG_A1D || in->sub == WS_TG_A2D], l);
+                x = x < 0 ? 0 : x >= (int64_t)t->width ? (int64_t)t->width - 1 : x;
+                a = t->addr + (uint64_t)x * size;
             }
         }
         r->addr[l] = a;
