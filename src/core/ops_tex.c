@@ -153,12 +153,13 @@ static int cube_face(float x, float y, float z, float *s, float *t)
     return face;
 }
 
-/* Layer index of a layered fetch, clamped to the resource's layers. */
+/* Layer index of a layered fetch: compared as unsigned and clamped to the last layer (so -1 reads the last
+ * layer, as an H200 does). */
 static int64_t tex_layer(const ws_texres *t, int32_t layer, int per)
 {
-    int64_t n = t->layers / (uint32_t)per;
+    uint32_t n = t->layers / (uint32_t)per;
     if (n < 1) n = 1;
-    return layer < 0 ? 0 : layer >= n ? n - 1 : layer;
+    return (uint32_t)layer >= n ? n - 1 : (uint32_t)layer;
 }
 
 /* Write a float or integer result vector to the destinations (integer types receive the raw or converted

@@ -202,18 +202,47 @@ WS_RT_EXPORT cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, 
     return cudaSuccess;
 }
 
+/* Say once that mipmapped arrays are not supported and return cudaErrorNotSupported. */
+static cudaError_t no_mipmaps(const char *fn)
+{
+    static int said;
+    if (!said && !ws_rt_quiet()) fprintf(stderr, "warpsim: %s: mipmapped arrays are not supported by the simulator\n", fn);
+    said = 1;
+    return ws_rt_set_error(cudaErrorNotSupported);
+}
+
+/* cudaFreeMipmappedArray: no mipmapped array can exist (NULL is accepted). */
+WS_RT_EXPORT cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray)
+{
+    WS_RT_API();
+    return mipmappedArray ? ws_rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
+}
+
+/* cudaGetMipmappedArrayLevel: not supported. */
+WS_RT_EXPORT cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray, cudaMipmappedArray_const_t mipmappedArray,
+                                                    unsigned int level)
+{
+    WS_RT_API();
+    (void)levelArray, (void)mipmappedArray, (void)level;
+    return no_mipmaps("cudaGetMipmappedArrayLevel");
+}
+
+/* cudaArrayGetPlane: multi-planar (NV12) arrays are not supported; a plain array has no planes. */
+WS_RT_EXPORT cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsigned int planeIdx)
+{
+    WS_RT_API();
+    (void)pPlaneArray, (void)planeIdx;
+    return ws_rt_set_error(array_of(hArray) ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle);
+}
+
 /* cudaMallocMipmappedArray: not supported (only level-0 arrays are modelled). */
 WS_RT_EXPORT cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
                                                   const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
                                                   unsigned int numLevels, unsigned int flags)
 {
     WS_RT_API();
-    static int said;
     (void)mipmappedArray, (void)desc, (void)extent, (void)numLevels, (void)flags;
-    if (!said && !ws_rt_quiet())
-        fprintf(stderr, "warpsim: cudaMallocMipmappedArray: mipmapped arrays are not supported by the simulator\n");
-    said = 1;
-    return ws_rt_set_error(cudaErrorNotSupported);
+    return no_mipmaps("cudaMallocMipmappedArray");
 }
 
 /* A pointer to byte (x, row y, slice z) of array a, or NULL when [x, x+w) x rows [y, y+h) lies outside it. */

@@ -34,15 +34,6 @@ __global__ void gather(cudaTextureObject_t tf, cudaTextureObject_t t2, cudaTextu
   oi[i] = tex2Dgather<int4>(ti, c[i].x, c[i].y, 0);
 }
 
-// txq: width, height and normalized-coordinate flag of a texture object
-__global__ void query(cudaTextureObject_t t, unsigned *out) {
-  unsigned w, h, nc;
-  asm("txq.width.b32 %0, [%1];" : "=r"(w) : "l"(t));
-  asm("txq.height.b32 %0, [%1];" : "=r"(h) : "l"(t));
-  asm("txq.normalized_coords.b32 %0, [%1];" : "=r"(nc) : "l"(t));
-  out[0] = w; out[1] = h; out[2] = nc;
-}
-
 static float cube_value(int layer, int face, int x, int y) { return (float)(layer * 1000 + face * 100 + y * 10 + x); }
 
 // face and texel of a direction (point sampling of an n x n face)
@@ -202,12 +193,6 @@ static void run_gather(int npts) {
       EXPECT(gi[k] == (int)ri[k], "gather int (%g, %g)[%d] = %d, want %d", co[i].x, co[i].y, k, gi[k], (int)ri[k]);
     }
   }
-  unsigned *dq, q[3];
-  CHECK(cudaMalloc(&dq, sizeof q));
-  query<<<1, 1>>>(t2, dq);
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemcpy(q, dq, sizeof q, cudaMemcpyDeviceToHost));
-  EXPECT(q[0] == (unsigned)w && q[1] == (unsigned)h && q[2] == 0, "txq: width %u height %u normalized %u", q[0], q[1], q[2]);
   CHECK(cudaDestroyTextureObject(tf));
   CHECK(cudaDestroyTextureObject(t2));
   CHECK(cudaDestroyTextureObject(ti));
@@ -218,7 +203,6 @@ static void run_gather(int npts) {
   CHECK(cudaFree(dof));
   CHECK(cudaFree(do2));
   CHECK(cudaFree(doi));
-  CHECK(cudaFree(dq));
 }
 
 int main(int argc, char **argv) {

@@ -92,7 +92,7 @@ static float ref_sample(const Tex &T, int nd, float cx, float cy, float cz, int 
   place(T, cx, T.w, 0, idx[0], wt[0]);
   if (nd > 1) place(T, cy, T.h, 1, idx[1], wt[1]);
   if (nd > 2) place(T, cz, T.d, 2, idx[2], wt[2]);
-  int l = layer < 0 ? 0 : layer >= T.layers ? T.layers - 1 : layer;
+  int l = (unsigned)layer >= (unsigned)T.layers ? T.layers - 1 : layer;   // unsigned: -1 reads the last layer
   double acc = 0;
   for (int c2 = 0; c2 < (nd > 2 ? 2 : 1); c2++)
     for (int c1 = 0; c1 < (nd > 1 ? 2 : 1); c1++)
