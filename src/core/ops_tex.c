@@ -8,7 +8,7 @@
  * apply to each texel index (wrap, clamp, mirror; border gives the border colour). Several dimensions weight
  * each texel by the product of its per-dimension weights, itself rounded to 1/256 (measured on an H200: the
  * guide's unrounded product differs from the hardware in most bilinear fetches); the weighted sum is rounded
- * once to f32. */
+ * once to f32, to nearest with ties away from zero (as measured). */
 #include <math.h>
 #include "ops.h"
 #include "observe.h"
@@ -115,11 +115,33 @@ static int64_t round_shift(int64_t v, int k)
     return r > h || (r == h && (q & 1)) ? q + 1 : q;
 }
 
+/* v rounded to f32 to nearest, ties away from zero (an H200's filtered results round so). */
+static float round_away(double v)
+{
+    float f = (float)v;
+    if ((double)f == v || !isfinite(f)) return f;
+    float g = (double)f < v ? nextafterf(f, INFINITY) : nextafterf(f, -INFINITY);
+    double df = fabs((double)f - v), dg = fabs((double)g - v);
+    if (df == dg) return fabsf(f) > fabsf(g) ? f : g;
+    return df < dg ? f : g;
+}
+
 /* Filter at pos: the weighted sum of its texels (border texels take the border colour); out[4]. */
 static void tex_filter(ws_warp *w, const ws_insn *in, const ws_texres *t, const tex_pos *ps, int l, float out[4])
 {
     double acc[4] = {0, 0, 0, 0};
     int n1 = ps->nd > 1, n2 = ps->nd > 2;
+    tex_pos q;
+    if (ps->nd == 1 && t->filter_linear && t->addr_mode[1] == WS_TEXA_BORDER) {
+        /* An H200 filters a 1D texture as a 2D one of height 1 sampled at y = 0: rows -1 and 0 weigh half each;
+         * with a border y mode row -1 is the border colour and row 0's weights are 128 - w and w, w the fraction's
+         * half rounded up (measured: 4,096 of 4,096 fetches match) */
+        q = *ps;
+        q.wt[0][1] = (ps->wt[0][1] * 128 + 128) >> 8;
+        q.wt[0][0] = 128 - q.wt[0][1];
+        ps = &q;
+        for (int c = 0; c < 4; c++) acc[c] = 128.0 * t->border[c];
+    }
     for (int c2 = 0; c2 <= n2; c2++)
         for (int c1 = 0; c1 <= n1; c1++)
             for (int c0 = 0; c0 < 2; c0++) {
@@ -136,7 +158,7 @@ static void tex_filter(ws_warp *w, const ws_insn *in, const ws_texres *t, const 
                 texel v = texel_read(w, in, t, x, y, ps->slice + z, l);
                 for (int c = 0; c < 4; c++) acc[c] += (double)wgt * v.f[c];
             }
-    for (int c = 0; c < 4; c++) out[c] = (float)(acc[c] / 256.0);
+    for (int c = 0; c < 4; c++) out[c] = round_away(acc[c] / 256.0);
 }
 
 /* Map a cubemap direction to (face, s, t) with s, t normalised in [0, 1] (the guide's cubemap table). */

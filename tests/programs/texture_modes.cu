@@ -2,7 +2,8 @@
 // address mode (wrap, clamp, mirror, border) x point/linear filtering x normalised or texel coordinates, element
 // and normalised-float read modes. A CPU reference implements the CUDA programming guide's fetch rules: x = u*N,
 // linear: xB = x - 0.5, i = floor(xB), weight frac(xB) in 1.8 fixed point (nearest 1/256); several dimensions
-// weight each texel by the product of its per-dimension weights rounded to 1/256; the weighted sum rounded to f32.
+// weight each texel by the product of its per-dimension weights rounded to 1/256; the weighted sum rounded to f32
+// (to nearest, ties away from zero).
 // TIMING_ARGS: 48
 #include <cmath>
 #include <cstdio>
@@ -86,6 +87,16 @@ static long rshift_even(long p, int k) {
   return r > h || (r == h && (q & 1)) ? q + 1 : q;
 }
 
+// v to f32, to nearest with ties away from zero
+static float round_away(double v) {
+  float f = (float)v;
+  if ((double)f == v) return f;
+  float g = (double)f < v ? nextafterf(f, INFINITY) : nextafterf(f, -INFINITY);
+  double df = fabs((double)f - v), dg = fabs((double)g - v);
+  if (df == dg) return fabsf(f) > fabsf(g) ? f : g;
+  return df < dg ? f : g;
+}
+
 static float ref_sample(const Tex &T, int nd, float cx, float cy, float cz, int layer) {
   long idx[3][2] = {{0, 0}, {0, 0}, {0, 0}};
   int wt[3][2] = {{256, 0}, {256, 0}, {256, 0}};
@@ -94,6 +105,13 @@ static float ref_sample(const Tex &T, int nd, float cx, float cy, float cz, int 
   if (nd > 2) place(T, cz, T.d, 2, idx[2], wt[2]);
   int l = (unsigned)layer >= (unsigned)T.layers ? T.layers - 1 : layer;   // unsigned: -1 reads the last layer
   double acc = 0;
+  if (nd == 1 && T.linear && T.mode[1] == cudaAddressModeBorder) {
+    // 1D is filtered as 2D of height 1 at y = 0: row -1 (the border) and row 0 weigh half each, row 0's texels
+    // 128 - w and w with w the fraction's half rounded up (what an H200 does)
+    wt[0][1] = (wt[0][1] * 128 + 128) >> 8;
+    wt[0][0] = 128 - wt[0][1];
+    acc = 128.0 * T.border;
+  }
   for (int c2 = 0; c2 < (nd > 2 ? 2 : 1); c2++)
     for (int c1 = 0; c1 < (nd > 1 ? 2 : 1); c1++)
       for (int c0 = 0; c0 < 2; c0++) {
@@ -106,7 +124,7 @@ static float ref_sample(const Tex &T, int nd, float cx, float cy, float cz, int 
         double v = (x < 0 || y < 0 || z < 0) ? T.border : T.at((int)x, (int)y, (int)z, l);
         acc += (double)w * v;
       }
-  return (float)(acc / 256.0);
+  return round_away(acc / 256.0);
 }
 
 static unsigned bits(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
