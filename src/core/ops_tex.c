@@ -85,7 +85,7 @@ static int64_t tex_index(int64_t i, int64_t n, int m)
 }
 
 /* a sampling position: up to three dimensions, each with its two texel indices and 1.8 weights */
-typedef struct { int nd; int64_t i[3][2]; int wt[3][2]; int64_t slice; } tex_pos;
+typedef struct { int nd; int64_t i[3][2]; int wt[3][2]; int64_t slice; int border_row; } tex_pos;
 
 /* Place coordinate u of dimension d (of n texels) into pos: point (one texel) or linear (two, weighted). */
 static void tex_place(const ws_texres *t, tex_pos *ps, int d, float u, int64_t n)
@@ -132,8 +132,8 @@ static void tex_filter(ws_warp *w, const ws_insn *in, const ws_texres *t, const 
     double acc[4] = {0, 0, 0, 0};
     int n1 = ps->nd > 1, n2 = ps->nd > 2;
     tex_pos q;
-    if (ps->nd == 1 && t->filter_linear && t->addr_mode[1] == WS_TEXA_BORDER) {
-        /* An H200 filters a 1D texture as a 2D one of height 1 sampled at y = 0: rows -1 and 0 weigh half each;
+    if (ps->border_row) {
+        /* An H200 filters a (non-layered) 1D texture as a 2D one of height 1 sampled at y = 0: rows -1 and 0 weigh half each;
          * with a border y mode row -1 is the border colour and row 0's weights are 128 - w and w, w the fraction's
          * half rounded up (measured: 4,096 of 4,096 fetches match) */
         q = *ps;
@@ -206,6 +206,7 @@ static int tex_position(ws_warp *w, const ws_insn *in, const ws_texres *t, int l
     int nd = in->sub == WS_TG_1D || in->sub == WS_TG_A1D ? 1 : in->sub == WS_TG_2D || in->sub == WS_TG_A2D ? 2 : 3;
     for (int d = 0; d < nd; d++) c[d] = f32_of(RG(in->s[k + d], l));
     ps->slice = 0;
+    ps->border_row = 0;
     if (in->sub == WS_TG_CUBE || in->sub == WS_TG_ACUBE) {
         if (!t->cubemap) return -1;
         float s, tt;
@@ -220,6 +221,7 @@ static int tex_position(ws_warp *w, const ws_insn *in, const ws_texres *t, int l
     }
     if (in->sub == WS_TG_A1D || in->sub == WS_TG_A2D) ps->slice = tex_layer(t, layer, 1);
     ps->nd = nd;
+    ps->border_row = in->sub == WS_TG_1D && t->filter_linear && t->addr_mode[1] == WS_TEXA_BORDER;
     int64_t n[3] = { t->width, t->height, t->depth };
     for (int d = 0; d < nd; d++) tex_place(t, ps, d, c[d], n[d]);
     return 0;

@@ -97,7 +97,7 @@ static float round_away(double v) {
   return df < dg ? f : g;
 }
 
-static float ref_sample(const Tex &T, int nd, float cx, float cy, float cz, int layer) {
+static float ref_sample(const Tex &T, int nd, float cx, float cy, float cz, int layer, bool layered = false) {
   long idx[3][2] = {{0, 0}, {0, 0}, {0, 0}};
   int wt[3][2] = {{256, 0}, {256, 0}, {256, 0}};
   place(T, cx, T.w, 0, idx[0], wt[0]);
@@ -105,8 +105,8 @@ static float ref_sample(const Tex &T, int nd, float cx, float cy, float cz, int 
   if (nd > 2) place(T, cz, T.d, 2, idx[2], wt[2]);
   int l = (unsigned)layer >= (unsigned)T.layers ? T.layers - 1 : layer;   // unsigned: -1 reads the last layer
   double acc = 0;
-  if (nd == 1 && T.linear && T.mode[1] == cudaAddressModeBorder) {
-    // 1D is filtered as 2D of height 1 at y = 0: row -1 (the border) and row 0 weigh half each, row 0's texels
+  if (nd == 1 && !layered && T.linear && T.mode[1] == cudaAddressModeBorder) {
+    // (non-layered) 1D is filtered as 2D of height 1 at y = 0: row -1 (the border) and row 0 weigh half each, row 0's texels
     // 128 - w and w with w the fraction's half rounded up (what an H200 does)
     wt[0][1] = (wt[0][1] * 128 + 128) >> 8;
     wt[0][0] = 128 - wt[0][1];
@@ -188,7 +188,7 @@ static void run_geometry(int geom, int w, int h, int d, int layers, int npts) {
         CHECK(cudaMemcpy(out.data(), dout, npts * sizeof(float), cudaMemcpyDeviceToHost));
         int bad = 0;
         for (int i = 0; i < npts; i++) {
-          float r = ref_sample(T, nd, co[i].x, co[i].y, co[i].z, (int)co[i].w);
+          float r = ref_sample(T, nd, co[i].x, co[i].y, co[i].z, (int)co[i].w, layered);
           if (bits(r) != bits(out[i])) {
             if (bad < 3)
               printf("FAIL: geom %d mode %d %s %s point %d (%g, %g, %g, layer %d): got %.9g (0x%08x), want %.9g (0x%08x)\n",
