@@ -159,7 +159,7 @@ static void run_geometry(int geom, int w, int h, int d, int layers, int npts) {
       for (int lin = 0; lin < 2; lin++) {
         if (!norm && (mode == cudaAddressModeWrap || mode == cudaAddressModeMirror)) continue;  // normalised only
         for (int k = 0; k < 3; k++) T.mode[k] = mode;
-        T.linear = lin; T.norm = norm; T.border = 0;
+        T.linear = lin; T.norm = norm; T.border = 0.75f;   // the border colour's red channel
         for (int i = 0; i < npts; i++) {
           float f[3];
           int n[3] = {T.w, T.h, T.d};
@@ -180,6 +180,7 @@ static void run_geometry(int geom, int w, int h, int d, int layers, int npts) {
         td.filterMode = lin ? cudaFilterModeLinear : cudaFilterModePoint;
         td.readMode = cudaReadModeElementType;
         td.normalizedCoords = norm;
+        td.borderColor[0] = T.border;
         cudaTextureObject_t tex;
         CHECK(cudaCreateTextureObject(&tex, &rd, &td, NULL));
         CHECK(cudaMemcpy(dco, co.data(), npts * sizeof(float4), cudaMemcpyHostToDevice));
