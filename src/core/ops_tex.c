@@ -7,7 +7,8 @@
  * fraction frac(xB) in 1.8 fixed point (rounded to the nearest 1/256, so 1.0 is representable). Address modes
  * apply to each texel index (wrap, clamp, mirror; border gives the border colour). Several dimensions weight
  * each texel by the product of its per-dimension weights, itself rounded to 1/256 (measured on an H200: the
- * guide's unrounded product differs from the hardware in most bilinear fetches); the weighted sum is rounded
+ * guide's unrounded product differs from the hardware in most bilinear fetches; in 3D the z and x weights'
+ * product is rounded first, then its product with the y weight); the weighted sum is rounded
  * once to f32, to nearest with ties away from zero (as measured). */
 #include <math.h>
 #include "ops.h"
@@ -145,10 +146,10 @@ static void tex_filter(ws_warp *w, const ws_insn *in, const ws_texres *t, const 
     for (int c2 = 0; c2 <= n2; c2++)
         for (int c1 = 0; c1 <= n1; c1++)
             for (int c0 = 0; c0 < 2; c0++) {
-                int64_t p = ps->wt[0][c0];
-                if (n1) p *= ps->wt[1][c1];
-                if (n2) p *= ps->wt[2][c2];
-                int64_t wgt = ps->nd == 1 ? p : round_shift(p, 8 * (ps->nd - 1));
+                /* 2D: the product rounded once; 3D: z times x rounded, then times y rounded (an H200's order) */
+                int64_t wgt = ps->wt[0][c0];
+                if (n2) wgt = round_shift(ps->wt[2][c2] * wgt, 8);
+                if (n1) wgt = round_shift(wgt * ps->wt[1][c1], 8);
                 if (!wgt) continue;
                 int64_t x = ps->i[0][c0], y = n1 ? ps->i[1][c1] : 0, z = n2 ? ps->i[2][c2] : 0;
                 if (x < 0 || y < 0 || z < 0) {

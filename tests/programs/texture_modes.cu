@@ -2,7 +2,8 @@
 // address mode (wrap, clamp, mirror, border) x point/linear filtering x normalised or texel coordinates, element
 // and normalised-float read modes. A CPU reference implements the CUDA programming guide's fetch rules: x = u*N,
 // linear: xB = x - 0.5, i = floor(xB), weight frac(xB) in 1.8 fixed point (nearest 1/256); several dimensions
-// weight each texel by the product of its per-dimension weights rounded to 1/256; the weighted sum rounded to f32
+// weight each texel by the product of its per-dimension weights rounded to 1/256 (3D: z times x rounded, then times
+// y rounded); the weighted sum rounded to f32
 // (to nearest, ties away from zero).
 // TIMING_ARGS: 48
 #include <cmath>
@@ -115,10 +116,9 @@ static float ref_sample(const Tex &T, int nd, float cx, float cy, float cz, int 
   for (int c2 = 0; c2 < (nd > 2 ? 2 : 1); c2++)
     for (int c1 = 0; c1 < (nd > 1 ? 2 : 1); c1++)
       for (int c0 = 0; c0 < 2; c0++) {
-        long p = wt[0][c0];
-        if (nd > 1) p *= wt[1][c1];
-        if (nd > 2) p *= wt[2][c2];
-        long w = nd == 1 ? p : rshift_even(p, 8 * (nd - 1));
+        long w = wt[0][c0];                                   // 3D: (z * x) rounded, then * y rounded
+        if (nd > 2) w = rshift_even(wt[2][c2] * w, 8);
+        if (nd > 1) w = rshift_even(w * wt[1][c1], 8);
         if (!w) continue;
         long x = idx[0][c0], y = nd > 1 ? idx[1][c1] : 0, z = nd > 2 ? idx[2][c2] : 0;
         double v = (x < 0 || y < 0 || z < 0) ? T.border : T.at((int)x, (int)y, (int)z, l);
