@@ -24,6 +24,7 @@ static void rec_fill_mem(ws_warp *w, const ws_insn *in, uint32_t m, ws_rec *r)
 {
     int mk = in->mem;
     r->is_mem = 1;
+    if (in->iflags & WS_IF_TEX) { ws_tex_rec_fill(w, in, m, r); return; }
     r->is_write = mk == WS_MK_STORE || mk == WS_MK_ATOMIC || mk == WS_MK_REDUCE;
     r->is_read = mk == WS_MK_LOAD || mk == WS_MK_ATOMIC;
     unsigned n = mk == WS_MK_STORE ? (in->ns ? in->ns : 1) : in->vec;

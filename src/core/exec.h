@@ -151,6 +151,8 @@ struct ws_gpu {
     int nobs;
     void (*engine)(void *ctx, struct ws_run *L);   /* timing engine, or NULL for the functional one */
     void *engine_ctx;
+    ws_tex_lookup_fn tex_lookup;     /* texture/surface objects (ws_gpu_set_tex_lookup), or NULL */
+    void *tex_ctx;
     ws_progress_fn progress;         /* progress callback of launches, or NULL */
     void *progress_ctx;
     ws_mem *mem;
@@ -197,6 +199,9 @@ unsigned ws_mma_elem_addr(ws_warp *w, const ws_insn *in, int l, int i, uint64_t 
 /* Drop a warp's pending asynchronous copies (a fresh start) / free them (ops_async.c). */
 void ws_async_reset(ws_warp *w);
 void ws_async_free(ws_warp *w);
+ws_handler ws_tex_handler(const ws_insn *in);
+/* Fill the memory part of a texture/surface instruction's record: each lane's first texel (ops_tex.c). */
+void ws_tex_rec_fill(ws_warp *w, const ws_insn *in, uint32_t mask, struct ws_rec *r);
 /* Choose the handler for a decoded instruction; NULL if the combination is unsupported. */
 ws_handler ws_select_handler(const ws_insn *in);
 /* Print device printf output for the active lanes of a vprintf call (printf.c). */

@@ -74,6 +74,13 @@ void ws_gpu_set_progress(ws_gpu *g, ws_progress_fn fn, void *ctx)
     g->progress_ctx = ctx;
 }
 
+/* Install the texture/surface object lookup. */
+void ws_gpu_set_tex_lookup(ws_gpu *g, ws_tex_lookup_fn fn, void *ctx)
+{
+    g->tex_lookup = fn;
+    g->tex_ctx = ctx;
+}
+
 /* Allocate global memory. */
 int ws_malloc(ws_gpu *g, size_t size, uint64_t *addr)
 {

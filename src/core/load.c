@@ -17,7 +17,8 @@ static size_t align_up(size_t x, size_t a)
 /* Choose the handler for a decoded instruction; NULL if the combination is unsupported. */
 ws_handler ws_select_handler(const ws_insn *in)
 {
-    ws_handler h = ws_mma_handler(in);
+    ws_handler h = ws_tex_handler(in);
+    if (!h) h = ws_mma_handler(in);
     if (!h) h = ws_async_handler(in);
     if (!h) h = ws_ctl_handler(in);
     if (!h) h = ws_mem_handler(in);

@@ -68,6 +68,36 @@ int ws_is_device_addr(ws_gpu *g, uint64_t addr, uint64_t *base, size_t *size);
 /* Tell instrumentation (the checkers) that the host side wrote (write=1: cudaMemcpy, cudaMemset) or read
  * device range [addr, addr+len). */
 void ws_gpu_host_access(ws_gpu *g, uint64_t addr, size_t len, int write);
+/* ---- textures and surfaces ---- */
+/* channel kinds (cudaChannelFormatKind's order) and address modes (cudaTextureAddressMode's) */
+enum ws_tex_kind { WS_TEXK_SIGNED, WS_TEXK_UNSIGNED, WS_TEXK_FLOAT };
+enum ws_tex_addr { WS_TEXA_WRAP, WS_TEXA_CLAMP, WS_TEXA_MIRROR, WS_TEXA_BORDER };
+
+/* What a texture or surface object names: where its texels are and how to sample them. Texels lie row by row
+ * (pitch bytes a row), then slice by slice (slice bytes each): the depth of a 3D array, the layers of a layered
+ * one, the faces (then layers) of a cubemap. */
+typedef struct ws_texres {
+    uint64_t addr;            /* device address of texel (0, 0, 0) */
+    uint32_t width, height, depth;  /* texels; 1 for dimensions the resource lacks */
+    uint32_t layers;          /* layered: layers; cubemap: 6 x layers; else 1 */
+    size_t pitch, slice;      /* bytes of a row, of a slice */
+    uint8_t nch, chbytes;     /* channels (1, 2 or 4) and bytes of each (1, 2 or 4; all alike) */
+    uint8_t kind;             /* enum ws_tex_kind */
+    uint8_t dims;             /* 1, 2 or 3 */
+    uint8_t layered, cubemap;
+    uint8_t linear;           /* linear memory (integer fetches return zeros out of range) */
+    uint8_t surface;          /* a surface object (suld/sust) rather than a texture object */
+    uint8_t addr_mode[3];     /* enum ws_tex_addr per dimension */
+    uint8_t filter_linear;    /* linear filtering (else point) */
+    uint8_t norm_float;       /* cudaReadModeNormalizedFloat: 8/16-bit integers read as [0,1] or [-1,1] */
+    uint8_t norm_coords;      /* normalised coordinates */
+    float border[4];          /* border colour */
+} ws_texres;
+/* Texture/surface object handle -> resource, or NULL when the handle names none (the runtime owns the table). */
+typedef const ws_texres *(*ws_tex_lookup_fn)(void *ctx, uint64_t handle);
+/* Install the lookup kernels' texture and surface instructions use on g. */
+void ws_gpu_set_tex_lookup(ws_gpu *g, ws_tex_lookup_fn fn, void *ctx);
+
 /* ---- modules ---- */
 /* Parse and decode a PTX text. NULL on failure with a message (file, line, opcode) in err. */
 ws_module *ws_module_load(ws_gpu *g, const char *ptx, size_t len, const char *origin, char *err, size_t errlen);

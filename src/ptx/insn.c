@@ -79,6 +79,7 @@ static int resolve_pipe(const ws_insn *in, int rule)
     case WS_PR_DIV: return f64 ? WS_PIPE_FP64 : fp ? WS_PIPE_SFU : WS_PIPE_INT;
     case WS_PR_LSU: return in->space == WS_S_PARAM_K ? WS_PIPE_INT : WS_PIPE_LSU;
     case WS_PR_CTRL: return WS_PIPE_CTRL;
+    case WS_PR_TEX: return WS_PIPE_TEX;
     case WS_PR_TENSOR: return WS_PIPE_TENSOR;
     default: return f64 ? WS_PIPE_FP64 : fp ? WS_PIPE_FP32 : WS_PIPE_INT;
     }
@@ -152,6 +153,7 @@ void ws_insn_classify(ws_insn *in)
         f |= WS_IF_ORDERED;
     if ((oi->cls & (WS_CLS_MEM | WS_CLS_SYNC)) || (of & WS_OF_VISIBLE)) f |= WS_IF_VISIBLE;
     if (access && in->space != WS_S_PARAM_K) f |= WS_IF_MEMSYS;
+    if (of & WS_OF_TEX) f |= WS_IF_TEX;
     in->iflags = (uint16_t)f;
 }
 

@@ -61,8 +61,20 @@ enum ws_testp_class {
     WS_TESTP_SUBNORMAL
 };
 
+/* texture and surface instructions: the object is the base register, coordinates s[0..], sust's values after
+ * them (its vec of them; the two past s[4] in imm's halves); sub is the geometry, cmp the tld4 component, surface boundary mode or txq query */
+enum ws_tex_geom { WS_TG_NONE, WS_TG_1D, WS_TG_2D, WS_TG_3D, WS_TG_A1D, WS_TG_A2D, WS_TG_CUBE, WS_TG_ACUBE };
+enum ws_surf_clamp { WS_SB_TRAP, WS_SB_CLAMP, WS_SB_ZERO };
+enum ws_txq_query {
+    WS_TXQ_WIDTH, WS_TXQ_HEIGHT, WS_TXQ_DEPTH, WS_TXQ_CHANNEL_DATA_TYPE, WS_TXQ_CHANNEL_ORDER,
+    WS_TXQ_NORMALIZED_COORDS, WS_TXQ_FILTER_MODE, WS_TXQ_ADDR_MODE_0, WS_TXQ_ADDR_MODE_1, WS_TXQ_ADDR_MODE_2,
+    WS_TXQ_ARRAY_SIZE, WS_TXQ_NUM_MIPMAP_LEVELS, WS_TXQ_NUM_SAMPLES
+};
+
 /* prmt modes (ws_insn.sub) */
 enum ws_prmt_mode { WS_PRMT_INDEX, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRMT_ECL, WS_PRMT_ECR, WS_PRMT_RC16 };
+
+#define WS_INSN_NSRC 5   /* source operand slots of an instruction (sust keeps two more in imm) */
 
 /* instruction flags (modifiers) */
 #define WS_F_FTZ     0x0001u
@@ -86,7 +98,8 @@ enum ws_prmt_mode { WS_PRMT_INDEX, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRM
 #define WS_F_RELEASE 0x100000u /* atom/red .release/.acq_rel: orders the thread's earlier accesses, as a fence before it */
 
 /* pipelines (resolved per instruction from the table's pipe rule) */
-enum ws_pipe { WS_PIPE_INT, WS_PIPE_FP32, WS_PIPE_FP64, WS_PIPE_SFU, WS_PIPE_LSU, WS_PIPE_CTRL, WS_PIPE_TENSOR, WS_PIPE_COUNT };
+enum ws_pipe { WS_PIPE_INT, WS_PIPE_FP32, WS_PIPE_FP64, WS_PIPE_SFU, WS_PIPE_LSU, WS_PIPE_CTRL, WS_PIPE_TEX, WS_PIPE_TENSOR,
+               WS_PIPE_COUNT };
 
 /* latency classes (resolved per instruction from the table's latency rule; the timing model maps each to cycles
  * with the device's parameters) */
@@ -117,6 +130,7 @@ enum ws_lat {
 #define WS_IF_ORDERED  0x0080u  /* keeps its place when the block is scheduled (sync, stores, carries, clocks...) */
 #define WS_IF_VISIBLE  0x0100u  /* effects beyond the thread's registers (memory, synchronisation, calls...) */
 #define WS_IF_MEMSYS   0x0200u  /* a memory access the memory system times (not kernel-parameter loads) */
+#define WS_IF_TEX      0x0400u  /* texture/surface access: its addresses come from the object (src/core/ops_tex.c) */
 
 /* built-in functions a call may reach */
 enum { WS_BI_NONE, WS_BI_VPRINTF, WS_BI_ASSERTFAIL, WS_BI_MALLOC, WS_BI_FREE };
@@ -187,7 +201,7 @@ struct ws_insn {
     uint16_t at_file;      /* inlined code: .loc's inlined_at file (the call site), else 0 */
     int32_t guard;         /* guard predicate register, -1 when none */
     int32_t d[4];          /* destination registers (d[1] is the predicate of setp p|q, shfl's p) */
-    int32_t s[5];          /* source operands (immediates are operand numbers too) */
+    int32_t s[WS_INSN_NSRC]; /* source operands (immediates are operand numbers too) */
     int32_t base;          /* address base register, -1 when absolute */
     int32_t sym;           /* module symbol the absolute address imm is relative to (linking adds it), -1 none */
     int64_t imm;           /* address offset or misc immediate */

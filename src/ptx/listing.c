@@ -14,7 +14,13 @@ static const char *const sub_name[] = { "", "and", "or", "xor", "add", "min", "m
 static const char *const mov_name[] = { "", "unpack", "pack", "%clock", "%clock64", "%globaltimer" };
 static const char *const testp_name[] = { "", "finite", "infinite", "number", "notanumber", "normal", "subnormal" };
 static const char *const prmt_name[] = { "", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
-static const char *const pipe_name[WS_PIPE_COUNT] = { "INT", "FP32", "FP64", "SFU", "LSU", "CTRL", "TENSOR" };
+static const char *const geom_name[] = { "", "1d", "2d", "3d", "a1d", "a2d", "cube", "acube" };
+static const char *const tld4_name[] = { "r", "g", "b", "a" };
+static const char *const surf_clamp_name[] = { "trap", "clamp", "zero" };
+static const char *const txq_name[] = { "width", "height", "depth", "channel_data_type", "channel_order",
+                                        "normalized_coords", "filter_mode", "addr_mode_0", "addr_mode_1",
+                                        "addr_mode_2", "array_size", "num_mipmap_levels", "num_samples" };
+static const char *const pipe_name[WS_PIPE_COUNT] = { "INT", "FP32", "FP64", "SFU", "LSU", "CTRL", "TEX", "TENSOR" };
 static const char *const lat_name[WS_LAT_COUNT] = { "int", "fp32", "fp64", "sfu", "sfu64", "div32", "div64", "idiv",
                                                     "irem", "shfl", "cvt", "s2r", "branch", "tensor" };
 static const char *const mem_name[] = { "-", "load", "store", "atomic", "reduce", "hint" };
@@ -39,7 +45,18 @@ static const char *sub_text(const ws_insn *in)
     if (in->op == WS_OP_MOV) return NAME(mov_name, in->sub);
     if (in->op == WS_OP_TESTP) return NAME(testp_name, in->sub);
     if (in->op == WS_OP_PRMT) return NAME(prmt_name, in->sub);
+    if (in->op == WS_OP_TXQ) return NAME(txq_name, in->cmp);
+    if (ws_opinfo_table[in->op].flags & WS_OF_TEX) return NAME(geom_name, in->sub);
     return NAME(sub_name, in->sub);
+}
+
+/* The cmp field of in as text: a comparison, or a texture instruction's tld4 component / boundary mode. */
+static const char *cmp_text(const ws_insn *in)
+{
+    if (in->op == WS_OP_TLD4) return NAME(tld4_name, in->cmp);
+    if (in->op == WS_OP_SULD || in->op == WS_OP_SUST) return NAME(surf_clamp_name, in->cmp);
+    if (ws_opinfo_table[in->op].flags & WS_OF_TEX) return "";
+    return in->cmp ? NAME(cmp_name, in->cmp) : "";
 }
 
 /* Print a list of operands ("{a, b}") of function f. */
@@ -61,7 +78,8 @@ static void insn_body(FILE *out, const ws_ptx_module *m, const ws_func *f, int p
     const char *sub = sub_text(in);
     if (*sub) fprintf(out, ".%s", sub);
     if (in->op == WS_OP_BAR && in->sub == WS_SUB_RED) fprintf(out, ".%s", NAME(sub_name, in->type2));
-    if (in->cmp) fprintf(out, ".%s", NAME(cmp_name, in->cmp));
+    const char *cmp = cmp_text(in);
+    if (*cmp) fprintf(out, ".%s", cmp);
     if (in->rnd) fprintf(out, ".%s", NAME(rnd_name, in->rnd));
     for (size_t i = 0; i < sizeof flag_names / sizeof *flag_names; i++)
         if (in->flags & flag_names[i].bit) fprintf(out, ".%s", flag_names[i].n);
@@ -71,12 +89,17 @@ static void insn_body(FILE *out, const ws_ptx_module *m, const ws_func *f, int p
     if (in->type2 && !(in->op == WS_OP_BAR && in->sub == WS_SUB_RED)) fprintf(out, ".%s", ws_type_name(in->type2));
     if (in->nd) operands(out, f, "d", in->d, in->nd);
     if (in->d[1] != WS_SR_SINK && in->nd < 2) operands(out, f, "p", &in->d[1], 1);
-    if (in->ns) operands(out, f, "s", in->s, in->ns > 5 ? 5 : in->ns);
+    if (in->ns) operands(out, f, "s", in->s, in->ns > WS_INSN_NSRC ? WS_INSN_NSRC : in->ns);
     if (in->base >= 0 || in->sym >= 0 || in->mem != WS_MK_NONE) {
         fputs(" addr=[", out);
         if (in->base >= 0) fprintf(out, "%s+", ws_operand_name(f, in->base, buf, sizeof buf));
         if (in->sym >= 0) fprintf(out, "%s+", m->syms[in->sym].name);
-        fprintf(out, "%lld]", (long long)in->imm);
+        int extra = in->op == WS_OP_SUST && in->imm;   /* sust's operands past s[] live in imm */
+        fprintf(out, "%lld]", extra ? 0LL : (long long)in->imm);
+        if (extra) {
+            int32_t x[2] = { (int32_t)(uint32_t)(uint64_t)in->imm, (int32_t)(uint32_t)((uint64_t)in->imm >> 32) };
+            operands(out, f, "s+", x, x[1] ? 2 : 1);
+        }
     } else if (in->imm) fprintf(out, " imm=%lld", (long long)in->imm);
     if (in->op == WS_OP_BRA) fprintf(out, " ->%d", in->target);
     if (in->op == WS_OP_BRX) {

@@ -31,6 +31,7 @@ enum ws_pipe_rule {
     WS_PR_DIV,    /* f64 -> FP64, other float types -> SFU, integers -> INT */
     WS_PR_LSU,    /* LSU; kernel-parameter loads (constant bank operands) -> INT */
     WS_PR_CTRL,   /* branch unit */
+    WS_PR_TEX,    /* texture unit (TEX/surface path through L1TEX) */
     WS_PR_TENSOR  /* tensor-core pipe (wmma.mma, mma) */
 };
 
@@ -71,7 +72,8 @@ enum ws_align_rule {
 #define WS_OF_SERIAL   0x0020u  /* touches state shared by every SM (calls, traps): timing's serial phase */
 #define WS_OF_CARRY    0x0040u  /* reads the carry flag (addc, subc, madc) */
 #define WS_OF_VISIBLE  0x0080u  /* an effect other threads or the host can see, beyond its class (call, trap...) */
-#define WS_OF_REGLIST  0x0100u  /* reads or writes register lists beyond d[]/s[] (ws_mma): keeps its place */
+#define WS_OF_TEX      0x0100u  /* texture/surface instruction: operands name an object, addresses come from it */
+#define WS_OF_REGLIST  0x0200u  /* reads or writes register lists beyond d[]/s[] (ws_mma): keeps its place */
 
 #define WS_OPCODE_LIST(OP) \
     OP(ADD,     "add",     WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 1, WS_AL_MIN,  0) \
@@ -134,6 +136,11 @@ enum ws_align_rule {
     OP(RED,     "red",     WS_CLS_MEM,  WS_PR_LSU,  WS_LR_TYPE,  WS_MK_REDUCE, 0, WS_AL_ONE, 0) \
     OP(PREFETCH,"prefetch",WS_CLS_MEM,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_HINT, 0, WS_AL_ONE,  0) \
     OP(PREFETCHU,"prefetchu",WS_CLS_MEM,WS_PR_TYPE, WS_LR_TYPE,  WS_MK_HINT, 0, WS_AL_ONE,  0) \
+    OP(TEX,     "tex",     WS_CLS_MEM,  WS_PR_TEX,  WS_LR_TYPE,  WS_MK_LOAD, 0, WS_AL_ONE,  WS_OF_TEX) \
+    OP(TLD4,    "tld4",    WS_CLS_MEM,  WS_PR_TEX,  WS_LR_TYPE,  WS_MK_LOAD, 0, WS_AL_ONE,  WS_OF_TEX) \
+    OP(TXQ,     "txq",     WS_CLS_MEM,  WS_PR_TEX,  WS_LR_INT,   WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_TEX) \
+    OP(SULD,    "suld",    WS_CLS_MEM,  WS_PR_TEX,  WS_LR_TYPE,  WS_MK_LOAD, 0, WS_AL_ONE,  WS_OF_TEX) \
+    OP(SUST,    "sust",    WS_CLS_MEM,  WS_PR_TEX,  WS_LR_TYPE,  WS_MK_STORE, 0, WS_AL_ONE, WS_OF_TEX) \
     OP(ISSPACEP,"isspacep",WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
     OP(BAR,     "bar",     WS_CLS_SYNC, WS_PR_CTRL, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_BARRIER) \
     OP(BARRIER, "barrier", WS_CLS_SYNC, WS_PR_CTRL, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_BARRIER) \

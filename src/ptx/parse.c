@@ -573,6 +573,27 @@ static int symbol_ref(parser *P, const char *s, int len, int64_t *addr, int *spa
     return -1;
 }
 
+/* Parse a braced register list "{a, b, ...}" (the current token is '{') into o->vregs. */
+static int parse_vlist(parser *P, opnd *o, int ty)
+{
+    NEXT();
+    while (!IS('}') && TOK->kind != WS_TK_EOF) {
+        if (TOK->kind == WS_TK_WORD) {
+            int r = word_reg(P, TOK->p, TOK->len);
+            if (r < 0) { perr(P, TOK->line, "unknown register '%.*s'", TOK->len, TOK->p); return -1; }
+            if (o->nv < 8) o->vregs[o->nv++] = r;
+            NEXT();
+        } else {
+            uint64_t v;
+            if (parse_number(P, ty, &v)) return -1;
+            if (o->nv < 8) o->vregs[o->nv++] = const_reg(P, v);
+        }
+        if (IS(',')) NEXT();
+    }
+    NEXT();
+    return 0;
+}
+
 /* Parse one operand. ty is the instruction's type (for immediates). */
 static int parse_operand(parser *P, opnd *o, int ty)
 {
@@ -586,6 +607,12 @@ static int parse_operand(parser *P, opnd *o, int ty)
         o->kind = 1;
         while (!IS(']') && TOK->kind != WS_TK_EOF) {
             if (IS('+')) { NEXT(); continue; }   /* "+-4" arrives as '+' then a negative number */
+            if (IS(',')) {   /* texture/surface address: [object, {coordinates}] */
+                NEXT();
+                if (!IS('{')) { perr(P, TOK->line, "expected '{' after ',' in an address"); return -1; }
+                if (parse_vlist(P, o, ty)) return -1;
+                continue;
+            }
             if (TOK->kind == WS_TK_WORD) {
                 int r = word_reg(P, TOK->p, TOK->len);
                 if (r >= 0) {
@@ -619,23 +646,8 @@ static int parse_operand(parser *P, opnd *o, int ty)
         return 0;
     }
     if (IS('{')) {
-        NEXT();
         o->kind = 2;
-        while (!IS('}') && TOK->kind != WS_TK_EOF) {
-            if (TOK->kind == WS_TK_WORD) {
-                int r = word_reg(P, TOK->p, TOK->len);
-                if (r < 0) { perr(P, TOK->line, "unknown register '%.*s'", TOK->len, TOK->p); return -1; }
-                if (o->nv < 8) o->vregs[o->nv++] = r;
-                NEXT();
-            } else {
-                uint64_t v;
-                if (parse_number(P, ty, &v)) return -1;
-                if (o->nv < 8) o->vregs[o->nv++] = const_reg(P, v);
-            }
-            if (IS(',')) NEXT();
-        }
-        NEXT();
-        return 0;
+        return parse_vlist(P, o, ty);
     }
     if (TOK->kind == WS_TK_NUM || IS('-')) {
         uint64_t v;
@@ -693,6 +705,41 @@ static const struct { const char *n; int r; } rnd_names[] = {
 
 #define MATCH(str) (plen == (int)strlen(str) && !memcmp(part, str, (size_t)plen))
 
+static const struct { const char *n; int g; } tex_geoms[] = {
+    {"1d", WS_TG_1D}, {"2d", WS_TG_2D}, {"3d", WS_TG_3D}, {"a1d", WS_TG_A1D}, {"a2d", WS_TG_A2D},
+    {"cube", WS_TG_CUBE}, {"acube", WS_TG_ACUBE},
+};
+static const struct { const char *n; int q; } txq_names[] = {
+    {"width", WS_TXQ_WIDTH}, {"height", WS_TXQ_HEIGHT}, {"depth", WS_TXQ_DEPTH},
+    {"channel_data_type", WS_TXQ_CHANNEL_DATA_TYPE}, {"channel_order", WS_TXQ_CHANNEL_ORDER},
+    {"normalized_coords", WS_TXQ_NORMALIZED_COORDS}, {"filter_mode", WS_TXQ_FILTER_MODE},
+    {"addr_mode_0", WS_TXQ_ADDR_MODE_0}, {"addr_mode_1", WS_TXQ_ADDR_MODE_1}, {"addr_mode_2", WS_TXQ_ADDR_MODE_2},
+    {"array_size", WS_TXQ_ARRAY_SIZE}, {"num_mipmap_levels", WS_TXQ_NUM_MIPMAP_LEVELS},
+    {"num_samples", WS_TXQ_NUM_SAMPLES},
+};
+
+/* A modifier of a texture/surface instruction (geometry, tld4 component, boundary mode, txq query); 1 if it
+ * was one. Level-of-detail and gradient forms are left to the caller's error. */
+static int tex_mod(ws_insn *in, const char *part, int plen)
+{
+    for (size_t i = 0; i < sizeof tex_geoms / sizeof *tex_geoms; i++)
+        if (MATCH(tex_geoms[i].n)) { in->sub = (uint8_t)tex_geoms[i].g; return 1; }
+    if (in->op == WS_OP_TLD4) {
+        static const char comp[] = "rgba";
+        if (plen == 1 && memchr(comp, part[0], 4)) { in->cmp = (uint8_t)((const char *)memchr(comp, part[0], 4) - comp); return 1; }
+    }
+    if (in->op == WS_OP_SULD || in->op == WS_OP_SUST) {
+        if (MATCH("b")) return 1;
+        if (MATCH("trap")) { in->cmp = WS_SB_TRAP; return 1; }
+        if (MATCH("clamp")) { in->cmp = WS_SB_CLAMP; return 1; }
+        if (MATCH("zero")) { in->cmp = WS_SB_ZERO; return 1; }
+    }
+    if (in->op == WS_OP_TXQ)
+        for (size_t i = 0; i < sizeof txq_names / sizeof *txq_names; i++)
+            if (MATCH(txq_names[i].n)) { in->cmp = (uint8_t)txq_names[i].q; return 1; }
+    return 0;
+}
+
 /* Decode the dotted modifiers of a mnemonic into the instruction. */
 static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int line)
 {
@@ -711,6 +758,7 @@ static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int li
             continue;
         }
         int op = in->op, done = 0;
+        if ((ws_opinfo_table[op].flags & WS_OF_TEX) && tex_mod(in, part, plen)) continue;
         if (op == WS_OP_SETP || op == WS_OP_SET) {
             for (size_t i = 0; i < sizeof cmp_names / sizeof *cmp_names && !done; i++)
                 if (MATCH(cmp_names[i].n)) { if (!in->cmp) in->cmp = (uint8_t)cmp_names[i].c; done = 1; }
@@ -811,7 +859,7 @@ static ws_insn *new_insn(parser *P)
     in->rpc = -1;
     in->vec = 1;
     for (int i = 0; i < 4; i++) in->d[i] = WS_SR_SINK;
-    for (int i = 0; i < 5; i++) in->s[i] = WS_SR_SINK;
+    for (int i = 0; i < WS_INSN_NSRC; i++) in->s[i] = WS_SR_SINK;
     in->line = (uint32_t)P->cur_line;
     in->file = (uint16_t)P->cur_file;
     in->at_line = (uint32_t)P->cur_at_line;
@@ -909,7 +957,7 @@ out:
 /* Assign operand o as a source of in at position i. */
 static int set_src(parser *P, ws_insn *in, int i, opnd *o)
 {
-    if (i < 0 || i >= 5) {
+    if (i < 0 || i >= WS_INSN_NSRC) {
         perr(P, o->line, "too many source operands for '%s'", ws_opcode_name(in->op));
         return -1;
     }
@@ -968,6 +1016,69 @@ static int set_addr(parser *P, ws_insn *in, opnd *o)
     if (in->space == WS_S_PARAM_F) {
         perr(P, o->line, "parameter access through a register is not supported");
         return -1;
+    }
+    return 0;
+}
+
+/* Coordinates a texture/surface geometry takes in its address vector (3D and cube forms pad to 4). */
+static int tex_ncoords(int geom)
+{
+    static const int n[] = { [WS_TG_1D] = 1, [WS_TG_2D] = 2, [WS_TG_3D] = 4, [WS_TG_A1D] = 2, [WS_TG_A2D] = 4,
+                             [WS_TG_CUBE] = 4, [WS_TG_ACUBE] = 4 };
+    return geom > WS_TG_NONE && geom <= WS_TG_ACUBE ? n[geom] : 0;
+}
+
+/* Distribute the operands of tex/tld4/txq/suld/sust: object in base, coordinates in s[], destinations in d[]
+ * (sust: values after the coordinates). Forms with a level, gradients, offsets or a predicate are refused. */
+static int tex_operands(parser *P, ws_insn *in, opnd *ops, int n, int line)
+{
+    const char *name = ws_opcode_name(in->op);
+    in->space = WS_S_GLOBAL;
+    if (in->op == WS_OP_TXQ) {
+        if (n != 2 || ops[0].kind != 0 || ops[1].kind != 1 || ops[1].base < 0 || ops[1].nv) {
+            perr(P, line, "unsupported txq form (expected txq.query.b32 d, [object])");
+            return -1;
+        }
+        in->d[0] = ops[0].reg;
+        in->nd = 1;
+        in->base = ops[1].base;
+        return 0;
+    }
+    int nc = tex_ncoords(in->sub);
+    if (!nc) { perr(P, line, "%s needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)", name); return -1; }
+    if (in->op == WS_OP_SULD || in->op == WS_OP_SUST) {
+        if (in->sub == WS_TG_CUBE || in->sub == WS_TG_ACUBE) { perr(P, line, "%s.%s is not supported", name, "cube"); return -1; }
+        if (in->sub == WS_TG_3D || in->sub == WS_TG_A2D) nc = 4;
+    }
+    int ai = in->op == WS_OP_SUST ? 0 : 1, vi = in->op == WS_OP_SUST ? 1 : 0;
+    if (n != 2 || ops[ai].kind != 1 || ops[ai].base < 0 || ops[ai].nv != nc || ops[ai].off) {
+        perr(P, line, "unsupported %s form: expected [object, {%d coordinate%s}] and no level, gradient, offset or "
+             "depth-compare operand", name, nc, nc == 1 ? "" : "s");
+        return -1;
+    }
+    if (ops[vi].reg2 >= 0) { perr(P, line, "%s with a predicate destination is not supported", name); return -1; }
+    int nv = ops[vi].kind == 2 ? ops[vi].nv : 1;
+    if (ops[vi].kind == 2 ? nv > 4 : ops[vi].kind != 0) { perr(P, line, "unexpected value operand of %s", name); return -1; }
+    if ((in->op == WS_OP_TEX || in->op == WS_OP_TLD4) && nv != 4) { perr(P, line, "%s needs .v4 destinations", name); return -1; }
+    in->base = ops[ai].base;
+    int used = in->sub == WS_TG_3D || in->sub == WS_TG_CUBE ? 3 : in->sub == WS_TG_A2D && in->op != WS_OP_TLD4 ? 3 : nc;
+    if (in->op == WS_OP_SULD || in->op == WS_OP_SUST) used = nc == 4 ? 3 : nc;
+    for (int i = 0; i < used; i++) in->s[i] = ops[ai].vregs[i];
+    in->ns = (uint8_t)used;
+    if (in->op == WS_OP_SUST) {
+        uint64_t extra = 0;   /* operands past s[]: two register numbers in imm */
+        for (int i = 0; i < nv; i++) {
+            int r = ops[vi].kind == 2 ? ops[vi].vregs[i] : ops[vi].reg, k = used + i;
+            if (k < WS_INSN_NSRC) in->s[k] = r;
+            else extra |= (uint64_t)(uint32_t)r << (32 * (k - WS_INSN_NSRC));
+        }
+        in->imm = (int64_t)extra;
+        in->ns = (uint8_t)(used + nv < WS_INSN_NSRC ? used + nv : WS_INSN_NSRC);
+        in->vec = (uint8_t)nv;
+    } else {
+        for (int i = 0; i < nv; i++) in->d[i] = ops[vi].kind == 2 ? ops[vi].vregs[i] : ops[vi].reg;
+        in->nd = (uint8_t)nv;
+        in->vec = (uint8_t)nv;
     }
     return 0;
 }
@@ -1295,6 +1406,8 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
         if (tensor) oty = WS_T_U32;
         if (op == WS_OP_SHL || op == WS_OP_SHR || op == WS_OP_BFE || op == WS_OP_BFI || op == WS_OP_SHFL) oty = (n >= 2) ? WS_T_U32 : ty;
         if (op == WS_OP_SETP || op == WS_OP_SELP) oty = in->type;
+        if ((op == WS_OP_TEX || op == WS_OP_TLD4) && n == 1) oty = in->type2;
+        if ((op == WS_OP_SULD && n == 1) || (op == WS_OP_SUST && n == 0)) oty = WS_T_S32;
         if (parse_operand(P, &ops[n], oty)) return -1;
         in = &P->code[pc];  /* const_reg cannot move code, but keep the pattern safe */
         n++;
@@ -1345,6 +1458,9 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
         in->ns = (uint8_t)(n - 1);
         break;
     case WS_OP_PREFETCH: case WS_OP_PREFETCHU:
+        break;
+    case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
+        if (tex_operands(P, in, ops, n, line)) return -1;
         break;
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_RET: case WS_OP_EXIT:
     case WS_OP_TRAP: case WS_OP_BRKPT: case WS_OP_NANOSLEEP: case WS_OP_PMEVENT:

@@ -24,7 +24,7 @@ static int writes(const ws_insn *in, int *w)
 static int reads(const ws_insn *in, int *r)
 {
     int n = 0;
-    for (int i = 0; i < 5; i++) if (in->s[i] >= WS_SR_COUNT) r[n++] = in->s[i];
+    for (int i = 0; i < WS_INSN_NSRC; i++) if (in->s[i] >= WS_SR_COUNT) r[n++] = in->s[i];
     if (in->base >= WS_SR_COUNT) r[n++] = in->base;
     if (in->guard >= WS_SR_COUNT) r[n++] = in->guard;
     return n;
@@ -42,7 +42,7 @@ static int overlap(const int *a, int na, const int *b, int nb)
 static int can_pass(const ws_insn *x, const ws_insn *l)
 {
     if (is_fence(x) || (is_load(x) && is_load(l))) return 0;   /* loads keep their relative order */
-    int xr[8], xw[4], lr[8], lw[4];
+    int xr[WS_INSN_NSRC + 2], xw[4], lr[WS_INSN_NSRC + 2], lw[4];
     int nxr = reads(x, xr), nxw = writes(x, xw), nlr = reads(l, lr), nlw = writes(l, lw);
     return !overlap(xw, nxw, lr, nlr) && !overlap(xr, nxr, lw, nlw) && !overlap(xw, nxw, lw, nlw);
 }

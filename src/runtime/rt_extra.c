@@ -1,20 +1,10 @@
-/* rt_extra.c - less common API: pitched 3D memory, stream attributes, capture-mode exchange, channel
- * descriptors, and clear "not supported" answers for CUDA arrays, textures and surfaces (which the simulator
- * does not model), so programs that mention them still start and fail with a message. */
+/* rt_extra.c - less common API: pitched 3D memory (and 3D copies, CUDA arrays included through rt_texture.c),
+ * stream attributes, capture-mode exchange, channel descriptors, memory pools. */
 #include "rt_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-
-/* Say once per function that it is not supported, and return cudaErrorNotSupported (recorded). */
-static cudaError_t unsupported(const char *fn, int *said)
-{
-    if (!*said && !ws_rt_quiet())
-        fprintf(stderr, "warpsim: %s: CUDA arrays, textures and surfaces are not supported by the simulator\n", fn);
-    *said = 1;
-    return ws_rt_set_error(cudaErrorNotSupported);
-}
 
 /* cudaMalloc3D: pitched allocation of extent (width in bytes) with rows padded to 512 bytes. */
 WS_RT_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
@@ -52,13 +42,17 @@ static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p)
     return e;
 }
 
-/* cudaMemcpy3D: pitched copies (CUDA arrays are not supported). */
+/* cudaMemcpy3D: pitched copies, to and from CUDA arrays too. */
 WS_RT_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
     WS_RT_API();
-    static int said;
+    struct cudaMemcpy3DParms q;
     if (!p) return ws_rt_set_error(cudaErrorInvalidValue);
-    if (p->srcArray || p->dstArray) return unsupported("cudaMemcpy3D", &said);
+    if (p->srcArray || p->dstArray) {   /* CUDA arrays: their memory as pitched pointers (rt_texture.c) */
+        cudaError_t ae = ws_rt_array_3d_params(p, &q);
+        if (ae) return ws_rt_set_error(ae);
+        p = &q;
+    }
     ws_rt_lock();
     cudaError_t e = ws_rt_check(1);
     if (!e) e = copy_3d(p);
@@ -70,9 +64,13 @@ WS_RT_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 WS_RT_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
     WS_RT_API();
-    static int said;
+    struct cudaMemcpy3DParms q;
     if (!p) return ws_rt_set_error(cudaErrorInvalidValue);
-    if (p->srcArray || p->dstArray) return unsupported("cudaMemcpy3DAsync", &said);
+    if (p->srcArray || p->dstArray) {
+        cudaError_t ae = ws_rt_array_3d_params(p, &q);
+        if (ae) return ws_rt_set_error(ae);
+        p = &q;
+    }
     ws_rt_lock();
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_check(0);
@@ -193,87 +191,6 @@ WS_RT_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamA
     }
     ws_rt_unlock();
     return ws_rt_set_error(e);
-}
-
-/* cudaMallocArray: not supported. */
-WS_RT_EXPORT cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
-                                         size_t height, unsigned int flags)
-{
-    WS_RT_API();
-    static int said;
-    (void)array, (void)desc, (void)width, (void)height, (void)flags;
-    return unsupported("cudaMallocArray", &said);
-}
-
-/* cudaMalloc3DArray: not supported. */
-WS_RT_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
-                                           struct cudaExtent extent, unsigned int flags)
-{
-    WS_RT_API();
-    static int said;
-    (void)array, (void)desc, (void)extent, (void)flags;
-    return unsupported("cudaMalloc3DArray", &said);
-}
-
-/* cudaFreeArray: no array can exist. */
-WS_RT_EXPORT cudaError_t cudaFreeArray(cudaArray_t array)
-{
-    WS_RT_API();
-    return array ? ws_rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
-}
-
-/* cudaMemcpy2DToArray: not supported. */
-WS_RT_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-                                             size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind)
-{
-    WS_RT_API();
-    static int said;
-    (void)dst, (void)wOffset, (void)hOffset, (void)src, (void)spitch, (void)width, (void)height, (void)kind;
-    return unsupported("cudaMemcpy2DToArray", &said);
-}
-
-/* cudaMemcpy2DFromArray: not supported. */
-WS_RT_EXPORT cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
-                                               size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind)
-{
-    WS_RT_API();
-    static int said;
-    (void)dst, (void)dpitch, (void)src, (void)wOffset, (void)hOffset, (void)width, (void)height, (void)kind;
-    return unsupported("cudaMemcpy2DFromArray", &said);
-}
-
-/* cudaCreateTextureObject: not supported. */
-WS_RT_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
-                                                 const struct cudaTextureDesc *pTexDesc,
-                                                 const struct cudaResourceViewDesc *pResViewDesc)
-{
-    WS_RT_API();
-    static int said;
-    (void)pTexObject, (void)pResDesc, (void)pTexDesc, (void)pResViewDesc;
-    return unsupported("cudaCreateTextureObject", &said);
-}
-
-/* cudaDestroyTextureObject: no texture object can exist. */
-WS_RT_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
-{
-    WS_RT_API();
-    return texObject ? ws_rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
-}
-
-/* cudaCreateSurfaceObject: not supported. */
-WS_RT_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc)
-{
-    WS_RT_API();
-    static int said;
-    (void)pSurfObject, (void)pResDesc;
-    return unsupported("cudaCreateSurfaceObject", &said);
-}
-
-/* cudaDestroySurfaceObject: no surface object can exist. */
-WS_RT_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
-{
-    WS_RT_API();
-    return surfObject ? ws_rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
 }
 
 /* cudaDeviceGetByPCIBusId: device 0 for its bus id. */

@@ -243,6 +243,10 @@ cudaError_t ws_rt_fill(void *dst, int value, size_t count);
 /* Register all pinned host memory with a newly created GPU (after cudaDeviceReset). */
 void ws_rt_reregister_host(ws_gpu *g);
 
+/* ---- rt_texture.c ---- */
+/* The pitched-pointer form of a cudaMemcpy3D whose source or destination is a CUDA array. */
+cudaError_t ws_rt_array_3d_params(const struct cudaMemcpy3DParms *in, struct cudaMemcpy3DParms *out);
+
 /* ---- rt_stream.c ---- */
 /* Validate a stream handle; *s receives the object (NULL for the default streams). */
 cudaError_t ws_rt_stream_get(cudaStream_t h, ws_rt_stream **s);

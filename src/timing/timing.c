@@ -16,6 +16,7 @@ const char *const ws_stall_names[WS_ST_COUNT] = {
 };
 
 #define NEVER UINT64_MAX
+#define WS_TM_TEX_LANES_PER_SP 4   /* texture filtering lanes per sub-partition per cycle (one quad) */
 
 /* warp scheduling policies */
 enum { POL_GTO, POL_LRR, POL_LOWEST };
@@ -269,8 +270,8 @@ static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
     const ws_insn *in = next_insn(w);
     if (!in) return;
     x->npipe = in->pipe;
-    int srcs[8], n = 0;
-    for (int i = 0; i < 5; i++) if (in->s[i] >= WS_SR_COUNT) srcs[n++] = in->s[i];
+    int srcs[WS_INSN_NSRC + 2], n = 0;
+    for (int i = 0; i < WS_INSN_NSRC; i++) if (in->s[i] >= WS_SR_COUNT) srcs[n++] = in->s[i];
     if (in->base >= WS_SR_COUNT) srcs[n++] = in->base;
     if (in->guard >= WS_SR_COUNT) srcs[n++] = in->guard;
     for (int i = 0; i < n; i++) {
@@ -561,7 +562,7 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
         int p = x->npipe;
         if (sp->pipe_free[p] > t) {
             if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p];
-            x->reason = p == WS_PIPE_LSU ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE;
+            x->reason = (p == WS_PIPE_LSU || p == WS_PIPE_TEX) ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE;
             x->ready = sp->pipe_free[p];
             continue;
         }
@@ -705,6 +706,8 @@ static void tm_engine(void *ctx, ws_run *L)
     tm->pipe_interval[WS_PIPE_SFU] = (ws * per_sp + d->lanes_sfu_per_sm - 1) / d->lanes_sfu_per_sm;
     tm->pipe_interval[WS_PIPE_LSU] = (ws * per_sp + d->lanes_lsu_per_sm - 1) / d->lanes_lsu_per_sm;
     tm->pipe_interval[WS_PIPE_CTRL] = 1;
+    /* one texture unit per sub-partition filters a quad (4 lanes) per cycle */
+    tm->pipe_interval[WS_PIPE_TEX] = (ws + WS_TM_TEX_LANES_PER_SP - 1) / WS_TM_TEX_LANES_PER_SP;
     tm->pipe_interval[WS_PIPE_TENSOR] = 1;   /* per instruction: tensor_cycles() */
     latency_table(d, tm->lat_cycles, tm->lat_kind);
     for (int p = 0; p < WS_PIPE_COUNT; p++) if (tm->pipe_interval[p] < 1) tm->pipe_interval[p] = 1;
