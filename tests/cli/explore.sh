@@ -44,20 +44,19 @@ run() {
         return
     fi
     echo "PASS  warpsim explore $* --json --html"
-    "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom \
-        "file://$TMP/$c.html" > "$TMP/$c.dom" 2> "$TMP/$c.chromium" || true
+    # the DOM of the page with one line added that writes down its height (for the screenshot)
+    { cat "$TMP/$c.html"; echo '<script>document.body.setAttribute("data-height", document.documentElement.scrollHeight)</script>'; } > "$TMP/$c.m.html"
+    "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,800 --virtual-time-budget=5000 \
+        --dump-dom "file://$TMP/$c.m.html" > "$TMP/$c.dom" 2> "$TMP/$c.chromium" || true
     [ -s "$TMP/$c.dom" ] || { echo "FAIL  $c: chromium rendered nothing"; sed 's/^/      | /' "$TMP/$c.chromium" | tail -5; fails=$((fails + 1)); }
     cases+=("$c")
     shot "$c"
 }
 
-# shot CASE: a screenshot of the page as tall as it is, in $SHOTS/CASE.png (and $DOCS/explore-CASE.png)
+# shot CASE: a screenshot of the page as tall as its DOM said it is, in $SHOTS/CASE.png (and $DOCS/explore-CASE.png)
 shot() {
     local c=$1 h
-    { cat "$TMP/$c.html"; echo '<script>document.body.setAttribute("data-height", document.documentElement.scrollHeight)</script>'; } > "$TMP/$c.m.html"
-    "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,800 --virtual-time-budget=5000 \
-        --dump-dom "file://$TMP/$c.m.html" 2>/dev/null > "$TMP/$c.m.dom"
-    h=$(grep -o 'data-height="[0-9]*"' "$TMP/$c.m.dom" | grep -o '[0-9]*' | head -1)
+    h=$(grep -o 'data-height="[0-9]*"' "$TMP/$c.dom" | grep -o '[0-9]*' | head -1)
     [ -n "$h" ] || h=1400
     [ "$h" -gt 4000 ] && h=4000
     "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,"$h" --virtual-time-budget=5000 \
