@@ -617,13 +617,6 @@ void ws_hs_tl_close(void)
     if (locked) ws_hs_unlock();
 }
 
-/* Program name for the tables' header. */
-static const char *prog_name(void)
-{
-    extern char *program_invocation_short_name;
-    return program_invocation_short_name;
-}
-
 /* At exit: close open ranges, write the trace (WARPSIM_TRACE_FILE), the host object (WARPSIM_HOST_JSON) and print
  * the tables (WARPSIM_STATS). */
 void ws_hs_tl_finish(void)
@@ -662,7 +655,7 @@ void ws_hs_tl_finish(void)
         FILE *f = !to_file ? (strcmp(stats_dest, "-") ? stderr : stdout) : fopen(stats_dest, "w");
         if (!f) fprintf(stderr, "warpsim: cannot write the statistics %s: %s\n", stats_dest, strerror(errno));
         else {
-            int bad = ws_rep_stats_print(f, h, prog_name());
+            int bad = ws_rep_stats_print(f, h, ws_hs_program_name());
             if ((to_file && fclose(f) != 0) || bad)
                 fprintf(stderr, "warpsim: error writing the statistics%s%s\n", to_file ? " " : "",
                         to_file ? stats_dest : "");

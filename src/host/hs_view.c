@@ -81,13 +81,6 @@ static int write_file(const char *path, const char *what, const char *text, size
     return bad;
 }
 
-/* The program's name (for the page's title). */
-static const char *program_name(void)
-{
-    extern char *program_invocation_short_name;
-    return program_invocation_short_name;
-}
-
 /* At exit: the view data alone (WARPSIM_VIEW_JSON) and its page (WARPSIM_VIEW_HTML). */
 void ws_hs_view_files(const ws_rep_launch *launches, size_t n)
 {
@@ -108,7 +101,7 @@ void ws_hs_view_files(const ws_rep_launch *launches, size_t n)
     if (text && jpath && *jpath) write_file(jpath, "view data", text, len);
     if (text && hpath && *hpath) {
         char title[512];
-        snprintf(title, sizeof title, "warpsim view: %s", program_name());
+        snprintf(title, sizeof title, "warpsim view: %s", ws_hs_program_name());
         FILE *f = fopen(hpath, "w");
         int bad = !f || ws_rep_view_html(f, text, len, title) != 0;
         if (f && fclose(f) != 0) bad = 1;

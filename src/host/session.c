@@ -35,6 +35,13 @@ int ws_hs_lock_timed(double seconds)
     return pthread_mutex_timedlock(&lock, &until) == 0;
 }
 
+/* The program's short name. */
+const char *ws_hs_program_name(void)
+{
+    extern char *program_invocation_short_name;
+    return program_invocation_short_name && *program_invocation_short_name ? program_invocation_short_name : "program";
+}
+
 /* Whether WARPSIM_QUIET asks for no warpsim messages. */
 int ws_hs_quiet(void)
 {

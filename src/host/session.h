@@ -29,6 +29,8 @@ int ws_hs_lock_timed(double seconds);
 /* ---- the device ---- */
 /* Whether warpsim's own messages are silenced (WARPSIM_QUIET). */
 int ws_hs_quiet(void);
+/* The program's short name (for messages, titles and tables). */
+const char *ws_hs_program_name(void);
 /* The device preset (WARPSIM_GPU, default h200), or NULL with *err = WS_ERR_NO_DEVICE. */
 const ws_device *ws_hs_device(int *err);
 /* The simulated GPU, created on first use (options from WARPSIM_BLOCK_ORDER, WARPSIM_TRACE,

@@ -148,13 +148,6 @@ ws_rt_var *ws_rt_find_var(const void *p)
     return NULL;
 }
 
-/* Program name for messages. */
-static const char *prog_name(void)
-{
-    extern char *program_invocation_short_name;
-    return program_invocation_short_name ? program_invocation_short_name : "program";
-}
-
 /* Module-scope variable of a fatbin by name, searching its modules in order. */
 static int fatbin_global(ws_rt_fatbin *fb, const char *name, uint64_t *addr, size_t *size)
 {
@@ -239,7 +232,7 @@ cudaError_t ws_rt_load(ws_rt_fatbin *fb)
     char err[1024] = "";
     if (ws_fatbin_ptx_units_from_wrapper(fb->wrapper, cc, &fb->ptx, &fb->ptx_len, &fb->arch, &fb->nmod, err,
                                          sizeof err)) {
-        fprintf(stderr, "warpsim: %s: %s\n", prog_name(), err);
+        fprintf(stderr, "warpsim: %s: %s\n", ws_hs_program_name(), err);
         return load_failed(fb, strstr(err, "no PTX") ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidKernelImage);
     }
     for (int i = 0; i < fb->nmod; i++) {
@@ -250,7 +243,7 @@ cudaError_t ws_rt_load(ws_rt_fatbin *fb)
             if (!said++)
                 fprintf(stderr, "warpsim: %s: the program's PTX targets compute_%u, newer than the %s (compute "
                         "capability %d.%d); rebuild for an older architecture or choose another device with --gpu\n",
-                        prog_name(), fb->arch[i], dev->full_name, dev->cc_major, dev->cc_minor);
+                        ws_hs_program_name(), fb->arch[i], dev->full_name, dev->cc_major, dev->cc_minor);
             return load_failed(fb, cudaErrorNoKernelImageForDevice);
         }
     }
@@ -258,8 +251,8 @@ cudaError_t ws_rt_load(ws_rt_fatbin *fb)
     if (!fb->modules) return load_failed(fb, cudaErrorMemoryAllocation);
     for (int i = 0; i < fb->nmod; i++) {
         char origin[300];
-        if (fb->nmod > 1) snprintf(origin, sizeof origin, "%s.%d.compute_%u.ptx", prog_name(), i, fb->arch[i]);
-        else snprintf(origin, sizeof origin, "%s.compute_%u.ptx", prog_name(), fb->arch[i]);
+        if (fb->nmod > 1) snprintf(origin, sizeof origin, "%s.%d.compute_%u.ptx", ws_hs_program_name(), i, fb->arch[i]);
+        else snprintf(origin, sizeof origin, "%s.compute_%u.ptx", ws_hs_program_name(), fb->arch[i]);
         fb->modules[i] = ws_module_load(g, fb->ptx[i], fb->ptx_len[i], origin, err, sizeof err);
         if (!fb->modules[i] && strip_managed_attribute(fb->ptx[i]))
             fb->modules[i] = ws_module_load(g, fb->ptx[i], fb->ptx_len[i], origin, err, sizeof err);

@@ -24,6 +24,7 @@ SHOTS=$ROOT/build/tests/explore
 rm -rf "$SHOTS"; mkdir -p "$SHOTS"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/warpsim-explore-XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+. "$ROOT/tests/lib/chrome.sh"   # docs_png
 fails=0
 cases=()
 
@@ -63,10 +64,7 @@ shot() {
         --run-all-compositor-stages-before-draw --screenshot="$SHOTS/$c.png" "file://$TMP/$c.html" > "$TMP/$c.shot.log" 2>&1
     if [ ! -s "$SHOTS/$c.png" ]; then echo "FAIL  $c: no screenshot"; fails=$((fails + 1)); return; fi
     echo "PASS  $c: screenshot $SHOTS/$c.png (1280 x $h)"
-    if [ -n "$DOCS" ]; then
-        if command -v pngquant >/dev/null 2>&1; then pngquant --quality=70-95 --speed 1 --strip -f -o "$DOCS/explore-$c.png" "$SHOTS/$c.png"
-        else cp "$SHOTS/$c.png" "$DOCS/explore-$c.png"; fi
-    fi
+    if [ -n "$DOCS" ]; then docs_png "$SHOTS/$c.png" "$DOCS/explore-$c.png"; fi
 }
 
 run map map

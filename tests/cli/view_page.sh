@@ -258,24 +258,7 @@ shots=(
   "functional functional 0 launch=0 1400 1500"
 )
 [ -n "$DOCS" ] || shots=("${shots[0]}" "${shots[2]}" "${shots[11]}")
-jobs=()
-for s in "${shots[@]}"; do
-  read -r name fx _ hash w h <<<"$s"
-  chrome png "file://$OUT/$fx.html#$hash" "$OUT/$name.png" "$w" "$h" & jobs+=($!)
-  if [ ${#jobs[@]} -ge 2 ]; then wait "${jobs[@]}"; jobs=(); fi
-done
-wait "${jobs[@]}" 2>/dev/null
-for s in "${shots[@]}"; do
-  read -r name _ <<<"$s"
-  if [ -s "$OUT/$name.png" ]; then
-    # pngquant (when installed) makes the pictures about a third of their size
-    if [ -n "$DOCS" ]; then
-      if command -v pngquant >/dev/null 2>&1; then pngquant --quality=70-95 --speed 1 --strip -f -o "$DOCS/view-$name.png" "$OUT/$name.png"
-      else cp "$OUT/$name.png" "$DOCS/view-$name.png"; fi
-    fi
-  else bad "screenshot $name"; fi
-done
-ok "screenshots in $OUT${DOCS:+ and $DOCS/view-*.png}"
+chrome_shots view 8000 "${shots[@]}"
 
 if [ "$fails" -eq 0 ]; then echo "view_page: all checks passed"; fi
 [ "$fails" -eq 0 ]

@@ -169,23 +169,7 @@ shots=(
   "streams-timeline streams 6 launch=6&solo=timeline 1400 900"
   "many-blocks many 0 launch=0&solo=blocks 1400 900"
 )
-jobs=()
-for s in "${shots[@]}"; do
-  read -r name page _ hash w h <<<"$s"
-  chrome png "file://$OUT/$page.html#$hash" "$OUT/$name.png" "$w" "$h" 15000 & jobs+=($!)
-  if [ ${#jobs[@]} -ge 2 ]; then wait "${jobs[@]}"; jobs=(); fi
-done
-wait "${jobs[@]}" 2>/dev/null
-for s in "${shots[@]}"; do
-  read -r name _ <<<"$s"
-  if [ -s "$OUT/$name.png" ]; then
-    if [ -n "$DOCS" ]; then
-      if command -v pngquant >/dev/null 2>&1; then pngquant --quality=70-95 --speed 1 --strip -f -o "$DOCS/view-program-$name.png" "$OUT/$name.png"
-      else cp "$OUT/$name.png" "$DOCS/view-program-$name.png"; fi
-    fi
-  else bad "screenshot $name"; fi
-done
-ok "screenshots in $OUT${DOCS:+ and $DOCS/view-program-*.png}"
+chrome_shots view-program 15000 "${shots[@]}"
 
 [ "$fails" -eq 0 ] && echo "view_programs: all checks passed"
 [ "$fails" -eq 0 ]

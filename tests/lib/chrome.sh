@@ -22,3 +22,28 @@ chrome() {
   rm -rf "$prof"
   return $rc
 }
+
+# docs_png SRC DEST: a picture for docs/ (pngquant, when installed, makes it about a third of the size)
+docs_png() {
+  if command -v pngquant >/dev/null 2>&1; then pngquant --quality=70-95 --speed 1 --strip -f -o "$2" "$1"
+  else cp "$1" "$2"; fi
+}
+
+# chrome_shots PREFIX BUDGET_MS "NAME PAGE LAUNCH HASH W H"...: screenshots $OUT/NAME.png of $OUT/PAGE.html#HASH,
+# two at a time; with DOCS set, also $DOCS/PREFIX-NAME.png. A missing screenshot is a failure (bad NAME).
+chrome_shots() {
+  local prefix=$1 budget=$2 s name page hash w h jobs=()
+  shift 2
+  for s in "$@"; do
+    read -r name page _ hash w h <<<"$s"
+    chrome png "file://$OUT/$page.html#$hash" "$OUT/$name.png" "$w" "$h" "$budget" & jobs+=($!)
+    if [ ${#jobs[@]} -ge 2 ]; then wait "${jobs[@]}"; jobs=(); fi
+  done
+  wait "${jobs[@]}" 2>/dev/null
+  for s in "$@"; do
+    read -r name _ <<<"$s"
+    if [ ! -s "$OUT/$name.png" ]; then bad "screenshot $name"
+    elif [ -n "${DOCS:-}" ]; then docs_png "$OUT/$name.png" "$DOCS/$prefix-$name.png"; fi
+  done
+  ok "screenshots in $OUT${DOCS:+ and $DOCS/$prefix-*.png}"
+}
