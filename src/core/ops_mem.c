@@ -102,10 +102,11 @@ static void h_ld(ws_warp *w, const ws_insn *in, uint32_t mask)
     });
 }
 
-/* ld.global 32-bit scalar: the common case (.s32 sign-extends into a 64-bit destination, as h_ld does) */
-static void h_ld_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
+/* ld.global 32-bit scalar, the common case; sx: .s32, which sign-extends into a 64-bit destination as h_ld does
+ * (a constant in each handler below, so the lane loop has no decision in it) */
+static inline void ld_global_32(ws_warp *w, const ws_insn *in, uint32_t mask, const int sx)
 {
-    const int d = in->d[0], b = in->base, sx = in->type == WS_T_S32;
+    const int d = in->d[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit;
     uint8_t *store = w->L->gstore;
     FOR_LANES(mask, {
@@ -117,10 +118,16 @@ static void h_ld_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
     });
 }
 
-/* ld.shared 32-bit scalar (.s32 sign-extends) */
-static void h_ld_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
+/* ld.global .b32/.u32/.f32 scalar */
+static void h_ld_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask) { ld_global_32(w, in, mask, 0); }
+
+/* ld.global .s32 scalar */
+static void h_ld_global_s32(ws_warp *w, const ws_insn *in, uint32_t mask) { ld_global_32(w, in, mask, 1); }
+
+/* ld.shared 32-bit scalar; sx as ld_global_32 */
+static inline void ld_shared_32(ws_warp *w, const ws_insn *in, uint32_t mask, const int sx)
 {
-    const int d = in->d[0], b = in->base, sx = in->type == WS_T_S32;
+    const int d = in->d[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
     uint8_t *sm = w->blk->smem;
     FOR_LANES(mask, {
@@ -131,6 +138,12 @@ static void h_ld_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
         RG(d, l) = sx ? (uint64_t)(int64_t)(int32_t)v : v;
     });
 }
+
+/* ld.shared .b32/.u32/.f32 scalar */
+static void h_ld_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask) { ld_shared_32(w, in, mask, 0); }
+
+/* ld.shared .s32 scalar */
+static void h_ld_shared_s32(ws_warp *w, const ws_insn *in, uint32_t mask) { ld_shared_32(w, in, mask, 1); }
 
 /* st (any space, any size, vectors) */
 static void h_st(ws_warp *w, const ws_insn *in, uint32_t mask)
@@ -309,8 +322,10 @@ ws_handler ws_mem_handler(const ws_insn *in)
     case WS_OP_LD: case WS_OP_LDU:
         if (!es) return NULL;
         if ((in->flags & WS_F_SYNCMEM) && (in->space == WS_S_GLOBAL || in->space == WS_S_GENERIC)) return h_ld_sync;
-        if (in->vec == 1 && es == 4 && in->base >= 0 && (in->space == WS_S_GLOBAL)) return h_ld_global_b32;
-        if (in->vec == 1 && es == 4 && in->space == WS_S_SHARED) return h_ld_shared_b32;
+        if (in->vec == 1 && es == 4 && in->base >= 0 && (in->space == WS_S_GLOBAL))
+            return in->type == WS_T_S32 ? h_ld_global_s32 : h_ld_global_b32;
+        if (in->vec == 1 && es == 4 && in->space == WS_S_SHARED)
+            return in->type == WS_T_S32 ? h_ld_shared_s32 : h_ld_shared_b32;
         return h_ld;
     case WS_OP_ST:
         if (!es) return NULL;
