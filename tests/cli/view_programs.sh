@@ -164,7 +164,7 @@ shots=(
   "matmul matmul 9 launch=9 1400 2600"
   "transpose-conflicts transpose 2 launch=2&solo=source 1400 700"
   "transpose-padded transpose 3 launch=3&solo=source 1400 700"
-  "transpose-banks transpose 2 launch=2&solo=memory 1400 660"
+  "transpose-banks transpose 2 launch=2&solo=memory&mem=8 1400 660"
   "streams-host streams 0 launch=0&solo=host 1400 560"
   "streams-timeline streams 6 launch=6&solo=timeline 1400 900"
   "many-blocks many 0 launch=0&solo=blocks 1400 900"
