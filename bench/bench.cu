@@ -58,8 +58,10 @@ __global__ void reduce_shfl(const float *x, float *out, int n)
 
 int main(int argc, char **argv)
 {
+    // bench [SCALE [M [N]]]: matrices of M = 256 * SCALE (or M, a multiple of 16), vectors of N = 2^22 (or N)
     int scale = argc > 1 ? atoi(argv[1]) : 1;
-    int n = 1 << 22, m = 256 * scale;
+    int m = argc > 2 ? atoi(argv[2]) : 256 * scale, n = argc > 3 ? atoi(argv[3]) : 1 << 22;
+    if (m < 16 || m % 16 || n < 1) { fprintf(stderr, "usage: bench [SCALE [M (a multiple of 16) [N]]]\n"); return 2; }
     std::vector<float> hx(n), hy(n);
     for (int i = 0; i < n; i++) { hx[i] = (i % 7) * 0.5f; hy[i] = (i % 5) * 0.25f; }
     float *x, *y, *A, *B, *C, *out;

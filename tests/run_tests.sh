@@ -19,8 +19,8 @@
 # Directives in a program's source, "// KEY: value" lines:
 #   NVCCFLAGS    extra nvcc flags
 #   ARGS         program arguments
-#   TIMING_ARGS  program arguments for the timing-mode run instead of ARGS (inputs sized for the timing model;
-#                the program still checks its results at that size). Not allowed with a NAME.expected file.
+#   TIMING_ARGS  program arguments for the timing-mode and --check runs instead of ARGS (inputs sized for the two
+#                slower modes; the program still checks its results at that size). Not allowed with NAME.expected.
 #   TIMEOUT      seconds for one run of this program instead of $TIMEOUT
 #   CHECK        "api-errors": the program calls the runtime wrongly on purpose; under --check its API errors
 #                ("Program hit ...") are allowed, device-side findings are not
@@ -52,41 +52,9 @@ ROOT="$(cd "$(dirname "$SELF")/.." && pwd)"
 cd "$ROOT" || exit 2
 
 NVCC=${NVCC:-nvcc}
-PROGDIR=tests/programs
-BINDIR=build/tests/progs
 OUTDIR=build/tests/out
-SKIP_RC=77
 
-# directive value from a source line "// KEY: value"
-directive() { grep -m1 "^// $1:" "$2" 2>/dev/null | sed "s|^// $1:[[:space:]]*||"; }
-
-# true when build/tests/progs/NAME exists and is newer than its source
-prog_fresh() { [ -x "$BINDIR/$1" ] && [ "$BINDIR/$1" -nt "$PROGDIR/$1.cu" ]; }
-
-# compile tests/programs/NAME.cu unless up to date, under a lock (the tests of every mode share the binary);
-# exit 0 when the binary is up to date, 77 when nvcc is missing, 1 when nvcc failed (log in NAME.log)
-compile_one() {
-  local name=$1 src=$PROGDIR/$1.cu log=$BINDIR/$1.log tmp flags
-  mkdir -p "$BINDIR"
-  {
-    flock 9
-    prog_fresh "$name" && return 0
-    if ! command -v "$NVCC" >/dev/null 2>&1; then
-      echo "$NVCC not found: cannot build $src" >"$log"
-      return $SKIP_RC
-    fi
-    flags=$(directive NVCCFLAGS "$src")
-    tmp=$BINDIR/.$name.tmp.$$
-    # shellcheck disable=SC2086
-    if "$NVCC" -cudart shared -lineinfo $flags -o "$tmp" "$src" >"$log" 2>&1; then
-      mv -f "$tmp" "$BINDIR/$name"
-      return 0
-    fi
-    rm -f "$tmp"
-    echo "nvcc failed for $name (see $log)" >&2
-    return 1
-  } 9>"$BINDIR/.$name.lock"
-}
+. tests/lib/progs.sh   # directive, prog_fresh, compile_one
 
 PATTERN=${1:-}
 NATIVE=${NATIVE:-0}
@@ -182,9 +150,9 @@ run_prog() {
     return
   fi
   args=$(directive ARGS "$src")
-  if [ "$mode" = timing ] && grep -q "^// TIMING_ARGS:" "$src"; then
+  if [ "$mode" != functional ] && [ "$mode" != native ] && grep -q "^// TIMING_ARGS:" "$src"; then
     if [ -f "$PROGDIR/$name.expected" ]; then
-      echo "FAIL $src has both TIMING_ARGS and $name.expected (the timing run would not be compared)"
+      echo "FAIL $src has both TIMING_ARGS and $name.expected (the $mode run would not be compared)"
       return
     fi
     args=$(directive TIMING_ARGS "$src")

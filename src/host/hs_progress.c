@@ -2,7 +2,7 @@
  * launch has run for more than 2 seconds, one line on stderr, rewritten about 4 times a second: the kernel, blocks
  * done of the grid's, the simulated cycle (timing mode), warp instructions per second and the seconds so far;
  * erased when the launch ends. Nothing when stderr is not a terminal, under --quiet (WARPSIM_QUIET) or with
- * WARPSIM_PROGRESS=0.
+ * WARPSIM_PROGRESS=0. WARPSIM_PROGRESS_DELAY=SECONDS changes the 2 seconds (the tests use a shorter delay).
  *
  * The engines report progress through ws_gpu_set_progress (src/core/sim.h) when they get to it (the functional
  * engine when a block finishes, the timing engine every few thousand cycles), so a small thread, started with the
@@ -22,6 +22,7 @@
 #define PROGRESS_PERIOD 0.25     /* seconds between updates */
 
 static int wanted = -1;          /* -1: not decided yet */
+static double delay = PROGRESS_DELAY;   /* seconds before the line appears (WARPSIM_PROGRESS_DELAY) */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv;        /* wakes the thread: a launch began or ended */
 static int thread_up;            /* the writer thread runs */
@@ -47,6 +48,10 @@ static int progress_wanted(void)
     if (wanted < 0) {
         const char *p = getenv("WARPSIM_PROGRESS");
         wanted = !(p && !strcmp(p, "0")) && !ws_hs_quiet() && isatty(STDERR_FILENO) && ws_hs_root_process();
+        const char *d = getenv("WARPSIM_PROGRESS_DELAY");
+        char *end;
+        double v = d && *d ? strtod(d, &end) : -1;
+        if (d && *d && !*end && v >= 0 && v <= 3600) delay = v;
     }
     return wanted;
 }
@@ -107,7 +112,7 @@ static void *writer(void *arg)
         if (until.tv_nsec >= 1000000000L) { until.tv_sec++; until.tv_nsec -= 1000000000L; }
         pthread_cond_timedwait(&cv, &mu, &until);
         double now = now_s();
-        if (active && now - started >= PROGRESS_DELAY) draw(now);
+        if (active && now - started >= delay) draw(now);
     }
     return NULL;
 }

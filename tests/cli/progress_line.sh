@@ -3,7 +3,8 @@
 # The progress line of long launches (src/host/hs_progress.c): under a pseudo-terminal a launch that runs longer
 # than 2 seconds shows "warpsim: KERNEL: DONE/TOTAL blocks, ..., N s" on stderr, rewritten in place and
 # erased when the launch ends (functional mode; timing mode adds the simulated cycle); short launches show nothing,
-# and nothing appears when stderr is not a terminal or with --quiet. Exits 77 (skipped) when nvcc or python3 is
+# and nothing appears when stderr is not a terminal or with --quiet. The long launches run with the delay shortened
+# to 0.3 s (WARPSIM_PROGRESS_DELAY) and last about 1.5 s; the short one runs with the default 2 s. Exits 77 (skipped) when nvcc or python3 is
 # missing.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -44,8 +45,11 @@ def piped(args):
     r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     return r.returncode, r.stdout.decode("utf-8", "replace"), time.time() - t
 
+os.environ["WARPSIM_PROGRESS_DELAY"] = "0.3"
+LONG = 1.4      # seconds a long launch should take: the line after 0.3 s, then updated every 0.25 s
+
 def long_args(extra, blocks, iters):
-    """A launch long enough: the iteration count grows until the launch takes more than 3 s."""
+    """A launch long enough: the iteration count grows until the launch takes more than LONG seconds."""
     return [warpsim, "run"] + extra + [prog, str(blocks), str(iters)]
 
 fails = 0
@@ -61,9 +65,9 @@ for _ in range(6):
     if rc != 0:
         check(False, "long_launch runs", out[-400:])
         sys.exit(1)
-    if secs > 4:
+    if secs > LONG:
         break
-    iters = int(iters * min(8.0, 4.5 / max(secs, 0.05)))
+    iters = int(iters * min(8.0, 1.3 * LONG / max(secs, 0.05)))
 
 rc, out, secs = on_pty(long_args([], 128, iters))
 lines = [s for s in out.split("\r") if "warpsim: spin: " in s and " blocks" in s]
@@ -81,21 +85,23 @@ check(rc == 0 and "blocks" not in out, "nothing when stderr is not a terminal", 
 rc, out, _ = on_pty(long_args(["--quiet"], 128, iters))
 check(rc == 0 and "blocks" not in out, "nothing with --quiet", out[-300:])
 
+del os.environ["WARPSIM_PROGRESS_DELAY"]
 rc, out, _ = on_pty([warpsim, "run", prog, "128", "50", "20"])
 check(rc == 0 and "blocks" not in out and "PASS" in out, "nothing for short launches", out[-300:])
+os.environ["WARPSIM_PROGRESS_DELAY"] = "0.3"
 
 # timing mode: the simulated cycle (calibrated apart: the timing model is much slower)
 titers = max(100, iters // 20)
 rc, out, secs = piped(long_args(["--quiet", "--timing"], 128, titers))
-if secs < 3.5:
-    titers = int(titers * min(20.0, 4.5 / max(secs, 0.05)))
+if secs < LONG:
+    titers = int(titers * min(20.0, 1.3 * LONG / max(secs, 0.05)))
 # the line appears only after 2 s: a run that came out shorter (the machine got faster) is retried longer
 for attempt in range(3):
     rc, out, secs = on_pty(long_args(["--timing"], 128, titers))
     lines = [s for s in out.split("\r") if "warpsim: spin: " in s and " blocks" in s]
-    if rc != 0 or any(", cycle " in s for s in lines) or secs >= 3:
+    if rc != 0 or any(", cycle " in s for s in lines) or secs >= 2 * LONG:
         break
-    titers = int(titers * min(20.0, 4.5 / max(secs, 0.05)))
+    titers = int(titers * min(20.0, 1.3 * LONG / max(secs, 0.05)))
 check(rc == 0 and any(", cycle " in s for s in lines),
       f"timing mode shows the simulated cycle ({secs:.1f} s)", repr(out[-600:]))
 sys.exit(1 if fails else 0)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # TIMEOUT: 300
 # The timing model simulates SMs on two threads when the machine has two cores; the results must be bit-identical
-# to one thread: same cycles, counters, stall reasons and program output. Exits 77 (skipped) when nvcc or python3
-# is missing.
+# to one thread: same cycles, counters, stall reasons and program output. The benchmark's four kernels at a size
+# whose grids reach both threads' SMs (192 x 192 matrices: 144 blocks; 2^18-element vectors: 1,024 blocks).
+# Exits 77 (skipped) when nvcc or python3 is missing.
 set -eu
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 WARPSIM=${WARPSIM:-build/warpsim}
@@ -15,7 +16,7 @@ if ! [ "$OUT/bench" -nt bench/bench.cu ]; then
   "$NVCC" -cudart shared -lineinfo -O3 -o "$OUT/bench" bench/bench.cu
 fi
 for n in 1 2; do
-  WARPSIM_THREADS=$n "$WARPSIM" run --timing --quiet --report "$OUT/t$n.json" "$OUT/bench" >"$OUT/out$n.txt"
+  WARPSIM_THREADS=$n "$WARPSIM" run --timing --quiet --report "$OUT/t$n.json" "$OUT/bench" 1 192 262144 >"$OUT/out$n.txt"
 done
 cmp "$OUT/out1.txt" "$OUT/out2.txt"
 python3 - "$OUT/t1.json" "$OUT/t2.json" <<'PY'

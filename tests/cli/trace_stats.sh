@@ -20,13 +20,12 @@ NVCC=${NVCC:-nvcc}
 OUT=build/tests/trace
 mkdir -p "$OUT"
 command -v python3 >/dev/null 2>&1 || { echo "trace_stats: python3 not found"; exit 77; }
-for src in tests/programs/streams.cu tests/timing/nvtx_ranges.cu; do
-  name=$(basename "$src" .cu)
-  if ! [ "$OUT/$name" -nt "$src" ]; then
-    command -v "$NVCC" >/dev/null 2>&1 || { echo "trace_stats: $NVCC not found"; exit 77; }
-    "$NVCC" -cudart shared -lineinfo -o "$OUT/$name" "$src" || exit 1
-  fi
-done
+command -v "$NVCC" >/dev/null 2>&1 || { echo "trace_stats: $NVCC not found"; exit 77; }
+. tests/lib/progs.sh   # compile_one: tests/programs/streams.cu is built once for the whole suite
+compile_one streams || { cat "$BINDIR/streams.log"; exit 1; }
+if ! [ "$OUT/nvtx_ranges" -nt tests/timing/nvtx_ranges.cu ]; then
+  "$NVCC" -cudart shared -lineinfo -o "$OUT/nvtx_ranges" tests/timing/nvtx_ranges.cu || exit 1
+fi
 run() {   # run LABEL [options...] PROGRAM: the trace, stats, report and host JSON go to $OUT/LABEL.*
   local label=$1; shift
   rm -f "$OUT/$label".*
@@ -34,13 +33,13 @@ run() {   # run LABEL [options...] PROGRAM: the trace, stats, report and host JS
     --stats="$OUT/$label.stats.txt" --report "$OUT/$label.report.json" "$@" > "$OUT/$label.out" 2>&1 ||
     { echo "FAIL $label: warpsim run $*"; tail -20 "$OUT/$label.out"; exit 1; }
 }
-run streams_timing --timing "$OUT/streams"
-run streams_func "$OUT/streams"
+run streams_timing --timing "$BINDIR/streams"
+run streams_func "$BINDIR/streams"
 run nvtx_timing --timing "$OUT/nvtx_ranges"
 run nvtx_func "$OUT/nvtx_ranges"
 rm -f "$OUT/bounded".*
 WARPSIM_TIMELINE_MAX=10 WARPSIM_HOST_JSON="$OUT/bounded.host.json" "$WARPSIM" run --quiet \
-  --trace "$OUT/bounded.trace.json" --stats="$OUT/bounded.stats.txt" "$OUT/streams" > "$OUT/bounded.out" 2>&1 ||
+  --trace "$OUT/bounded.trace.json" --stats="$OUT/bounded.stats.txt" "$BINDIR/streams" > "$OUT/bounded.out" 2>&1 ||
   { echo "FAIL bounded run"; tail -20 "$OUT/bounded.out"; exit 1; }
 
 python3 - "$OUT" <<'PY'

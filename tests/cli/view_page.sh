@@ -9,7 +9,7 @@
 #   - a "</script>" inside the JSON cannot end the data element;
 #   - clicks, zoom, pan and hovering work (a script added to a copy of the page drives them);
 #   - 20,000 cycles x 64 warps per SM renders, drawing no more than the visible pixels;
-#   - screenshots in build/tests/view/ (with --docs DIR: the docs/view-*.png pictures, see `make docs`).
+#   - a screenshot in build/tests/view/ (with --docs DIR: all of them, the docs/view-*.png pictures: `make docs`).
 # Exits 77 (skipped) when chromium or python3 is missing.
 #
 #   tests/cli/view_page.sh [--docs DIR]
@@ -257,7 +257,6 @@ shots=(
   "host timing 1 launch=1&solo=host 1400 520"
   "functional functional 0 launch=0 1400 1500"
 )
-[ -n "$DOCS" ] || shots=("${shots[0]}" "${shots[2]}" "${shots[11]}")
 chrome_shots view 8000 "${shots[@]}"
 
 if [ "$fails" -eq 0 ]; then echo "view_page: all checks passed"; fi

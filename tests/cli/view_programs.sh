@@ -11,7 +11,7 @@
 #   - `warpsim view REPORT.json` rebuilds a page with the same data;
 #   - a launch of 10^5 blocks (tests/timing/many_blocks.cu) in timing mode: --view adds at most 64 MiB to the
 #     program's largest resident set, the timeline stays within its bound, the page draws the blocks per pixel;
-#   - screenshots in build/tests/view-programs/ (with --docs DIR: DIR/view-program-*.png, see `make docs`).
+#   - a screenshot in build/tests/view-programs/ (with --docs DIR: all of them, as DIR/view-program-*.png: `make docs`).
 # Exits 77 (skipped) when chromium, python3 or nvcc is missing.
 #
 #   tests/cli/view_programs.sh [--docs DIR]
@@ -36,9 +36,11 @@ bad() { echo "FAIL $1"; fails=$((fails + 1)); }
 # ---------------------------------------------------------------- the runs
 # name program mode
 runs=("matmul matmul --timing" "transpose transpose --timing" "streams streams --timing" "matmul-functional matmul --mode=functional")
+. tests/lib/progs.sh   # compile_one: the programs' binaries are the ones the suite's program tests run
+for p in matmul transpose streams; do compile_one "$p" || { cat "$BINDIR/$p.log"; exit 1; }; done
 for r in "${runs[@]}"; do
   read -r name prog mode <<<"$r"
-  if "$WARPSIM" run "$mode" --quiet --view "$OUT/$name.html" --report "$OUT/$name.json" "tests/programs/$prog.cu" \
+  if "$WARPSIM" run "$mode" --quiet --view "$OUT/$name.html" --report "$OUT/$name.json" "$BINDIR/$prog" \
        >"$OUT/$name.out" 2>"$OUT/$name.err" && grep -q "^PASS $prog" "$OUT/$name.out" && [ -s "$OUT/$name.html" ]; then
     ok "$prog ($mode) passes with --view: $(wc -c <"$OUT/$name.html") bytes of page"
   else
