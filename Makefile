@@ -1,4 +1,8 @@
 # warpsim - plain make. Builds build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1 and build/libwarpsim.a.
+# Plain `make` compiles on every core (a -j given on the command line wins).
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 CC      ?= cc
 OPT     ?= -O2
 ARCH    := $(shell uname -m)
