@@ -24,7 +24,7 @@ SHOTS=$ROOT/build/tests/explore
 rm -rf "$SHOTS"; mkdir -p "$SHOTS"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/warpsim-explore-XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-. "$ROOT/tests/lib/chrome.sh"   # docs_png
+. "$ROOT/tests/lib/chrome.sh"   # chrome_doms, docs_png
 fails=0
 cases=()
 
@@ -45,14 +45,21 @@ run() {
         return
     fi
     echo "PASS  warpsim explore $* --json --html"
-    # the DOM of the page with one line added that writes down its height (for the screenshot)
+    # the page with one line added that writes down its height (for the screenshot); its DOM comes from doms
     { cat "$TMP/$c.html"; echo '<script>document.body.setAttribute("data-height", document.documentElement.scrollHeight)</script>'; } > "$TMP/$c.m.html"
-    "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,800 --virtual-time-budget=5000 \
-        --dump-dom "file://$TMP/$c.m.html" > "$TMP/$c.dom" 2> "$TMP/$c.chromium" || true
-    [ -s "$TMP/$c.dom" ] || { echo "FAIL  $c: chromium rendered nothing"; sed 's/^/      | /' "$TMP/$c.chromium" | tail -5; fails=$((fails + 1)); }
     cases+=("$c")
-    # the suite takes the first page's screenshot only (a browser run costs about two CPU seconds); --docs all
-    if [ -n "$DOCS" ] || [ ${#cases[@]} = 1 ]; then shot "$c"; fi
+}
+
+# doms: the DOMs of every page from one browser start (tests/lib/chrome.sh), then the screenshots: the first
+# page's only in the suite (a browser run costs about two CPU seconds), every page's with --docs
+doms() {
+    local c pages=()
+    for c in "${cases[@]}"; do pages+=("file://$TMP/$c.m.html" "$TMP/$c.dom"); done
+    [ ${#pages[@]} -gt 0 ] && OUT=$TMP CHROME=$CHROMIUM chrome_doms 1280 800 5000 "${pages[@]}"
+    for c in "${cases[@]}"; do
+        [ -s "$TMP/$c.dom" ] || { echo "FAIL  $c: chromium rendered nothing"; fails=$((fails + 1)); }
+        if [ -n "$DOCS" ] || [ "$c" = "${cases[0]}" ]; then shot "$c"; fi
+    done
 }
 
 # shot CASE: a screenshot of the page as tall as its DOM said it is, in $SHOTS/CASE.png (and $DOCS/explore-CASE.png)
@@ -81,6 +88,7 @@ run placement placement
 run rare-branch rare-branch
 run launch launch
 run occupancy occupancy
+doms
 
 # the list, the usage errors
 "$W" explore > "$TMP/list" 2>&1

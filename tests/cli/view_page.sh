@@ -157,20 +157,17 @@ open(sys.argv[2], "w").write(page[:i] + drive + page[i:])
 PY
 
 # the DOMs: every launch of both fixtures (all PTX lines open), the injected page, the interactions, the stress page
-jobs=()
-dom() { chrome dom "file://$OUT/$1#$2" "$OUT/$3.dom" & jobs+=($!); }
+pages=()
+dom() { pages+=("file://$OUT/$1#$2" "$OUT/$3.dom"); }
 dom functional.html "launch=0&open=all" functional.0
 dom timing.html "launch=0&open=all" timing.0
-wait "${jobs[@]}"; jobs=()
 dom functional.html "launch=1&open=all" functional.1
 dom timing.html "launch=1&open=all" timing.1
-wait "${jobs[@]}"; jobs=()
 dom inject.html "launch=0" inject.0
 dom interact.html "launch=0" interact.0
-wait "${jobs[@]}"; jobs=()
 dom stress.html "launch=1" stress.1
 dom bare.html "launch=1" bare.1
-wait "${jobs[@]}"; jobs=()
+chrome_doms 1400 1000 8000 "${pages[@]}" || { echo "FAIL a page's DOM (see above)"; fails=$((fails + 1)); }
 
 python3 - "$OUT" "$FX" <<'PY'
 import json, sys

@@ -48,18 +48,30 @@ for r in "${runs[@]}"; do
   fi
 done
 
+# ---------------------------------------------------------------- a launch of 10^5 blocks: bounded memory
+# the largest resident set of the run (the program's process) with and without --view, in KiB
+maxrss() { python3 -c 'import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r == 0 else -1)' "$@"; }
+nvcc -cudart shared -lineinfo -o "$OUT/many_blocks" tests/timing/many_blocks.cu || bad "nvcc many_blocks.cu"
+plain=$(maxrss "$WARPSIM" run --timing --quiet "$OUT/many_blocks" 100000)
+viewed=$(maxrss "$WARPSIM" run --timing --quiet --view "$OUT/many.html" --view-json "$OUT/many.json" "$OUT/many_blocks" 100000)
+if [ "$plain" -gt 0 ] && [ "$viewed" -gt 0 ] && [ $((viewed - plain)) -le 65536 ]; then
+  ok "10^5 blocks in timing mode: $plain KiB without --view, $viewed KiB with it (+$(( (viewed - plain) / 1024 )) MiB; bound 64 MiB)"
+else bad "10^5 blocks: $plain KiB without --view, $viewed KiB with it (more than 64 MiB more, or a failed run)"; fi
+
 # ---------------------------------------------------------------- the DOMs
 # name launch: the launches checked (a small and a large tiled matmul; the four transpose variants at 256 x 256;
 # two streams' vecAdd, produce and the large vecAdd; a functional matmul)
 checks=("matmul 1" "matmul 9" "transpose 0" "transpose 1" "transpose 2" "transpose 3" "streams 0" "streams 4"
         "streams 6" "matmul-functional 9")
-jobs=()
+pages=()
 for c in "${checks[@]}"; do
   read -r name li <<<"$c"
-  chrome dom "file://$OUT/$name.html#launch=$li&open=all" "$OUT/$name.$li.dom" 1400 1000 15000 & jobs+=($!)
-  if [ ${#jobs[@]} -ge 2 ]; then wait "${jobs[@]}"; jobs=(); fi
+  pages+=("file://$OUT/$name.html#launch=$li&open=all" "$OUT/$name.$li.dom")
 done
-wait "${jobs[@]}" 2>/dev/null
+pages+=("file://$OUT/many.html#launch=0" "$OUT/many.0.dom")
+chrome_doms 1400 1000 15000 "${pages[@]}" || bad "a page's DOM (see above)"
 # warpsim view rebuilds the page from the saved report
 "$WARPSIM" view -o "$OUT/rebuilt.html" "$OUT/transpose.json" 2>"$OUT/rebuilt.err" || bad "warpsim view transpose.json"
 
@@ -123,18 +135,7 @@ sys.exit(1 if vc.failures() else 0)
 PY
 [ $? = 0 ] || fails=$((fails + 1))
 
-# ---------------------------------------------------------------- a launch of 10^5 blocks: bounded memory
-# the largest resident set of the run (the program's process) with and without --view, in KiB
-maxrss() { python3 -c 'import resource, subprocess, sys
-r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r == 0 else -1)' "$@"; }
-nvcc -cudart shared -lineinfo -o "$OUT/many_blocks" tests/timing/many_blocks.cu || bad "nvcc many_blocks.cu"
-plain=$(maxrss "$WARPSIM" run --timing --quiet "$OUT/many_blocks" 100000)
-viewed=$(maxrss "$WARPSIM" run --timing --quiet --view "$OUT/many.html" --view-json "$OUT/many.json" "$OUT/many_blocks" 100000)
-if [ "$plain" -gt 0 ] && [ "$viewed" -gt 0 ] && [ $((viewed - plain)) -le 65536 ]; then
-  ok "10^5 blocks in timing mode: $plain KiB without --view, $viewed KiB with it (+$(( (viewed - plain) / 1024 )) MiB; bound 64 MiB)"
-else bad "10^5 blocks: $plain KiB without --view, $viewed KiB with it (more than 64 MiB more, or a failed run)"; fi
-chrome dom "file://$OUT/many.html#launch=0" "$OUT/many.0.dom" 1400 1000 15000
+# ---------------------------------------------------------------- the 10^5-block page (runs above)
 python3 - "$OUT" <<'PY'
 import json, sys
 sys.path.insert(0, "tests/cli")

@@ -23,6 +23,18 @@ chrome() {
   return $rc
 }
 
+# chrome_doms W H BUDGET_MS URL OUT [URL OUT ...]: the DOMs of several pages from one browser start
+# (tests/lib/chrome_batch.py: the DevTools protocol over a pipe), each as `chrome dom URL OUT W H BUDGET_MS` gives it
+chrome_doms() {
+  local w=$1 h=$2 budget=$3 prof rc
+  shift 3
+  prof=$(mktemp -d "$OUT/profile.XXXXXX")
+  timeout 600 python3 "$(dirname "${BASH_SOURCE[0]}")/chrome_batch.py" "$CHROME" "$prof" "$w" "$h" "$budget" "$@"
+  rc=$?
+  rm -rf "$prof"
+  return $rc
+}
+
 # docs_png SRC DEST: a picture for docs/ (pngquant, when installed, makes it about a third of the size)
 docs_png() {
   if command -v pngquant >/dev/null 2>&1; then pngquant --quality=70-95 --speed 1 --strip -f -o "$2" "$1"
