@@ -1,6 +1,6 @@
 /* cmd_run.c - `warpsim run`: run an unmodified CUDA program (built with nvcc -cudart shared) on the simulated
  * GPU by starting it with warpsim's libcudart.so.13 and libcuda.so.1 (the driver API) in front of NVIDIA's.
- * Options reach the runtime through the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID,
+ * Options reach the runtime through the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_SIMT, WARPSIM_QUIET, WARPSIM_ROOT_PID,
  * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets), and
  * those of the checking options (run_check.h) and of the host timeline's (run_timeline.h). */
 #include <elf.h>
@@ -37,7 +37,10 @@ static void run_usage(FILE *f)
         "  --quiet                 no warpsim messages (fault descriptions, compile notes, timing summary)\n"
         "  --timing, --mode=timing run the cycle-approximate timing model (adds Nsight Compute metrics to --report\n"
         "                          and prints a summary per kernel at exit); --mode=functional is the default\n"
-        "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n");
+        "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n"
+        "  --simt=its|stack        independent thread scheduling (its, sm_70+, the default: a lane spinning on a lock\n"
+        "                          its warp's other lanes hold lets them run; __syncwarp waits for its lanes) or the\n"
+        "                          pre-Volta reconvergence stack (divergent paths run one after the other)\n");
     cli_check_usage(f);
     cli_view_usage(f);
     cli_tl_usage(f);
@@ -225,7 +228,7 @@ static const char *opt_value(int argc, char **argv, int *i, const char *opt, int
 /* warpsim run [options] [--] PROGRAM|FILE.cu [args...] */
 int cli_run(int argc, char **argv)
 {
-    const char *gpu = NULL, *report = NULL, *block_order = NULL, *cache_control = NULL, *mode = NULL;
+    const char *gpu = NULL, *report = NULL, *block_order = NULL, *cache_control = NULL, *mode = NULL, *simt = NULL;
     int quiet = 0, timing = 0, i = 1;
     cli_check_opts chk;
     cli_check_init(&chk);
@@ -266,6 +269,7 @@ int cli_run(int argc, char **argv)
         else if ((v = opt_value(argc, argv, &i, "--report", &missing))) report = v;
         else if ((v = opt_value(argc, argv, &i, "--block-order", &missing))) block_order = v;
         else if ((v = opt_value(argc, argv, &i, "--cache-control", &missing))) cache_control = v;
+        else if ((v = opt_value(argc, argv, &i, "--simt", &missing))) simt = v;
         else if ((v = opt_value(argc, argv, &i, "--mode", &missing))) mode = v;
         else if (missing) {
             fprintf(stderr, "warpsim run: %s needs a value\n", a);
@@ -289,6 +293,10 @@ int cli_run(int argc, char **argv)
         return 2;
     }
     if (mode && !strcmp(mode, "timing")) timing = 1;
+    if (simt && strcmp(simt, "its") && strcmp(simt, "stack")) {
+        fprintf(stderr, "warpsim run: --simt=%s: expected its or stack\n", simt);
+        return 2;
+    }
     if (cache_control && strcmp(cache_control, "all") && strcmp(cache_control, "none")) {
         fprintf(stderr, "warpsim run: --cache-control=%s: expected all or none\n", cache_control);
         return 2;
@@ -358,7 +366,8 @@ int cli_run(int argc, char **argv)
         (report && setenv("WARPSIM_REPORT", report, 1) != 0) ||
         (block_order && setenv("WARPSIM_BLOCK_ORDER", block_order, 1) != 0) ||
         (quiet && setenv("WARPSIM_QUIET", "1", 1) != 0) || (timing && setenv("WARPSIM_TIMING", "1", 1) != 0) ||
-        (cache_control && setenv("WARPSIM_CACHE_CONTROL", cache_control, 1) != 0)) {
+        (cache_control && setenv("WARPSIM_CACHE_CONTROL", cache_control, 1) != 0) ||
+        (simt && setenv("WARPSIM_SIMT", simt, 1) != 0)) {
         fprintf(stderr, "warpsim run: cannot set up the environment\n");
         return 2;
     }

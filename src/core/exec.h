@@ -37,8 +37,11 @@ struct ws_kernel {
     size_t max_dyn_smem;         /* opt-in limit set by cudaFuncSetAttribute */
 };
 
-/* SIMT reconvergence stack entry */
-typedef struct ws_stk { int32_t pc, rpc; uint32_t mask; } ws_stk;
+/* SIMT reconvergence stack entry: a path (lanes running from pc until they reach rpc) or, when token is set, the
+ * reconvergence point of the paths above it (pc = their rpc, mask = all their lanes). Independent thread scheduling
+ * (warp.c): spins counts the backward branches a path took since it last got the top; wait marks a path stopped at
+ * a __syncwarp (bar.warp.sync) until the lanes of need have arrived at one too. */
+typedef struct ws_stk { int32_t pc, rpc; uint32_t mask, need; uint16_t spins; uint8_t token, wait; } ws_stk;
 
 /* call frame */
 typedef struct ws_frame {
@@ -113,6 +116,7 @@ typedef struct ws_run {
     uint8_t *params;         /* kernel parameter buffer */
     size_t local_stride;     /* bytes of local memory per thread */
     int warp_size;
+    int its;                 /* independent thread scheduling (!ws_options.simt_stack) */
     int warps_per_block;
     uint8_t *gstore;         /* global arena store */
     uint64_t glimit;         /* bytes of arena in use */

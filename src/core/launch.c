@@ -76,7 +76,7 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     w->blk = b;
     w->L = L;
     if (!w->stk_cap) { w->stk_cap = 16; w->stk = malloc(sizeof *w->stk * 16); }
-    w->stk[w->sp++] = (ws_stk){ 0, -1, w->full };
+    w->stk[w->sp++] = (ws_stk){ .pc = 0, .rpc = -1, .mask = w->full };
     uint64_t *R = w->regs;
     const ws_device *dev = L->gpu->dev;
     /* only the special registers some function of the module reads (thread and block ids always: reports use them) */
@@ -261,6 +261,7 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
     L.dyn_smem = dyn_smem;
     L.warp_size = g->dev && g->dev->warp_size ? g->dev->warp_size : 32;
     if (L.warp_size > 32) L.warp_size = 32;
+    L.its = !g->opt.simt_stack;
     /* a cooperative grid: the zeroed workspace its grid barrier counts in (before the arena is mapped: it may grow) */
     if (cfg->cooperative) {
         if (ws_malloc(g, WS_COOP_WS_BYTES, &L.coop_ws) != WS_OK) return WS_ERR_MEMORY_ALLOCATION;

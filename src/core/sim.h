@@ -41,6 +41,9 @@ typedef struct ws_options {
     uint64_t block_order_seed;
     int trace;                /* 1: print every executed warp instruction to stderr (debugging) */
     uint64_t max_instructions;/* watchdog: stop a launch after this many warp instructions (0 = none) */
+    int simt_stack;           /* 1: the pre-Volta model (--simt=stack): a warp's divergent paths run one after the
+                               * other to their reconvergence point, never interleaved; 0: independent thread
+                               * scheduling (sm_70+): a path that spins gives the others a turn, __syncwarp waits */
 } ws_options;
 
 /* Create a simulated GPU for device model dev. */

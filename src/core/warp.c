@@ -1,8 +1,18 @@
 /* warp.c - SIMT control flow: the reconvergence stack, branches, calls and returns, exits, barriers, and the
- * warp-synchronous built-ins (shfl, vote, match, redux, activemask). */
+ * warp-synchronous built-ins (shfl, vote, match, redux, activemask).
+ *
+ * Independent thread scheduling (sm_70 and later; off with --simt=stack): the stack still decides which path of a
+ * warp runs, so ordinary divergent code runs and reconverges exactly as in the stack model, but a path may give the
+ * others a turn: after WS_ITS_SPINS backward branches with another path able to run (a lane spinning on a lock or
+ * a flag that a lane of its own warp must set), and at a __syncwarp (bar.warp.sync) whose lanes have not all
+ * arrived. The path that gets the turn is the nearest one below the top: a pending path, or lanes that have
+ * reached a reconvergence point and now run on past it (independent progress) to the next one out. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include "ops.h"
+
+/* backward branches a path takes, while another path of its warp could run, before it gives that one a turn */
+#define WS_ITS_SPINS 256
 
 /* Push an entry on the warp's reconvergence stack. */
 static void stk_push(ws_warp *w, int32_t pc, int32_t rpc, uint32_t mask)
@@ -11,7 +21,67 @@ static void stk_push(ws_warp *w, int32_t pc, int32_t rpc, uint32_t mask)
         w->stk_cap = w->stk_cap ? w->stk_cap * 2 : 16;
         w->stk = realloc(w->stk, (size_t)w->stk_cap * sizeof *w->stk);
     }
-    w->stk[w->sp++] = (ws_stk){ pc, rpc, mask };
+    w->stk[w->sp++] = (ws_stk){ .pc = pc, .rpc = rpc, .mask = mask };
+}
+
+/* First stack entry of the current call frame (paths trade turns only inside it). */
+static int frame_base(const ws_warp *w)
+{
+    return w->nframes ? w->frames[w->nframes - 1].stk_base : 0;
+}
+
+/* Remove stack entry j. */
+static void stk_remove(ws_warp *w, int j)
+{
+    memmove(&w->stk[j], &w->stk[j + 1], (size_t)(w->sp - 1 - j) * sizeof *w->stk);
+    w->sp--;
+}
+
+/* Independent thread scheduling: give the top of w's stack to the nearest other path below it (inside the call
+ * frame) whose lanes meet want: a pending path moves up; lanes that reached a reconvergence point (a path parked
+ * at its rpc, or a token's lanes that no entry above still runs) leave it and run on to the next point out.
+ * Waiting paths (at a __syncwarp) are passed over. Returns 1 when another path got the top. */
+static int its_switch(ws_warp *w, uint32_t want)
+{
+    int base = frame_base(w);
+    uint32_t busy = w->stk[w->sp - 1].mask;          /* lanes of the entries above j */
+    for (int j = w->sp - 2; j >= base; busy |= w->stk[j--].mask) {
+        ws_stk e = w->stk[j];
+        if (!e.mask || e.wait) continue;
+        uint32_t parked = e.token ? e.mask & ~busy : e.pc == e.rpc ? e.mask : 0;
+        if ((!e.token && e.pc != e.rpc) || (e.token && parked == e.mask)) {
+            if (!(e.mask & want)) continue;          /* a pending path (or a token whose lanes all arrived) */
+            stk_remove(w, j);
+            w->stk[w->sp - 1].spins = 0;
+            e.spins = 0;
+            e.token = 0;
+            stk_push(w, e.pc, e.rpc, e.mask);
+            return 1;
+        }
+        if (!(parked & want)) continue;
+        int32_t at = e.token ? e.pc : e.rpc, out = -1;
+        int k = e.token ? j : -1;                    /* the token whose point the lanes leave */
+        for (int i = j - 1; k < 0 && i >= base; i--)
+            if (w->stk[i].token && w->stk[i].pc == at) k = i;
+        if (k < 0) continue;
+        out = w->stk[k].rpc;
+        w->stk[k].mask &= ~parked;
+        if (!e.token) stk_remove(w, j);
+        if (!w->stk[k].mask) stk_remove(w, k);
+        w->stk[w->sp - 1].spins = 0;
+        stk_push(w, at, out, parked);
+        return 1;
+    }
+    return 0;
+}
+
+/* A backward branch of the top path: after WS_ITS_SPINS of them it gives another path its turn. */
+static void its_spin(ws_warp *w)
+{
+    ws_stk *top = &w->stk[w->sp - 1];
+    if (++top->spins < WS_ITS_SPINS) return;
+    top->spins = 0;
+    its_switch(w, ~0u);
 }
 
 /* bra: uniform jump, or divergence with reconvergence at the immediate post-dominator */
@@ -19,17 +89,26 @@ static void h_bra(ws_warp *w, const ws_insn *in, uint32_t taken)
 {
     ws_stk *top = &w->stk[w->sp - 1];
     uint32_t cur = top->mask;
-    if (taken == cur) { top->pc = in->target; return; }
-    uint32_t nt = cur & ~taken;
     int32_t fall = top->pc, rpc = in->rpc;
+    int back = in->target < fall && w->L->its && w->sp > 1;
+    if (taken == cur) {
+        top->pc = in->target;
+        if (back) its_spin(w);
+        return;
+    }
+    uint32_t nt = cur & ~taken;
     if (rpc == top->rpc) {
         top->pc = fall;
         top->mask = nt;
     } else {
         top->pc = rpc;
+        top->token = 1;
         if (fall != rpc) stk_push(w, fall, rpc, nt);
     }
-    if (in->target != rpc) stk_push(w, in->target, rpc, taken);
+    if (in->target != rpc) {
+        stk_push(w, in->target, rpc, taken);
+        if (back) its_spin(w);
+    }
 }
 
 /* brx.idx: indirect branch through a target list; lanes with different targets diverge */
@@ -53,7 +132,7 @@ static void h_brx(ws_warp *w, const ws_insn *in, uint32_t mask)
             ws_stk *t = &w->stk[w->sp - 1];
             uint32_t rest = cur & ~mask;
             if (rpc == t->rpc) { t->pc = fall; t->mask = rest; if (!rest) w->sp--; }
-            else { t->pc = rpc; if (rest) stk_push(w, fall, rpc, rest); }
+            else { t->pc = rpc; t->token = 1; if (rest) stk_push(w, fall, rpc, rest); }
             first = 0;
         }
         stk_push(w, in->targets[idx], rpc, group);
@@ -85,6 +164,27 @@ static void frame_return(ws_warp *w)
     w->local_base = fr->caller_local;
 }
 
+/* Lanes that arrived at a __syncwarp: the top path's and those of the waiting paths of the frame. */
+static uint32_t its_arrived(const ws_warp *w)
+{
+    uint32_t a = w->stk[w->sp - 1].mask;
+    for (int i = frame_base(w); i < w->sp - 1; i++)
+        if (w->stk[i].wait) a |= w->stk[i].mask;
+    return a;
+}
+
+/* A waiting path got the top back: it goes on when the lanes it waits for arrived (or exited), else another path
+ * that holds some of them gets a turn; when none can come, it goes on. */
+static void its_resume(ws_warp *w)
+{
+    while (w->sp > 0 && w->stk[w->sp - 1].wait) {
+        ws_stk *top = &w->stk[w->sp - 1];
+        uint32_t missing = top->need & (w->full & ~w->exited) & ~its_arrived(w);
+        if (missing && its_switch(w, missing)) continue;
+        top->wait = 0;
+    }
+}
+
 /* Pop empty entries off the stack top, completing function returns at frame boundaries. */
 static void stk_cleanup(ws_warp *w)
 {
@@ -93,6 +193,7 @@ static void stk_cleanup(ws_warp *w)
         if (w->nframes && w->sp == w->frames[w->nframes - 1].stk_base) frame_return(w);
     }
     if (w->sp == 0) w->state = WS_W_DONE;
+    else if (w->stk[w->sp - 1].wait) its_resume(w);
 }
 
 /* Pop the top entry at its reconvergence point (and any emptied entries below it). */
@@ -137,6 +238,25 @@ static void h_trap(ws_warp *w, const ws_insn *in, uint32_t mask)
              w->blk->id.x, w->blk->id.y, w->blk->id.z,
              grid_group ? " (the kernel uses a grid group: this_grid().sync() needs cudaLaunchCooperativeKernel)" : "");
 }
+/* bar.warp.sync membermask (__syncwarp): with independent thread scheduling the path waits until every
+ * non-exited lane of the mask has arrived at a bar.warp.sync, while a path holding the missing lanes runs; lanes
+ * that cannot come (they wait at a reconvergence point outside this call) let it go on. The stack model: a no-op. */
+static void h_warpsync(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    if (!w->L->its) return;
+    uint32_t live = w->full & ~w->exited;
+    uint32_t want = (uint32_t)RG(in->s[0], __builtin_ctz(mask)) & live, arrived = its_arrived(w);
+    if (want & ~arrived) {
+        ws_stk *top = &w->stk[w->sp - 1];
+        top->wait = 1;
+        top->need = want;
+        if (its_switch(w, want & ~arrived)) return;
+        top->wait = 0;
+    }
+    for (int i = frame_base(w); i < w->sp - 1; i++)
+        if (w->stk[i].wait && !(w->stk[i].need & live & ~arrived)) w->stk[i].wait = 0;
+}
+
 /* no-op instructions: fences, memory barriers, sleeps, profiler events */
 static void h_nop(ws_warp *w, const ws_insn *in, uint32_t mask) { (void)w; (void)in; (void)mask; }
 
@@ -162,6 +282,7 @@ static void h_call(ws_warp *w, const ws_insn *in, uint32_t mask)
         fi = (int)idx;
         if (group != mask) {
             int32_t next = w->stk[w->sp - 1].pc;
+            w->stk[w->sp - 1].token = 1;             /* the lanes meet again after the call */
             stk_push(w, next - 1, next, mask & ~group);
             stk_push(w, next, next, group);
             mask = group;
@@ -356,7 +477,7 @@ ws_handler ws_ctl_handler(const ws_insn *in)
     case WS_OP_TRAP: case WS_OP_BRKPT: return in->op == WS_OP_TRAP ? h_trap : h_nop;
     case WS_OP_BAR: case WS_OP_BARRIER:
         if (in->sub == WS_SUB_RED && !(in->type2 == WS_SUB_POPC || in->type2 == WS_SUB_AND || in->type2 == WS_SUB_OR)) return NULL;
-        if (in->sub == WS_SUB_SYNC) return h_nop;  /* bar.warp.sync: lanes of one path are already converged */
+        if (in->sub == WS_SUB_SYNC) return h_warpsync;
         return h_bar;
     case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_NANOSLEEP: case WS_OP_PMEVENT: return h_nop;
     case WS_OP_SHFL: return in->sub >= WS_SUB_UP && in->sub <= WS_SUB_IDX ? h_shfl : NULL;

@@ -102,6 +102,10 @@ static void options_from_env(const ws_device *d, ws_options *opt)
         fprintf(stderr, "warpsim: WARPSIM_BLOCK_ORDER='%s': expected random:SEED; running blocks in order\n", bo);
         memset(opt, 0, sizeof *opt);
     }
+    const char *simt = getenv("WARPSIM_SIMT");
+    if (simt && *simt && strcmp(simt, "its") && strcmp(simt, "stack"))
+        fprintf(stderr, "warpsim: WARPSIM_SIMT='%s': expected its or stack; using its\n", simt);
+    opt->simt_stack = simt && !strcmp(simt, "stack");
     const char *tr = getenv("WARPSIM_TRACE");
     opt->trace = tr && *tr && strcmp(tr, "0") != 0;
     const char *mi = getenv("WARPSIM_MAX_INSTRUCTIONS");
