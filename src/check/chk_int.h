@@ -17,6 +17,8 @@ enum {
 };
 
 #define CHK_HOST_LINES 6
+/* bytes of guard zone after every allocation under memcheck */
+#define CHK_GUARD_BYTES 512
 
 /* instructions the post callback looks at: barriers, fences, warp-synchronous ones, branches, calls and traps */
 #define CHK_POST_IFLAGS (WS_IF_BARRIER | WS_IF_FENCE | WS_IF_WARPSYNC | WS_IF_BRANCH | WS_IF_CTRL)

@@ -81,6 +81,10 @@ void ws_gpu_set_tex_lookup(ws_gpu *g, ws_tex_lookup_fn fn, void *ctx)
     g->tex_ctx = ctx;
 }
 
+/* Leave a guard zone of guard bytes after every later allocation (the checkers', so that an overflow into the
+ * next allocation is found whatever the layout). */
+void ws_gpu_set_alloc_guard(ws_gpu *g, size_t guard) { ws_mem_set_guard(g->mem, guard); }
+
 /* Allocate global memory. */
 int ws_malloc(ws_gpu *g, size_t size, uint64_t *addr)
 {

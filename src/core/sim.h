@@ -100,6 +100,8 @@ typedef struct ws_texres {
 typedef const ws_texres *(*ws_tex_lookup_fn)(void *ctx, uint64_t handle);
 /* Install the lookup kernels' texture and surface instructions use on g. */
 void ws_gpu_set_tex_lookup(ws_gpu *g, ws_tex_lookup_fn fn, void *ctx);
+/* Leave a guard zone of guard bytes after every later allocation (under --check). */
+void ws_gpu_set_alloc_guard(ws_gpu *g, size_t guard);
 
 /* ---- modules ---- */
 /* Parse and decode a PTX text. NULL on failure with a message (file, line, opcode) in err. */

@@ -14,6 +14,7 @@ struct ws_mem {
     ws_alloc *h;          /* host-visible ranges (unsorted, few) */
     int nh, caph;
     void *resv[3];        /* PROT_NONE reservations of the three ranges */
+    size_t guard;         /* bytes left free after every allocation (a guard zone, under --check) */
 };
 
 /* Reserve [addr, addr+len) with no access; returns the mapping or NULL. */
@@ -74,10 +75,16 @@ static int insert_at(ws_mem *m, int i, ws_alloc r)
     return 0;
 }
 
-/* Allocate size bytes aligned to 256 (first fit in the gaps, else at the top). */
+/* Leave guard bytes (rounded up to 256) free after every later allocation. */
+void ws_mem_set_guard(ws_mem *m, size_t guard)
+{
+    m->guard = (guard + 255) & ~(size_t)255;
+}
+
+/* Allocate size bytes aligned to 256 (first fit in the gaps, else at the top), the guard zone after them. */
 int ws_mem_alloc(ws_mem *m, size_t size, int kind, uint64_t *addr)
 {
-    size_t span = (size + 255) & ~(size_t)255;
+    size_t span = ((size + 255) & ~(size_t)255) + m->guard;
     if (span == 0) span = 256;
     uint64_t prev_end = 0;
     int i;

@@ -39,6 +39,9 @@ ws_mem *ws_mem_create(size_t capacity);
 void ws_mem_destroy(ws_mem *m);
 /* Allocate size bytes aligned to 256; 0 and *addr on success, -1 when out of memory. */
 int ws_mem_alloc(ws_mem *m, size_t size, int kind, uint64_t *addr);
+/* Leave guard bytes (rounded up to 256) free after every later allocation, inside its span: an access past the
+ * end then lands in no other allocation (--check's guard zones). */
+void ws_mem_set_guard(ws_mem *m, size_t guard);
 /* Free the allocation starting exactly at addr; -1 when addr is not one. */
 int ws_mem_free(ws_mem *m, uint64_t addr);
 /* Record a host-visible range (managed or pinned host memory) at its host address. */

@@ -65,7 +65,7 @@ reject() {
   if grep -qF -- "$2" "$OUT/$1.txt"; then echo "FAIL $1: unexpected '$2'"; fails=$((fails + 1)); else echo "ok   $1 (no '$2')"; fi
 }
 
-for n in oob_write dot_early_return sync_in_if dot_atomic0 convolve_nobarrier uninit_sum spin_wait host_ptr \
+for n in oob_write neighbour_overflow dot_early_return sync_in_if dot_atomic0 convolve_nobarrier uninit_sum spin_wait host_ptr \
          api_errors misaligned shfl_mask bar_deadlock endless; do
   [ -x "$BIN/$n" ] || { echo "FAIL $n: did not compile (see $OUT/$n.nvcc.log)"; fails=$((fails + 1)); }
 done
@@ -78,6 +78,16 @@ expect oob_write "========= Invalid __global__ write of size 4 bytes" \
   "and is 1 bytes after the nearest allocation at 0x" "of size 400 bytes" \
   "28 errors at this site, by threads (4,0,0)..(31,0,0) in block (3,0,0)" \
   "cudaMemcpy after the kernel: cudaErrorIllegalAddress" "ERROR SUMMARY: 29 errors"
+
+# 1b. the off-by-one write lands right after a 3,072-byte allocation that another one follows: the guard zones
+# (every allocation under memcheck has one) make it an error whatever the layout; without --check it overwrites
+run neighbour_overflow --check
+expect neighbour_overflow "========= Invalid __global__ write of size 4 bytes" \
+  "=========     at fill(int*, int) in neighbour_overflow.cu:$(line neighbour_overflow overflow)" \
+  "=========     by thread (0,0,0) in block (6,0,0)" \
+  "and is 1 bytes after the nearest allocation at 0x" "of size 3072 bytes" "ERROR SUMMARY: 2 errors"
+run neighbour_overflow
+expect neighbour_overflow "next[0] = 768 after the kernel (overwritten)"
 
 # 2. dot product, N = 1000: `if (idx >= n) return;` before __syncthreads(): entries 40..63 of block 15 unwritten
 run dot_early_return --check
