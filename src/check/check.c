@@ -52,6 +52,8 @@ ws_chk *ws_chk_create(unsigned checks, FILE *out)
 
 /* Turn the leak check on or off. */
 void ws_chk_set_leak_check(ws_chk *c, int on) { c->leak_check = on; }
+/* Report benign races (on, the default) or hide them. */
+void ws_chk_set_benign_races(ws_chk *c, int on) { c->benign_races = on; }
 
 /* Set the source of host call stacks. */
 void ws_chk_set_host_frames(ws_chk *c, ws_chk_host_fn fn) { c->host_frames = fn; }
@@ -217,7 +219,7 @@ chk_group *chk_group_get(ws_chk *c, unsigned cls, int kind, const void *k1, cons
 void chk_group_hit(ws_chk *c, chk_group *grp, ws_warp *w, int lane)
 {
     grp->count++;
-    if (grp->kind != CK_RACE) {
+    if (grp->kind != CK_RACE && grp->kind != CK_RACE_BENIGN) {
         grp->errors++;
         c->errors++;
     }
@@ -265,11 +267,12 @@ static void print_group(ws_chk *c, chk_group *g)
     FILE *o = c->out;
     g->printed = 1;
     fprintf(o, "========= %s\n", g->title);
-    if (g->kind == CK_RACE)
+    int race = g->kind == CK_RACE || g->kind == CK_RACE_BENIGN;
+    if (race)
         fprintf(o, "=========     and %s [%lu hazard%s]\n", g->where2, g->count, g->count == 1 ? "" : "s");
     else if (g->where[0])
         fprintf(o, "=========     at %s\n", g->where);
-    if (g->has_thread && g->kind != CK_RACE)
+    if (g->has_thread && !race)
         fprintf(o, "=========     by thread (%u,%u,%u) in block (%u,%u,%u)\n", g->thr[0], g->thr[1], g->thr[2],
                 g->blk[0], g->blk[1], g->blk[2]);
     for (const char *p = g->detail; p && *p;) {
@@ -278,7 +281,7 @@ static void print_group(ws_chk *c, chk_group *g)
         fprintf(o, "=========     %.*s\n", (int)n, p);
         p += n + (e ? 1 : 0);
     }
-    if (g->count > 1 && g->has_thread && g->kind != CK_RACE && c->L) {
+    if (g->count > 1 && g->has_thread && !race && c->L) {
         uint32_t t0[3], t1[3], b0[3], b1[3];
         chk_thr_dims(c->L, g->tmin, t0);
         chk_thr_dims(c->L, g->tmax, t1);
@@ -290,7 +293,7 @@ static void print_group(ws_chk *c, chk_group *g)
         if (g->bmin == g->bmax) snprintf(blk, sizeof blk, "block (%u,%u,%u)", b0[0], b0[1], b0[2]);
         else snprintf(blk, sizeof blk, "blocks (%u,%u,%u)..(%u,%u,%u)", b0[0], b0[1], b0[2], b1[0], b1[1], b1[2]);
         fprintf(o, "=========     %lu errors at this site, by %s in %s\n", g->count, thr, blk);
-    } else if (g->count > 1 && g->kind != CK_RACE) {
+    } else if (g->count > 1 && !race) {
         fprintf(o, "=========     %lu times\n", g->count);
     }
     if (g->nhost) {
@@ -572,6 +575,9 @@ void ws_chk_finish(ws_chk *c)
     }
     if (c->dropped) fprintf(c->out, "========= %lu more errors were counted but not grouped (too many sites)\n",
                             c->dropped);
+    if (c->benign)
+        fprintf(c->out, "========= RACECHECK: %lu benign race%s (warnings, not errors: every write stored the value "
+                "already there; --check-benign-races=off hides them)\n", c->benign, c->benign == 1 ? "" : "s");
     fprintf(c->out, "========= ERROR SUMMARY: %lu error%s\n", c->errors, c->errors == 1 ? "" : "s");
     fflush(c->out);
 }

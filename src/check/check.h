@@ -37,6 +37,8 @@ const char *ws_chk_name(unsigned check);
 ws_chk *ws_chk_create(unsigned checks, FILE *out);
 /* Report leaked device allocations when the GPU goes away or at exit (--leak-check). */
 void ws_chk_set_leak_check(ws_chk *c, int on);
+/* Report benign races (on: every write of the race stored the value already there) as warnings, or hide them. */
+void ws_chk_set_benign_races(ws_chk *c, int on);
 /* Where host call stacks come from (kernel launches, API errors, allocations). */
 void ws_chk_set_host_frames(ws_chk *c, ws_chk_host_fn fn);
 /* Attach the checker to a GPU (its observer); a new GPU after cudaDeviceReset is attached again. */

@@ -10,7 +10,7 @@
 enum {
     CK_OOB, CK_MISALIGNED, CK_FREED, CK_HOSTPTR, CK_TRAP, CK_ASSERT,   /* memcheck, device side */
     CK_BADFREE, CK_LEAK, CK_API,                                      /* host side */
-    CK_RACE,                                                          /* racecheck */
+    CK_RACE, CK_RACE_BENIGN,                                          /* racecheck */
     CK_DIVBAR, CK_BARMISMATCH, CK_MASK, CK_EXITED,                    /* synccheck */
     CK_INIT_GLOBAL, CK_INIT_SHARED, CK_INIT_HOST,                     /* initcheck */
     CK_DEADLOCK, CK_WATCHDOG                                          /* deadlock */
@@ -107,6 +107,8 @@ struct ws_chk {
     unsigned checks;
     FILE *out;
     int leak_check;
+    int benign_races;          /* 1: report benign races (every write stored the value already there) as warnings */
+    unsigned long benign;      /* benign races reported (not errors) */
     ws_chk_host_fn host_frames;
     ws_gpu *gpu;
     ws_observer obs;

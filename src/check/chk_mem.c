@@ -10,7 +10,8 @@
 #include <unistd.h>
 #include "chk_int.h"
 
-#define SITE_MAX 0x1FFFFu
+#define SITE_MAX 0xFFFFu
+#define ACC_SAME (1u << 16)      /* an encoded write that stored the value already in memory */
 #define MC_STOP 100000u   /* invalid accesses after which memcheck stops the kernel */
 
 /* An access as stored in a shadow word: site (17 bits), thread in block (10), synchronizing (1), bytes (4). */
@@ -525,21 +526,22 @@ static int memcheck(ws_chk *c, ws_warp *w, ws_rec *r, unsigned size, int atom)
 
 /* Report a hazard between an earlier access (site s0 by thread t0 of block b0, write or read) and the current one. */
 static void race(ws_chk *c, ws_warp *w, int lane, const ws_rec *r, uint32_t prev, uint64_t b0, int prev_write,
-                 int now_write, int space, uint64_t addr)
+                 int now_write, int space, uint64_t addr, int benign)
 {
+    if (benign && !c->benign_races) return;
     const ws_insn *pin = c->site_in && acc_site(prev) <= c->nsites ? c->site_in[acc_site(prev)] : NULL;
     const ws_func *pfn = pin ? c->site_fn[acc_site(prev)] : NULL;
     uint64_t key = (uint64_t)prev_write | (uint64_t)now_write << 1 | (uint64_t)space << 4;
     int fresh;
-    chk_group *g = chk_group_get(c, WS_CHK_RACECHECK, CK_RACE, chk_line_key(pin, pfn), chk_line_key(r->in, r->fn), key,
-                                 &fresh);
+    chk_group *g = chk_group_get(c, WS_CHK_RACECHECK, benign ? CK_RACE_BENIGN : CK_RACE, chk_line_key(pin, pfn),
+                                 chk_line_key(r->in, r->fn), key, &fresh);
     if (!g) return;
     if (fresh) {
         char wp[512], wn[512];
         chk_where(c, pfn, pin, wp, sizeof wp, NULL, 0, NULL);
         chk_where(c, r->fn, r->in, wn, sizeof wn, g->file, sizeof g->file, &g->line);
-        snprintf(g->title, sizeof g->title, "Error: Race reported between %s access at %s",
-                 prev_write ? "Write" : "Read", wp);
+        snprintf(g->title, sizeof g->title, "%s reported between %s access at %s",
+                 benign ? "Warning: Benign race" : "Error: Race", prev_write ? "Write" : "Read", wp);
         memcpy(g->where, wp, sizeof g->where);
         snprintf(g->where2, sizeof g->where2, "%s access at %.512s", now_write ? "Write" : "Read", wn);
         uint32_t t0[3], t1[3], bb0[3];
@@ -560,8 +562,14 @@ static void race(ws_chk *c, ws_warp *w, int lane, const ws_rec *r, uint32_t prev
             chk_detail(g, "the two threads are in different warps of the block with no __syncthreads() between the "
                        "accesses (%s)", prev_write && now_write ? "write-after-write" : prev_write ? "read-after-write"
                        : "write-after-read");
-        g->errors = 1;
-        c->errors++;
+        if (benign) {
+            chk_detail(g, "benign: every write of the race stored the value already in memory, so no thread sees a "
+                       "different value whatever the order (--check-benign-races=off hides these warnings)");
+            c->benign++;
+        } else {
+            g->errors = 1;
+            c->errors++;
+        }
     }
     chk_group_hit(c, g, w, lane);
 }
@@ -597,6 +605,9 @@ static void race_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_t 
     uint64_t thr = x->thr0 + (uint64_t)l;
     uint64_t last = (off + size - 1) / 4;
     int plain_write = r->is_write && !x->sync, plain_read = r->is_read && !r->is_write && !x->sync;
+    int store = r->is_write && !r->is_read;
+    /* a plain store of the value already in memory: its races are benign */
+    int now_same = store && same_value(w, r->in, l, off + size <= w->L->glimit ? w->L->gstore + off : NULL, size);
     uint32_t nf = (uint32_t)c->nfence - 1;
     for (uint64_t wd = off / 4; wd <= last; wd++) {
         g_ent *e = &c->gsh[wd];
@@ -610,21 +621,20 @@ static void race_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_t 
         if (e->acc && (acc_mask(e->acc) & mask) &&
             (e->blk != x->blk || (acc_thr(e->acc) - x->wbase >= (uint32_t)x->ws && e->bar == x->epoch)) &&
             (uint16_t)c->fence[e->blk & nf] == e->fence) {
-            /* atomics never race with atomics; a plain read of an atomically written word is the CAS-loop idiom */
-            if (!acc_sync(e->acc) ? !(r->is_write && !r->is_read &&
-                                      same_value(w, r->in, l, off + size <= w->L->glimit ? w->L->gstore + off : NULL,
-                                                 size))
-                                  : plain_write)
-                race(c, w, l, r, e->acc, e->blk, 1, r->is_write && !r->is_read ? 1 : 0, WS_S_GLOBAL, a);
+            /* atomics never race with atomics; a plain read of an atomically written word is the CAS-loop idiom;
+             * benign: this store writes the value there, or this read or atomic follows a store that did */
+            if (!acc_sync(e->acc) || plain_write)
+                race(c, w, l, r, e->acc, e->blk, 1, store, WS_S_GLOBAL, a,
+                     store ? now_same : !acc_sync(e->acc) && (e->acc & ACC_SAME));
         }
         /* a write unordered with the last plain read (e.g. two blocks' read-add-write of one counter) */
         if (r->is_write && e->racc && (acc_mask(e->racc) & mask) &&
             (e->rblk != x->blk || (acc_thr(e->racc) - x->wbase >= (uint32_t)x->ws && e->rbar == x->epoch)) &&
             (uint16_t)c->fence[e->rblk & nf] == e->rfence)
-            race(c, w, l, r, e->racc, e->rblk, 0, 1, WS_S_GLOBAL, a);
+            race(c, w, l, r, e->racc, e->rblk, 0, 1, WS_S_GLOBAL, a, now_same);
         if (r->is_write) {
             e->blk = x->blk;
-            e->acc = acc_enc(x->site, thr, x->sync, mask);
+            e->acc = acc_enc(x->site, thr, x->sync, mask) | (now_same ? ACC_SAME : 0);
             e->bar = x->epoch;
             e->fence = (uint16_t)x->myfence;
             e->racc = 0;
@@ -651,24 +661,25 @@ static void race_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int
         unsigned mask = word_mask(wd, a, size);
         if (wd < cb->sh_lo) cb->sh_lo = wd;
         if (wd + 1 > cb->sh_hi) cb->sh_hi = wd + 1;
-        uint32_t now = acc_enc(site, thr, atom, mask);
         int read = r->is_read && !atom, write = r->is_write;
+        int now_same = write && !atom && same_value(w, r->in, l, w->blk->smem + a, size);
+        uint32_t now = acc_enc(site, thr, atom, mask) | (now_same ? ACC_SAME : 0);
         /* read-after-write (atomics count as writes, and atomics never race with atomics) */
         if (read && e->w && !acc_sync(e->w) && (acc_mask(e->w) & mask) && OTHER_WARP(e->w) &&
             e->wbar == epoch)
-            race(c, w, l, r, e->w, blk, 1, 0, WS_S_SHARED, a);
+            race(c, w, l, r, e->w, blk, 1, 0, WS_S_SHARED, a, (e->w & ACC_SAME) != 0);
         if (write) {
             /* write-after-read */
             uint32_t rs[2] = { e->r1, e->r2 }, rb[2] = { e->r1bar, e->r2bar };
             for (int k = 0; k < 2; k++)
                 if (rs[k] && (acc_mask(rs[k]) & mask) && OTHER_WARP(rs[k]) && rb[k] == epoch) {
-                    race(c, w, l, r, rs[k], blk, 0, 1, WS_S_SHARED, a);
+                    race(c, w, l, r, rs[k], blk, 0, 1, WS_S_SHARED, a, now_same);
                     break;
                 }
             /* write-after-write (the same value written again is benign) */
             if (e->w && (acc_mask(e->w) & mask) && OTHER_WARP(e->w) && e->wbar == epoch &&
-                !(acc_sync(e->w) && atom) && !same_value(w, r->in, l, w->blk->smem + a, size))
-                race(c, w, l, r, e->w, blk, 1, 1, WS_S_SHARED, a);
+                !(acc_sync(e->w) && atom))
+                race(c, w, l, r, e->w, blk, 1, 1, WS_S_SHARED, a, now_same);
             e->w = now;
             e->wbar = epoch;
         } else {

@@ -25,6 +25,8 @@ void cli_check_usage(FILE *f)
         "                          findings in compute-sanitizer's format on stderr, ERROR SUMMARY at exit, --report\n"
         "  --check-exit-code N     exit with N when a check found an error (implies --check)\n"
         "  --leak-check            report device memory not freed at exit (implies --check)\n"
+        "  --check-benign-races=on|off  report races in which every write stored the value already there as\n"
+        "                          warnings (on, the default) or hide them\n"
         "  --max-instructions N    watchdog: stop a kernel after N warp instructions\n"
         "  --max-cycles N          watchdog: stop a kernel that would run past N cycles (N x 4 x SMs instructions)\n");
 }
@@ -50,6 +52,14 @@ int cli_check_option(int argc, char **argv, int *i, cli_check_opts *o)
         return 1;
     }
     if (!strcmp(a, "--leak-check=no")) { o->leak_check = 0; return 1; }
+    if (!strcmp(a, "--check-benign-races=on") || !strcmp(a, "--check-benign-races=off")) {
+        o->benign = a + 21;
+        return 1;
+    }
+    if (!strncmp(a, "--check-benign-races", 20)) {
+        fprintf(stderr, "warpsim run: %s: expected --check-benign-races=on or --check-benign-races=off\n", a);
+        return -1;
+    }
     static const char *const valued[] = { "--check-exit-code", "--max-cycles", "--max-instructions" };
     for (int k = 0; k < 3; k++) {
         size_t n = strlen(valued[k]);
@@ -86,7 +96,7 @@ int cli_check_option(int argc, char **argv, int *i, cli_check_opts *o)
 /* Validate and export the options. */
 int cli_check_env(cli_check_opts *o)
 {
-    if (!o->checks && (o->exit_code >= 0 || o->leak_check)) o->checks = "";
+    if (!o->checks && (o->exit_code >= 0 || o->leak_check || o->benign)) o->checks = "";
     if ((o->max_insts && setenv("WARPSIM_MAX_INSTRUCTIONS", o->max_insts, 1)) ||
         (o->max_cycles && setenv("WARPSIM_MAX_CYCLES", o->max_cycles, 1))) {
         fprintf(stderr, "warpsim run: cannot set up the environment\n");
@@ -100,6 +110,7 @@ int cli_check_env(cli_check_opts *o)
         return 2;
     }
     if (setenv("WARPSIM_CHECK", *o->checks ? o->checks : "all", 1) ||
+        (o->benign && setenv("WARPSIM_CHECK_BENIGN_RACES", o->benign, 1)) ||
         (o->leak_check && setenv("WARPSIM_LEAK_CHECK", "1", 1))) {
         fprintf(stderr, "warpsim run: cannot set up the environment\n");
         return 2;

@@ -9,6 +9,7 @@ typedef struct cli_check_opts {
     const char *checks;        /* --check[=LIST]: list ("" = all), NULL when not given */
     int exit_code;             /* --check-exit-code N (-1: not given) */
     int leak_check;            /* --leak-check */
+    const char *benign;        /* --check-benign-races=on|off ("on" or "off"), or NULL */
     const char *max_cycles;    /* --max-cycles N */
     const char *max_insts;     /* --max-instructions N */
     char status[512];          /* file where the program leaves its error count */

@@ -259,6 +259,8 @@ static ws_chk *checker_get(void)
     if (!checker) return NULL;
     const char *lc = getenv("WARPSIM_LEAK_CHECK");
     ws_chk_set_leak_check(checker, lc && *lc && strcmp(lc, "0") && strcmp(lc, "no"));
+    const char *br = getenv("WARPSIM_CHECK_BENIGN_RACES");
+    ws_chk_set_benign_races(checker, !(br && (!strcmp(br, "off") || !strcmp(br, "0") || !strcmp(br, "no"))));
     ws_chk_set_host_frames(checker, host_frames);
     check_state = 1;
     checking = 1;

@@ -65,7 +65,7 @@ reject() {
   if grep -qF -- "$2" "$OUT/$1.txt"; then echo "FAIL $1: unexpected '$2'"; fails=$((fails + 1)); else echo "ok   $1 (no '$2')"; fi
 }
 
-for n in oob_write neighbour_overflow dot_early_return sync_in_if dot_atomic0 convolve_nobarrier uninit_sum spin_wait host_ptr \
+for n in oob_write neighbour_overflow benign_race dot_early_return sync_in_if dot_atomic0 convolve_nobarrier uninit_sum spin_wait host_ptr \
          api_errors misaligned shfl_mask bar_deadlock endless; do
   [ -x "$BIN/$n" ] || { echo "FAIL $n: did not compile (see $OUT/$n.nvcc.log)"; fails=$((fails + 1)); }
 done
@@ -88,6 +88,20 @@ expect neighbour_overflow "========= Invalid __global__ write of size 4 bytes" \
   "and is 1 bytes after the nearest allocation at 0x" "of size 3072 bytes" "ERROR SUMMARY: 2 errors"
 run neighbour_overflow
 expect neighbour_overflow "next[0] = 768 after the kernel (overwritten)"
+
+# 1c. benign races: a write-write race in which every write stores 1, a read-write race whose write stores the
+# value already there: warnings, not errors; --check-benign-races=off hides them
+run benign_race --check
+expect benign_race "========= Warning: Benign race reported between Write access at find_key(int const*, int, int, int*) in benign_race.cu:$(line benign_race found)" \
+  "=========     and Write access at find_key(int const*, int, int, int*) in benign_race.cu:$(line benign_race found)" \
+  "========= Warning: Benign race reported between Write access at frontier(int*, int, int) in benign_race.cu:$(line benign_race write)" \
+  "=========     and Read access at frontier(int*, int, int) in benign_race.cu:$(line benign_race read) [128 hazards]" \
+  "RACECHECK: 2 benign races" "ERROR SUMMARY: 0 errors" "levels unchanged"
+reject benign_race "Error: Race"
+cp "$OUT/benign_race.txt" "$OUT/benign_race.on.txt"
+run benign_race --check --check-benign-races=off
+expect benign_race "ERROR SUMMARY: 0 errors"
+reject benign_race "Benign race"
 
 # 2. dot product, N = 1000: `if (idx >= n) return;` before __syncthreads(): entries 40..63 of block 15 unwritten
 run dot_early_return --check
