@@ -23,7 +23,8 @@
 #                slower modes; the program still checks its results at that size). Not allowed with NAME.expected.
 #   TIMEOUT      seconds for one run of this program instead of $TIMEOUT
 #   CHECK        "api-errors": the program calls the runtime wrongly on purpose; under --check its API errors
-#                ("Program hit ...") are allowed, device-side findings are not
+#                ("Program hit ...") are allowed, device-side findings are not. "races": it races on purpose;
+#                under --check racecheck must report a hazard, and nothing else may be found
 # A unit test's source tests/unit/NAME.c may hold a "// TIMEOUT: secs" line too; a cli script's "# TIMEOUT: secs"
 # line sets its limit. Every FAIL for a timeout names the limit that was applied.
 #
@@ -183,14 +184,23 @@ run_prog() {
   if [ "$mode" = check ]; then
     # no false positives: no device-side finding, and no error at all unless the program calls the runtime wrongly
     # on purpose ("// CHECK: api-errors": then "Program hit ..." API errors are allowed)
-    local found
-    found=$(grep -E '^========= (Invalid|Error: Race|Barrier error|Uninitialized|Deadlock|Watchdog|Device-side|Leaked)' "$err" | head -n 1)
+    local found chk pat='^========= (Invalid|Error: Race|Barrier error|Uninitialized|Deadlock|Watchdog|Device-side|Leaked)'
+    chk=$(directive CHECK "$src"); chk=${chk%% *}   # the first word: api-errors or races
+    if [ "$chk" = races ]; then
+      pat='^========= (Invalid|Barrier error|Uninitialized|Deadlock|Watchdog|Device-side|Leaked)'
+      if ! grep -q '^========= Error: Race reported' "$err"; then
+        grep '^=========' "$err" | head -n 12 | sed 's/^/    | /' >"$o"
+        echo "FAIL no racecheck hazard under --check (the program races on purpose: // CHECK: races)"
+        return
+      fi
+    fi
+    found=$(grep -E "$pat" "$err" | head -n 1)
     if [ -n "$found" ]; then
       grep '^=========' "$err" | head -n 12 | sed 's/^/    | /' >"$o"
       echo "FAIL device-side finding under --check: $found"
       return
     fi
-    if [ "$(directive CHECK "$src")" != api-errors ] && ! grep -q "ERROR SUMMARY: 0 errors" "$err"; then
+    if [ "$chk" != api-errors ] && [ "$chk" != races ] && ! grep -q "ERROR SUMMARY: 0 errors" "$err"; then
       grep '^=========' "$err" | head -n 12 | sed 's/^/    | /' >"$o"
       found=$(grep -o 'ERROR SUMMARY: .*' "$err" | head -n 1)
       echo "FAIL ${found:-no ERROR SUMMARY} under --check (expected ERROR SUMMARY: 0 errors)"

@@ -67,6 +67,7 @@ static void blocks_clear(ws_chk *c)
         free(cb->warps);
         free(cb->sh);
         free(cb->sh_init);
+        free(cb->pend);
         free(cb);
     }
     free(c->btab);
@@ -460,6 +461,7 @@ static void chk_block_begin(void *ctx, ws_run *L, ws_block *b)
     }
     memset(cb->phase_in, 0, sizeof cb->phase_in);
     cb->exit_noted = 0;
+    cb->npend = 0;
     cb->live = 1;
     chk_mem_block(c, cb, b);
     c->admitted++;

@@ -76,6 +76,7 @@ typedef struct chk_warp {
     int has_load;
     const ws_insn *last_bar;   /* the last barrier it passed */
     const ws_func *last_bar_fn;
+    uint32_t cp_groups;        /* cp.async groups committed (chk_async.c) */
 } chk_warp;
 
 /* per-block state */
@@ -93,6 +94,8 @@ typedef struct chk_blk {
     int exit_noted;            /* some threads exited */
     uint64_t exit_tmin, exit_tmax;
     uint32_t exit_epoch;       /* lowest barrier epoch at which threads exited */
+    struct chk_async *pend;    /* cp.async copies not yet waited for (chk_async.c) */
+    int npend, cap_pend;
 } chk_blk;
 
 /* a device allocation the checker knows of */
@@ -222,6 +225,11 @@ void chk_mem_free(ws_chk *c);
 /* ---- chk_sync.c ---- */
 /* Observer: after every instruction. */
 void chk_post(void *ctx, ws_warp *w, const ws_rec *r);
+/* Racecheck of asynchronous copies (chk_async.c): a cp.async issued (site: its chk_site), an access of shared
+ * memory while copies are pending, a commit / wait / mbarrier arrival of the issuing warp. */
+void chk_async_issue(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, uint32_t site);
+void chk_async_access(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size);
+void chk_async_group(ws_chk *c, ws_warp *w, const ws_rec *r);
 /* Launch end: describe a deadlock or watchdog stop the engine detected. */
 void chk_sync_launch_end(ws_chk *c, ws_run *L, int status);
 /* Free the per-function analyses. */

@@ -856,12 +856,14 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
                 }
             }
             if (race_on && cb->sh) race_shared(c, cb, w, r, l, a, size, atom, site, cw->epoch);
+            if (race_on && cb->npend && in->op != WS_OP_CP_ASYNC) chk_async_access(c, cb, w, r, l, a, size);
         }
         if (c->errors != errs) {   /* this lane found something: the next lane reading the same word counts too */
             prev_a = UINT64_MAX;
             errs = c->errors;
         }
     }
+    if (race_on && in->op == WS_OP_CP_ASYNC) chk_async_issue(c, cb, w, r, site);
 }
 
 /* After a wmma.store: the bytes it wrote are initialized (shared and global; wmma fragments are not memory

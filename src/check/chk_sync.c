@@ -493,6 +493,10 @@ void chk_post(void *ctx, ws_warp *w, const ws_rec *r)
     const ws_insn *in = r->in;
     unsigned f = in->iflags;
     if (in->op == WS_OP_WMMA_STORE) chk_mem_wmma_store(c, w, r);
+    if ((c->checks & WS_CHK_RACECHECK) && WS_OP_IS_TENSOR(in->op) && in->op != WS_OP_CP_ASYNC && in->mma &&
+        (in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL ||
+         in->mma->kind == WS_MX_CP_MBAR_ARRIVE))
+        chk_async_group(c, w, r);
     /* a completed mbarrier wait orders the arrivals' earlier accesses before this warp's later ones (racecheck) */
     if (WS_OP_IS_TENSOR(in->op) && in->mma && r->exec &&
         (in->mma->kind == WS_MX_MB_TEST_WAIT || in->mma->kind == WS_MX_MB_TRY_WAIT) &&

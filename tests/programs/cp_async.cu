@@ -4,6 +4,7 @@
 // try_wait.parity / pending_count, cp.async.mbarrier.arrive.noinc, and cuda::barrier across the warps of a block.
 // Every result is checked element by element against the host.
 // NVCCFLAGS: -arch=sm_90 -diag-suppress 20054
+// CHECK: races (early_read reads a cp.async destination before the wait on purpose: racecheck reports it)
 // ARGS: 256
 // TIMING_ARGS: 64
 #include <cstdio>
