@@ -20,6 +20,7 @@
 #include "paths.h"
 #include "run_cache.h"
 #include "run_check.h"
+#include "run_set.h"
 #include "run_view.h"
 #include "run_timeline.h"
 #include "../device/device.h"
@@ -38,6 +39,7 @@ static void run_usage(FILE *f)
         "  --timing, --mode=timing run the cycle-approximate timing model (adds Nsight Compute metrics to --report\n"
         "                          and prints a summary per kernel at exit); --mode=functional is the default\n"
         "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n");
+    cli_set_usage(f);
     cli_check_usage(f);
     cli_view_usage(f);
     cli_tl_usage(f);
@@ -222,6 +224,15 @@ static const char *opt_value(int argc, char **argv, int *i, const char *opt, int
     return argv[++*i];
 }
 
+/* The --set overrides of this run (a static: the exit handler removes their derived preset). */
+static cli_set_opts sets;
+
+/* Remove the derived preset of --set at exit. */
+static void set_cleanup_at_exit(void)
+{
+    cli_set_cleanup(&sets);
+}
+
 /* warpsim run [options] [--] PROGRAM|FILE.cu [args...] */
 int cli_run(int argc, char **argv)
 {
@@ -233,6 +244,8 @@ int cli_run(int argc, char **argv)
     cli_view_init(&view);
     cli_tl_opts tlo;
     cli_tl_init(&tlo);
+    cli_set_init(&sets);
+    atexit(set_cleanup_at_exit);   /* the derived preset of --set goes when warpsim exits, whatever the path */
     for (; i < argc; i++) {
         const char *a = argv[i];
         const char *v;
@@ -246,6 +259,9 @@ int cli_run(int argc, char **argv)
         int to = cli_tl_option(argc, argv, &i, &tlo);   /* --trace, --stats */
         if (to < 0) return 2;
         if (to) continue;
+        int so = cli_set_option(argc, argv, &i, &sets, "warpsim run");   /* --set FIELD=VALUE */
+        if (so < 0) return 2;
+        if (so) continue;
         if (!strcmp(a, "--")) {
             i++;
             break;
@@ -298,6 +314,8 @@ int cli_run(int argc, char **argv)
         unknown_gpu(gpu, err);
         return 2;
     }
+    if (cli_set_prepare(&sets, gpu, "warpsim run")) return 2;
+    if (sets.n) gpu = sets.preset;   /* the derived preset, removed when the program has exited */
     if (block_order && !valid_block_order(block_order)) {
         fprintf(stderr, "warpsim run: --block-order=%s: expected random:SEED (e.g. random:42)\n", block_order);
         return 2;
