@@ -312,7 +312,7 @@ static const char *optv(int argc, char **argv, int *i, const char *opt, int *bad
 int sw_spec_from_args(sw_spec *s, int argc, char **argv, int *resume, int *run_point_id)
 {
     memset(s, 0, sizeof *s);
-    s->slurm.poll_s = 1.0;
+    s->slurm.poll_s = 0.5;
     *resume = 0;
     *run_point_id = -1;
     const char *toml = NULL, *out = NULL, *args = NULL;
