@@ -2,7 +2,9 @@
 # TIMEOUT: 180
 # warpsim sweep --slurm through a real Slurm on this machine: a slurm.conf for localhost in a temporary folder
 # (SlurmUser root, one node with the real CPU count and memory, no cgroups: proctrack/linuxproc, task/none, no
-# accounting, auth/none and cred/none so no munge key is needed), slurmctld and slurmd started in the foreground
+# accounting, auth/none and cred/none so no munge key is needed; the partition lets 12 tasks share a CPU
+# (OverSubscribe=FORCE:12), so the 24 short tasks start in one scheduling round instead of twelve rounds of about a
+# second each), slurmctld and slurmd started in the foreground
 # (-D) in the background and stopped at the end (trap); then the 24-point sweep of tests/cli/sweep.sh runs as a
 # job array (sbatch --array, one `warpsim sweep --run-point` per task), is waited for (squeue polling) and merged,
 # and its results.csv and results.json equal a local sweep's bit for bit once the host wall-clock column
