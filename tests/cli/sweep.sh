@@ -98,7 +98,36 @@ for k, (st, why) in want.items():
 sys.exit(1 if fails else 0)
 PY
 
-# 4. --set errors: clear, before anything runs
+# 4. the progress line on a terminal (points done, running, failed, ETA), and none without one
+python3 - "$WARPSIM" "$OUT/tty" <<'PY' || fails=$((fails + 1))
+import os, pty, subprocess, sys
+warpsim, out = sys.argv[1], sys.argv[2]
+master, slave = pty.openpty()
+p = subprocess.Popen([warpsim, "sweep", "--out", out, "--arg", "0,0,1", "--jobs", "2", "--", "sh", "-c", "exit {arg}"],
+                     stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+os.close(slave)
+text = b""
+while True:
+    try:
+        chunk = os.read(master, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    text += chunk
+rc = p.wait()
+t = text.decode(errors="replace")
+ok = rc == 1 and "3/3 done, 0 running, 1 failed, ETA 0s" in t and "\r\033[K[" in t and "running" in t
+print(("ok   " if ok else "FAIL ") + "progress line on a terminal: " + repr(t.split("\r")[-1][:90]))
+sys.exit(0 if ok else 1)
+PY
+grep -q "done, .* running" "$OUT/local.log" && bad "a progress line without a terminal" || ok "no progress line without a terminal"
+
+# 5. spec errors name the line; --set errors are clear, and nothing runs
+printf 'out = "%s"\ngpu = [h100]\n' "$OUT/bad" > "$OUT/bad.toml"
+"$WARPSIM" sweep "$OUT/bad.toml" > "$OUT/bad.log" 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -qF "bad.toml:2: unsupported value starting with 'h'" "$OUT/bad.log" && ! [ -e "$OUT/bad" ] &&
+  ok "a bad sweep.toml: $(head -1 "$OUT/bad.log")" || bad "bad sweep.toml: exit $rc: $(head -1 "$OUT/bad.log")"
 set_error() {   # set_error LABEL EXPECTED-TEXT SWEEP-OPTIONS...
   local label=$1 want=$2; shift 2
   rm -rf "$OUT/err"
