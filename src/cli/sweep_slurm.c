@@ -40,18 +40,41 @@ static char *array_list(const int *ids, int n)
     return b;
 }
 
-/* Whether job is still known to squeue (pending or running). */
-static int job_queued(const char *job)
+/* What squeue says of a job. */
+enum { JOB_GONE, JOB_QUEUED, JOB_UNKNOWN };
+
+/* Ask squeue whether job is still pending or running: JOB_QUEUED, JOB_GONE (not listed, or an invalid job id: it
+ * finished and was purged), or JOB_UNKNOWN (squeue failed otherwise, e.g. the controller did not answer). */
+static int job_state(const char *job)
 {
-    char cmd[256], line[256];
-    snprintf(cmd, sizeof cmd, "squeue -h -j %s -o %%i 2>/dev/null", job);
+    char cmd[256], line[512];
+    snprintf(cmd, sizeof cmd, "squeue -h -j %s -o %%i 2>&1", job);
     FILE *p = popen(cmd, "r");
-    if (!p) return 0;
-    int any = 0;
-    while (fgets(line, sizeof line, p))
-        if (line[0] && line[0] != '\n') any = 1;
+    if (!p) return JOB_UNKNOWN;
+    int listed = 0, invalid = 0;
+    while (fgets(line, sizeof line, p)) {
+        if (strstr(line, "Invalid job id")) invalid = 1;
+        else if (!strncmp(line, job, strlen(job))) listed = 1;
+    }
     int st = pclose(p);
-    return any && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    if (invalid || (ok && !listed)) return JOB_GONE;
+    return ok ? JOB_QUEUED : JOB_UNKNOWN;
+}
+
+/* Whether job is still queued; a squeue that keeps failing (about a minute) counts as gone. */
+static int job_queued(const char *job, double poll_s)
+{
+    for (int tries = 0;; tries++) {
+        int st = job_state(job);
+        if (st != JOB_UNKNOWN) return st == JOB_QUEUED;
+        if ((double)tries * poll_s > 60) {
+            fprintf(stderr, "warpsim sweep: squeue keeps failing for job %s; merging what finished\n", job);
+            return 0;
+        }
+        struct timespec ts = { (time_t)poll_s, (long)((poll_s - (double)(time_t)poll_s) * 1e9) };
+        nanosleep(&ts, NULL);
+    }
 }
 
 /* Sleep for seconds. */
@@ -65,7 +88,7 @@ static void nap(double seconds)
 static void wait_job(const sw_spec *s, const char *job, const int *ids, int n)
 {
     int tty = isatty(2);
-    while (job_queued(job)) {
+    while (job_queued(job, s->slurm.poll_s > 0 ? s->slurm.poll_s : 1.0)) {
         if (tty) {
             int done = 0;
             for (int i = 0; i < n; i++) done += sw_point_finished(s, ids[i]);
@@ -93,7 +116,7 @@ static int read_jobid(const sw_spec *s, char *out, size_t cap)
 void sw_slurm_wait_pending(const sw_spec *s)
 {
     char job[64];
-    if (read_jobid(s, job, sizeof job) || !job_queued(job)) return;
+    if (read_jobid(s, job, sizeof job) || job_state(job) != JOB_QUEUED) return;
     fprintf(stderr, "warpsim sweep: waiting for Slurm job %s of this sweep\n", job);
     int n = sw_spec_npoints(s);
     int *ids = malloc((size_t)n * sizeof *ids);

@@ -111,5 +111,14 @@ grep -q '^#SBATCH --array=0-23$' "$OUT/slurm/sweep.sbatch" && grep -q -- '--run-
 n=$(ls "$OUT"/slurm/points/slurm-*.out 2>/dev/null | wc -l)
 [ "$n" = 24 ] && echo "ok   24 array tasks ran (their Slurm output files)" || { echo "FAIL $n Slurm task output files"; fails=$((fails + 1)); }
 python3 tests/lib/sweep_check.py same "$OUT/local" "$OUT/slurm" || fails=$((fails + 1))
+# --no-wait submits and returns; --resume waits for the job while squeue lists it, then merges
+"$WARPSIM" sweep --slurm --no-wait --out "$OUT/nowait" --arg 0,0,3 -- sh -c "sleep 1; exit {arg}" > "$OUT/nowait.log" 2>&1; rc=$?
+[ "$rc" = 0 ] && grep -q "not waiting" "$OUT/nowait.log" && ! [ -e "$OUT/nowait/results.csv" ] &&
+  echo "ok   --slurm --no-wait returns at once, nothing merged yet" || { echo "FAIL --no-wait: exit $rc: $(cat "$OUT/nowait.log")"; fails=$((fails + 1)); }
+"$WARPSIM" sweep --resume "$OUT/nowait" > "$OUT/nowait_resume.log" 2>&1; rc=$?
+if [ "$rc" = 1 ] && grep -q "waiting for Slurm job" "$OUT/nowait_resume.log" &&
+   grep -q "3 points, 3 finished, 0 to run" "$OUT/nowait_resume.log" && grep -q "2 of 3 points passed" "$OUT/nowait_resume.log"
+then echo "ok   --resume waited for the job and merged (2 of 3 points passed, 1 exit code 3)"
+else echo "FAIL --resume after --no-wait: exit $rc: $(cat "$OUT/nowait_resume.log")"; fails=$((fails + 1)); fi
 [ "$fails" = 0 ] || { echo "sweep_slurm: $fails failed"; exit 1; }
 echo "sweep_slurm: all passed"
