@@ -8,7 +8,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: warpsim COMMAND [options]\n"
-        "  run [--gpu NAME] [--report FILE.json] [--block-order=random:SEED] PROGRAM|FILE.cu [args...]\n"
+        "  run [--gpu NAME] [--set FIELD=VALUE] [--report FILE.json] [--block-order=random:SEED] PROGRAM|FILE.cu [args...]\n"
         "                       run a CUDA program (linked with -cudart shared) on the simulated GPU\n"
         "  devices              list the device presets\n"
         "  occupancy ...        occupancy calculator (warpsim occupancy --help)\n"

@@ -128,6 +128,9 @@ int sw_point_finished(const sw_spec *s, int id)
     return access(path, F_OK) == 0;
 }
 
+/* How often the wait loop looks at the running point (nanoseconds). */
+enum { SW_POLL_NS = 5000000 };
+
 /* Set by SIGTERM, SIGINT and SIGHUP while a point runs: stop it, leave no marker. */
 static volatile sig_atomic_t g_stop;
 
@@ -231,7 +234,7 @@ int sw_point_run(const sw_spec *s, int id)
             timed_out = 1;
             break;
         }
-        struct timespec ts = { 0, 5000000 };
+        struct timespec ts = { 0, SW_POLL_NS };
         nanosleep(&ts, NULL);
     }
     kill(-pid, SIGKILL);                /* nothing the program started outlives its point */

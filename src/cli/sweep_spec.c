@@ -318,9 +318,11 @@ int sw_spec_from_args(sw_spec *s, int argc, char **argv, int *resume, int *run_p
     const char *toml = NULL, *out = NULL, *args = NULL;
     char **sets = NULL;
     int nsets = 0, i = 1, prog_at = -1;
-    char *axis_cli[4] = { NULL, NULL, NULL, NULL }; /* gpu, mode, cache_control, block_order */
-    static const char *const axis_opt[4] = { "--gpu", "--mode", "--cache-control", "--block-order" };
-    static const char *const axis_key[4] = { "gpu", "mode", "cache_control", "block_order" };
+    /* the axes the command line can give as comma-separated lists */
+    enum { AX_GPU, AX_MODE, AX_CACHE, AX_ORDER, AX_N };
+    char *axis_cli[AX_N] = { NULL, NULL, NULL, NULL };
+    static const char *const axis_opt[AX_N] = { "--gpu", "--mode", "--cache-control", "--block-order" };
+    static const char *const axis_key[AX_N] = { "gpu", "mode", "cache_control", "block_order" };
     int jobs = -1, timeout = -1, baseline = -1;
     for (; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -333,7 +335,7 @@ int sw_spec_from_args(sw_spec *s, int argc, char **argv, int *resume, int *run_p
             sweep_usage(stdout);
             return 1;
         }
-        for (int k = 0; k < 4 && !hit; k++)
+        for (int k = 0; k < AX_N && !hit; k++)
             if ((v = optv(argc, argv, &i, axis_opt[k], &bad))) axis_cli[k] = (char *)v, hit = 1;
         if (hit) continue;
         if (!strcmp(a, "--slurm")) s->slurm.on = 1;
@@ -376,7 +378,8 @@ int sw_spec_from_args(sw_spec *s, int argc, char **argv, int *resume, int *run_p
     }
     s->exe[el] = 0;
     if (*resume || *run_point_id >= 0) {
-        if (toml || prog_at >= 0 || nsets || args || axis_cli[0] || axis_cli[1] || axis_cli[2] || axis_cli[3]) {
+        if (toml || prog_at >= 0 || nsets || args || axis_cli[AX_GPU] || axis_cli[AX_MODE] || axis_cli[AX_CACHE] ||
+            axis_cli[AX_ORDER]) {
             fprintf(stderr, "warpsim sweep: --resume takes the folder's plan (sweep.json); give no spec with it\n");
             return -1;
         }
@@ -386,7 +389,7 @@ int sw_spec_from_args(sw_spec *s, int argc, char **argv, int *resume, int *run_p
         return rc;
     }
     if (toml && spec_toml(s, toml)) return -1;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < AX_N; k++)
         if (axis_cli[k] && axis_set_csv(s, axis_key[k], axis_cli[k])) return -1;
     for (int k = 0; k < nsets; k++) {
         const char *eq = strchr(sets[k], '=');

@@ -108,11 +108,11 @@ static void fmt(char *buf, size_t cap, double v)
     else snprintf(buf, cap, "%.4g", v);
 }
 
-/* The index of the first argument of program prog (from the results' program list) equal to baseline's
- * position, used to hold the argument of another program fixed. */
-static const char *held_arg(const page *g, const char *prog)
+/* The argument a plot holds program prog at: the anchor point base's own for its program, else the argument at
+ * the same position in prog's list (its last when the list is shorter). */
+static const char *held_arg(const page *g, size_t base, const char *prog)
 {
-    const char *bprog = pv(g, g->base, 0), *barg = pv(g, g->base, 1);
+    const char *bprog = pv(g, base, 0), *barg = pv(g, base, 1);
     if (!strcmp(prog, bprog)) return barg;
     size_t i;
     const json_t *p;
@@ -132,10 +132,21 @@ static const char *held_arg(const page *g, const char *prog)
     return "";
 }
 
+/* The point whose parameters the plots and speedups of metric m hold: the baseline, or when the baseline has no
+ * value of m (a timing metric at a functional-mode baseline) the first point that has one. */
+static size_t anchor(const page *g, size_t m)
+{
+    if (!isnan(g->val[g->base * g->nm + m])) return g->base;
+    for (size_t p = 0; p < g->np; p++)
+        if (!isnan(g->val[p * g->nm + m])) return p;
+    return g->base;
+}
+
 /* One plot: metric m against parameter x; series by program (and device unless x is the device). */
 static void plot(FILE *f, const page *g, size_t x, size_t m)
 {
     int gpu = param_index(g, "gpu");
+    size_t base = anchor(g, m);
     int by_gpu = 0;
     for (size_t p = 0; gpu >= 0 && (int)x != gpu && p < g->np; p++) by_gpu |= strcmp(pv(g, p, (size_t)gpu), pv(g, 0, (size_t)gpu)) != 0;
     /* the x categories, in order of first appearance */
@@ -152,7 +163,7 @@ static void plot(FILE *f, const page *g, size_t x, size_t m)
         int keep = 1;
         for (size_t k = 1; k < g->nparam && keep; k++) {
             if (k == x || (by_gpu && (int)k == gpu)) continue;
-            const char *want = k == 1 ? held_arg(g, prog) : pv(g, g->base, k);
+            const char *want = k == 1 ? held_arg(g, base, prog) : pv(g, base, k);
             keep = !strcmp(pv(g, p, k), want);
         }
         if (!keep && x != 0) continue;
@@ -245,13 +256,14 @@ done:
     free(ps);
 }
 
-/* The reference of point p for the speedups: same program and argument, the baseline's other parameters. */
-static long reference(const page *g, size_t p)
+/* The reference of point p for the speedups: same program and argument, the anchor point base's other
+ * parameters. */
+static long reference(const page *g, size_t p, size_t base)
 {
     for (size_t q = 0; q < g->np; q++) {
         int same = 1;
         for (size_t k = 0; k < g->nparam && same; k++)
-            same = !strcmp(pv(g, q, k), k < 2 ? pv(g, p, k) : pv(g, g->base, k));
+            same = !strcmp(pv(g, q, k), k < 2 ? pv(g, p, k) : pv(g, base, k));
         if (same) return (long)q;
     }
     return -1;
@@ -271,9 +283,10 @@ static void table(FILE *f, const page *g, size_t m)
     ws_rep_xs_esc(f, g->metric[m]);
     fprintf(f, "</th><th>speedup</th></tr>\n");
     char buf[64];
+    size_t base = anchor(g, m);
     for (size_t p = 0; p < g->np; p++) {
         const json_t *pt = json_array_get(g->points, p);
-        fprintf(f, "<tr%s data-point=\"%s\"><td>%s</td>", p == g->base ? " class=\"hl\"" : "",
+        fprintf(f, "<tr%s data-point=\"%s\"><td>%s</td>", p == base ? " class=\"hl\"" : "",
                 json_string_value(json_object_get(pt, "point")), json_string_value(json_object_get(pt, "point")));
         for (size_t k = 0; k < g->nparam; k++) {
             fprintf(f, "<td>");
@@ -288,7 +301,7 @@ static void table(FILE *f, const page *g, size_t m)
         double v = g->val[p * g->nm + m];
         fmt(buf, sizeof buf, v);
         fprintf(f, "</td><td>%s</td>", buf);
-        long r = reference(g, p);
+        long r = reference(g, p, base);
         double rv = r >= 0 ? g->val[(size_t)r * g->nm + m] : NAN;
         if (isnan(v) || isnan(rv) || v == 0) fprintf(f, "<td>-</td></tr>\n");
         else {
@@ -351,13 +364,16 @@ int ws_rep_sweep_html(FILE *f, const json_t *res, const char *out_dir, char *err
         ws_rep_xs_esc(f, xname);
         fprintf(f, "</h2>\n");
         for (size_t m = 0; m < g.nm; m++) plot(f, &g, x, m);
-        fprintf(f, "<figcaption>One line per %s; the other parameters at the baseline point's values.</figcaption>"
+        fprintf(f, "<figcaption>One line per %s; the other parameters at the baseline point's values (for a metric "
+                   "the baseline lacks, such as a timing metric at a functional-mode baseline, the first point's that "
+                   "has it).</figcaption>"
                    "</figure>\n", x == 0 ? "device" : "program (and device)");
     }
     fprintf(f, "<figure><h2>Speedups against the baseline</h2>\n");
     for (size_t m = 0; m < g.nm; m++) table(f, &g, m);
     fprintf(f, "<figcaption>Speedup = the reference point's metric / the point's, the reference having the point's "
-               "program and argument and the baseline's other parameters (above 1: smaller than the reference, i.e. "
+               "program and argument and the baseline's other parameters (the highlighted row's, when the baseline lacks "
+               "the metric; above 1: smaller than the reference, i.e. "
                "faster for times and counts). Hover a status for its reason.</figcaption></figure>\n");
     fprintf(f, "<script>(function(){var s=document.getElementById('metric');function show(){var m=s.value;"
                "document.querySelectorAll('[data-metric]').forEach(function(e){e.style.display="
