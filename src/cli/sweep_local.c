@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,6 +64,7 @@ int sw_local_run(const sw_spec *s, const int *ids, int n, int jobs)
     sigaction(SIGHUP, &sa, &old_hup);
     int tty = isatty(2), next = 0, done = 0, failed = 0, running = 0;
     double t0 = mono_s();
+    pid_t parent = getpid();
     if (tty) progress(0, n, 0, 0, 0);
     while ((next < n || running) && !g_interrupted) {
         while (next < n && running < jobs && !g_interrupted) {
@@ -76,6 +78,9 @@ int sw_local_run(const sw_spec *s, const int *ids, int n, int jobs)
                 break;
             }
             if (pid == 0) {
+                /* if the pool dies (even by SIGKILL), its points stop too and leave no marker for --resume */
+                prctl(PR_SET_PDEATHSIG, SIGTERM);
+                if (getppid() != parent) _exit(2);
                 signal(SIGINT, SIG_DFL);
                 signal(SIGTERM, SIG_DFL);
                 signal(SIGHUP, SIG_DFL);
