@@ -307,6 +307,20 @@ static const char *optv(int argc, char **argv, int *i, const char *opt, int *bad
     return argv[++*i];
 }
 
+/* A whole non-negative number for option opt into *out; 0, or -1 with the problem printed. */
+static int count_opt(const char *opt, const char *v, int *out)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || errno || n < 0 || n > 1000000000) {
+        fprintf(stderr, "warpsim sweep: %s %s: expected a whole number\n", opt, v);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
 /* Build the spec from the command line (see sweep.h). resume receives 1 for --resume, run_point_id the id of
  * --run-point (else -1); out then holds the folder. Returns 0, 1 after --help, or -1. */
 int sw_spec_from_args(sw_spec *s, int argc, char **argv, int *resume, int *run_point_id)
@@ -343,13 +357,19 @@ int sw_spec_from_args(sw_spec *s, int argc, char **argv, int *resume, int *run_p
         else if ((v = optv(argc, argv, &i, "--out", &bad))) out = v;
         else if ((v = optv(argc, argv, &i, "--set", &bad))) list_add(&sets, &nsets, v);
         else if ((v = optv(argc, argv, &i, "--arg", &bad))) args = v;
-        else if ((v = optv(argc, argv, &i, "--jobs", &bad))) jobs = atoi(v);
-        else if ((v = optv(argc, argv, &i, "--timeout", &bad))) timeout = atoi(v);
-        else if ((v = optv(argc, argv, &i, "--baseline", &bad))) baseline = atoi(v);
+        else if ((v = optv(argc, argv, &i, "--jobs", &bad))) {
+            if (count_opt(a, v, &jobs)) return -1;
+        } else if ((v = optv(argc, argv, &i, "--timeout", &bad))) {
+            if (count_opt(a, v, &timeout)) return -1;
+        } else if ((v = optv(argc, argv, &i, "--baseline", &bad))) {
+            if (count_opt(a, v, &baseline)) return -1;
+        }
         else if ((v = optv(argc, argv, &i, "--partition", &bad)))
             snprintf(s->slurm.partition, sizeof s->slurm.partition, "%s", v);
         else if ((v = optv(argc, argv, &i, "--time", &bad))) snprintf(s->slurm.time, sizeof s->slurm.time, "%s", v);
-        else if ((v = optv(argc, argv, &i, "--cpus-per-task", &bad))) s->slurm.cpus_per_task = atoi(v);
+        else if ((v = optv(argc, argv, &i, "--cpus-per-task", &bad))) {
+            if (count_opt(a, v, &s->slurm.cpus_per_task)) return -1;
+        }
         else if ((v = optv(argc, argv, &i, "--resume", &bad))) out = v, *resume = 1;
         else if (!strcmp(a, "--run-point") && i + 2 < argc) {
             out = argv[++i];
@@ -525,7 +545,11 @@ static int check_option(const sw_axis *a)
         int ok = 1;
         if (!strcmp(a->key, "mode")) ok = !strcmp(v, "functional") || !strcmp(v, "timing");
         else if (!strcmp(a->key, "cache_control")) ok = !strcmp(v, "all") || !strcmp(v, "none");
-        else if (!strcmp(a->key, "block_order")) ok = !strncmp(v, "random:", 7) && v[7];
+        else if (!strcmp(a->key, "block_order")) {
+            char *end = NULL;
+            errno = 0;
+            ok = !strncmp(v, "random:", 7) && v[7] && (strtoull(v + 7, &end, 0), errno == 0 && *end == 0);
+        }
         if (!ok) {
             fprintf(stderr, "warpsim sweep: %s value '%s': expected %s\n", a->key, v,
                     !strcmp(a->key, "mode") ? "functional or timing"
