@@ -17,4 +17,7 @@ int cli_view(int argc, char **argv);
 /* warpsim explore [NAME [options]]: the teaching material's explorers */
 int cli_explore(int argc, char **argv);
 
+/* warpsim sweep [SPEC.toml] [options] [-- PROGRAM ARGS...]: a design-space sweep (sweep.h) */
+int cli_sweep(int argc, char **argv);
+
 #endif

@@ -20,6 +20,7 @@
 #include "paths.h"
 #include "run_cache.h"
 #include "run_check.h"
+#include "run_set.h"
 #include "run_view.h"
 #include "run_timeline.h"
 #include "../device/device.h"
@@ -41,6 +42,7 @@ static void run_usage(FILE *f)
         "  --simt=its|stack        independent thread scheduling (its, sm_70+, the default: a lane spinning on a lock\n"
         "                          its warp's other lanes hold lets them run; __syncwarp waits for its lanes) or the\n"
         "                          pre-Volta reconvergence stack (divergent paths run one after the other)\n");
+    cli_set_usage(f);
     cli_check_usage(f);
     cli_view_usage(f);
     cli_tl_usage(f);
@@ -225,6 +227,15 @@ static const char *opt_value(int argc, char **argv, int *i, const char *opt, int
     return argv[++*i];
 }
 
+/* The --set overrides of this run (a static: the exit handler removes their derived preset). */
+static cli_set_opts sets;
+
+/* Remove the derived preset of --set at exit. */
+static void set_cleanup_at_exit(void)
+{
+    cli_set_cleanup(&sets);
+}
+
 /* warpsim run [options] [--] PROGRAM|FILE.cu [args...] */
 int cli_run(int argc, char **argv)
 {
@@ -236,6 +247,8 @@ int cli_run(int argc, char **argv)
     cli_view_init(&view);
     cli_tl_opts tlo;
     cli_tl_init(&tlo);
+    cli_set_init(&sets);
+    atexit(set_cleanup_at_exit);   /* the derived preset of --set goes when warpsim exits, whatever the path */
     for (; i < argc; i++) {
         const char *a = argv[i];
         const char *v;
@@ -249,6 +262,9 @@ int cli_run(int argc, char **argv)
         int to = cli_tl_option(argc, argv, &i, &tlo);   /* --trace, --stats */
         if (to < 0) return 2;
         if (to) continue;
+        int so = cli_set_option(argc, argv, &i, &sets, "warpsim run");   /* --set FIELD=VALUE */
+        if (so < 0) return 2;
+        if (so) continue;
         if (!strcmp(a, "--")) {
             i++;
             break;
@@ -306,6 +322,8 @@ int cli_run(int argc, char **argv)
         unknown_gpu(gpu, err);
         return 2;
     }
+    if (cli_set_prepare(&sets, gpu, "warpsim run")) return 2;
+    if (sets.n) gpu = sets.preset;   /* the derived preset, removed when the program has exited */
     if (block_order && !valid_block_order(block_order)) {
         fprintf(stderr, "warpsim run: --block-order=%s: expected random:SEED (e.g. random:42)\n", block_order);
         return 2;

@@ -8,12 +8,15 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: warpsim COMMAND [options]\n"
-        "  run [--gpu NAME] [--report FILE.json] [--block-order=random:SEED] PROGRAM|FILE.cu [args...]\n"
+        "  run [--gpu NAME] [--set FIELD=VALUE] [--report FILE.json] [--block-order=random:SEED] PROGRAM|FILE.cu [args...]\n"
         "                       run a CUDA program (linked with -cudart shared) on the simulated GPU\n"
         "  devices              list the device presets\n"
         "  occupancy ...        occupancy calculator (warpsim occupancy --help)\n"
         "  advise ...           launch advisor (warpsim advise --help)\n"
         "  ptx FILE.ptx         decode a PTX file and print the decoded listing (or the front end's error)\n"
+        "  sweep [SPEC.toml] [options] [-- PROGRAM ARGS]\n"
+        "                       a design-space sweep: programs x devices x --set overrides x options, run locally\n"
+        "                       or as a Slurm job array, merged into CSV, JSON and an HTML page (warpsim sweep --help)\n"
         "  explore [NAME]       the teaching material's \"Try it\" explorers, on real kernels (warpsim explore)\n");
 }
 
@@ -30,6 +33,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "advise")) return cli_advise(argc - 1, argv + 1);
     if (!strcmp(cmd, "ptx")) return cli_ptx(argc - 1, argv + 1);
     if (!strcmp(cmd, "view")) return cli_view(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sweep")) return cli_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "explore")) return cli_explore(argc - 1, argv + 1);
     fprintf(stderr, "warpsim: unknown command '%s'\n", cmd);
     usage(stderr);

@@ -274,6 +274,29 @@ static const field *find_field(const char *key)
     return NULL;
 }
 
+/* Check one preset override: key names a preset field and val is a valid value for it. */
+int ws_device_check_value(const char *key, const char *val, char *err, size_t errlen)
+{
+    const field *f = find_field(key);
+    if (!f) {
+        if (err && errlen)
+            snprintf(err, errlen, "unknown preset field '%s' (devices/README.md lists the fields)", key);
+        return -1;
+    }
+    if (!*val) {
+        if (err && errlen) snprintf(err, errlen, "field '%s': missing value", key);
+        return -1;
+    }
+    ws_device scratch;
+    memset(&scratch, 0, sizeof scratch);
+    char why[512];
+    if (set_field(&scratch, f, val, why, sizeof why)) {
+        if (err && errlen) snprintf(err, errlen, "field '%s': invalid value '%s': %s", key, val, why);
+        return -1;
+    }
+    return 0;
+}
+
 /* Id of a preset from its path: the file name without directory and ".preset". */
 static void preset_id(const char *path, char *out, size_t cap)
 {
@@ -292,6 +315,12 @@ static void resolve_path(const char *name_or_path, char *out, size_t cap)
         snprintf(out, cap, "%s", name_or_path);
     else
         snprintf(out, cap, "%s/%s.preset", ws_device_dir(), name_or_path);
+}
+
+/* The preset file a name or path resolves to (not checked to exist). */
+void ws_device_resolve(const char *name_or_path, char *out, size_t cap)
+{
+    resolve_path(name_or_path && *name_or_path ? name_or_path : WS_DEVICE_DEFAULT, out, cap);
 }
 
 #define MAX_BASE_DEPTH 8

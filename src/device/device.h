@@ -93,6 +93,13 @@ typedef struct ws_device {
  * life of the process. NULL and a message in err on failure. Thread-safe. */
 const ws_device *ws_device_get(const char *name_or_path, char *err, size_t errlen);
 
+/* Check one preset override "key = val" against the preset schema: key is a field of the format and val a valid
+ * value for it (type and range); 0, or -1 with "unknown preset field 'x'" or "field 'x': invalid value ..." in err. */
+int ws_device_check_value(const char *key, const char *val, char *err, size_t errlen);
+
+/* The preset file a name (looked up in ws_device_dir()) or path resolves to; NULL or "" means WS_DEVICE_DEFAULT. */
+void ws_device_resolve(const char *name_or_path, char *out, size_t cap);
+
 /* Parse one preset file into *out; 0 on success, -1 with "file:line: field: problem" in err. */
 int ws_device_load_file(const char *path, ws_device *out, char *err, size_t errlen);
 

@@ -103,6 +103,21 @@ void ws_rep_xs_begin(FILE *f, const char *name, const char *title, const char *l
     fprintf(f, "</p><p class=\"lead\">%s</p></header>\n", lead);
 }
 
+/* Write the head, style and header of another command's page (cmd: the command line shown under the title). */
+void ws_rep_xs_begin_page(FILE *f, const char *id, const char *cmd, const char *title, const char *lead)
+{
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    ws_rep_xs_esc(f, title);
+    fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<main id=\"", g_style);
+    ws_rep_xs_esc(f, id);
+    fprintf(f, "\">\n<header><h1>");
+    ws_rep_xs_esc(f, title);
+    fprintf(f, "</h1><p class=\"cmd\">");
+    ws_rep_xs_esc(f, cmd);
+    fprintf(f, "</p><p class=\"lead\">%s</p></header>\n", lead);
+}
+
 /* Close the page. */
 void ws_rep_xs_end(FILE *f, const char *sources)
 {

@@ -23,6 +23,8 @@ const char *ws_rep_xs_s(const json_t *res, const char *path, const char *def);
 
 /* Write the page's head, style and header: title, the command line, a lead paragraph (HTML). */
 void ws_rep_xs_begin(FILE *f, const char *name, const char *title, const char *lead);
+/* The same frame for another command's page: main id, the command line shown, title and lead (HTML). */
+void ws_rep_xs_begin_page(FILE *f, const char *id, const char *cmd, const char *title, const char *lead);
 /* Close the page, with the footer saying where the data came from (HTML). */
 void ws_rep_xs_end(FILE *f, const char *sources);
 /* Write text with &, <, >, " escaped. */
