@@ -177,6 +177,8 @@ void ws_rt_lock(void);
 void ws_rt_unlock(void);
 /* Record e as the calling thread's last error when it is an error; returns e. */
 cudaError_t ws_rt_set_error(cudaError_t e);
+/* The same for callers without the CUDA headers (rt_stubs.c). */
+int ws_rt_set_error_code(int e);
 /* The calling thread's last error (peek), and reset it. */
 cudaError_t ws_rt_last_error(int reset);
 /* The sticky error to report at the start of a call (0 if none); sync=1 first turns a pending fault sticky. */

@@ -57,6 +57,9 @@ cudaError_t ws_rt_set_error(cudaError_t e)
     return e;
 }
 
+/* ws_rt_set_error for callers without the CUDA headers (rt_stubs.c). */
+int ws_rt_set_error_code(int e) { return (int)ws_rt_set_error((cudaError_t)e); }
+
 /* Peek at (and optionally reset) the thread's last error; a sticky fault is never reset. */
 cudaError_t ws_rt_last_error(int reset)
 {
