@@ -208,9 +208,9 @@ typedef struct grid_watch { uint64_t rounds, insts; uint32_t last; } grid_watch;
 /* Whether a cooperative grid can never pass its grid barrier: round after round, every live block waited on it
  * and nothing changed its counter (no block can arrive any more: the missing ones finished without it). insts:
  * warp instructions of this round. */
-static int grid_barrier_stuck(ws_run *L, ws_block **res, uint64_t insts, grid_watch *gw)
+static int grid_barrier_stuck(ws_run *L, ws_block **res, uint64_t hi, uint64_t insts, grid_watch *gw)
 {
-    for (uint64_t i = 0; i < L->resident; i++)
+    for (uint64_t i = 0; i < hi; i++)
         if (res[i] && !res[i]->grid_wait) { gw->rounds = 0; return 0; }
     uint32_t v;
     memcpy(&v, L->gstore + (L->coop_ws + 4 - WS_GLOBAL_BASE), sizeof v);
@@ -246,11 +246,13 @@ int ws_run_grid_stuck(ws_run *L, int *armed, uint32_t *last)
     return 0;
 }
 
-/* The functional engine: blocks run one after another, and concurrently when they wait on each other. */
+/* The functional engine: blocks run one after another, and concurrently when they wait on each other. The
+ * resident blocks sit in slots res[0..hi) (a new one takes the lowest free slot; every slot from hi on is free),
+ * so a launch of many small blocks, one resident at a time, never scans the device's thousands of slots. */
 void ws_functional_engine(ws_run *L)
 {
     ws_block **res = calloc(L->resident, sizeof *res);
-    uint64_t live = 0;
+    uint64_t live = 0, hi = 0;
     int yielded = 0;
     grid_watch gw = { 0, 0, 0 };
     while (!L->fault) {
@@ -259,13 +261,16 @@ void ws_functional_engine(ws_run *L)
         while (L->next < L->nblocks && live < L->resident && (live == 0 || yielded || L->coop_ws)) {
             int64_t lin = ws_run_next_block(L);
             ws_block *b = ws_run_block_start(L, (uint64_t)lin);
-            for (uint64_t i = 0; i < L->resident; i++) if (!res[i]) { res[i] = b; break; }
+            uint64_t i = 0;
+            while (i < hi && res[i]) i++;
+            res[i] = b;
+            if (i == hi) hi++;
             live++;
         }
         if (!live) break;
         uint64_t progress = 0;
         int finished = 0;
-        for (uint64_t i = 0; i < L->resident && !L->fault; i++) {
+        for (uint64_t i = 0; i < hi && !L->fault; i++) {
             ws_block *b = res[i];
             if (!b) continue;
             progress += block_visit(L, b);
@@ -277,9 +282,10 @@ void ws_functional_engine(ws_run *L)
                 finished = 1;
             }
         }
+        while (hi && !res[hi - 1]) hi--;
         yielded = !finished;
         if (finished) gw.rounds = 0;   /* a block finished: progress */
-        else if (L->coop_ws && !L->fault && grid_barrier_stuck(L, res, progress, &gw)) {
+        else if (L->coop_ws && !L->fault && grid_barrier_stuck(L, res, hi, progress, &gw)) {
             L->fault = WS_ERR_LAUNCH_FAILURE;
             snprintf(L->fault_msg, sizeof L->fault_msg,
                      "deadlock: the grid barrier (this_grid().sync()) of the cooperative kernel %s can never complete: "
@@ -288,7 +294,7 @@ void ws_functional_engine(ws_run *L)
         }
         if (L->max_inst && !L->fault) {
             uint64_t sum = L->ninst;
-            for (uint64_t i = 0; i < L->resident; i++)
+            for (uint64_t i = 0; i < hi; i++)
                 if (res[i]) for (int wi = 0; wi < res[i]->nwarps; wi++) sum += res[i]->warps[wi].ninst;
             if (sum > L->max_inst) {
                 L->fault = WS_ERR_LAUNCH_TIMEOUT;
@@ -303,7 +309,7 @@ void ws_functional_engine(ws_run *L)
                      (unsigned long long)live, L->entry->name);
         }
     }
-    for (uint64_t i = 0; i < L->resident; i++) if (res[i]) ws_run_block_retire(L, res[i]);
+    for (uint64_t i = 0; i < hi; i++) if (res[i]) ws_run_block_retire(L, res[i]);
     free(res);
 }
 

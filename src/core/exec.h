@@ -117,6 +117,7 @@ typedef struct ws_run {
     size_t local_stride;     /* bytes of local memory per thread */
     int warp_size;
     int its;                 /* independent thread scheduling (!ws_options.simt_stack) */
+    uint64_t *tid_rows;      /* %tid.x/y/z of every warp of a block: rows [warp * 3 + dim][lane] (warp_init copies) */
     int warps_per_block;
     uint8_t *gstore;         /* global arena store */
     uint64_t glimit;         /* bytes of arena in use */

@@ -52,6 +52,22 @@ static ws_dim3 block_coords(ws_dim3 grid, uint64_t i)
     return b;
 }
 
+/* The %tid.x/y/z rows of every warp of a block, computed once per launch (the same in every block). */
+static uint64_t *tid_rows_make(const ws_run *L)
+{
+    uint64_t *t = malloc(sizeof *t * (size_t)L->warps_per_block * 3 * WS_LANES);
+    if (!t) return NULL;
+    for (int wi = 0; wi < L->warps_per_block; wi++)
+        for (int l = 0; l < WS_LANES; l++) {
+            unsigned i = (unsigned)(wi * L->warp_size + l);
+            uint64_t *r = t + (size_t)wi * 3 * WS_LANES + (size_t)l;
+            r[0] = i % L->block.x;
+            r[WS_LANES] = (i / L->block.x) % L->block.y;
+            r[2 * WS_LANES] = i / (L->block.x * L->block.y);
+        }
+    return t;
+}
+
 /* Prepare warp wi of block b for a fresh start. */
 static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
 {
@@ -84,9 +100,9 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
         int k = __builtin_ctz(used);
         uint64_t *row = R + (size_t)k * WS_LANES, v;
         switch (k) {
-        case WS_SR_TID_X: for (int l = 0; l < WS_LANES; l++) row[l] = (first + (unsigned)l) % L->block.x; continue;
-        case WS_SR_TID_Y: for (int l = 0; l < WS_LANES; l++) row[l] = ((first + (unsigned)l) / L->block.x) % L->block.y; continue;
-        case WS_SR_TID_Z: for (int l = 0; l < WS_LANES; l++) row[l] = (first + (unsigned)l) / (L->block.x * L->block.y); continue;
+        case WS_SR_TID_X: case WS_SR_TID_Y: case WS_SR_TID_Z:
+            memcpy(row, L->tid_rows + ((size_t)wi * 3 + (size_t)(k - WS_SR_TID_X)) * WS_LANES, sizeof *row * WS_LANES);
+            continue;
         case WS_SR_LANEID: for (int l = 0; l < WS_LANES; l++) row[l] = (unsigned)l; continue;
         case WS_SR_LANEMASK_EQ: for (int l = 0; l < WS_LANES; l++) row[l] = 1u << l; continue;
         case WS_SR_LANEMASK_LT: for (int l = 0; l < WS_LANES; l++) row[l] = (1u << l) - 1; continue;
@@ -280,6 +296,8 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
     unsigned threads = block.x * block.y * block.z;
     int nwarps = (int)((threads + (unsigned)L.warp_size - 1) / (unsigned)L.warp_size);
     L.warps_per_block = nwarps;
+    L.tid_rows = tid_rows_make(&L);
+    if (!L.tid_rows) { free(L.params); return WS_ERR_MEMORY_ALLOCATION; }
     uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
     size_t smem = f->static_smem;
     if (dyn_smem && mod->dyn_base + dyn_smem > smem) smem = mod->dyn_base + dyn_smem;
@@ -334,6 +352,7 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
     free(L.free_blocks);
     free(order);
     free(L.params);
+    free(L.tid_rows);
     if (L.coop_ws) ws_free(g, L.coop_ws);
     fflush(stdout);
     if (stats) {
