@@ -37,7 +37,9 @@ static void run_usage(FILE *f)
         "  --quiet                 no warpsim messages (fault descriptions, compile notes, timing summary)\n"
         "  --timing, --mode=timing run the cycle-approximate timing model (adds Nsight Compute metrics to --report\n"
         "                          and prints a summary per kernel at exit); --mode=functional is the default\n"
-        "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n");
+        "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n"
+        "  --threads N             timing mode: simulate the SMs on N threads (default: the cores; results are\n"
+        "                          bit-identical at any N; sets WARPSIM_THREADS)\n");
     cli_check_usage(f);
     cli_view_usage(f);
     cli_tl_usage(f);
@@ -74,6 +76,15 @@ static int valid_block_order(const char *v)
     errno = 0;
     (void)strtoull(v + 7, &end, 0);
     return errno == 0 && *end == 0;
+}
+
+/* Check a --threads value: a decimal number from 1 to 4096. */
+static int valid_threads(const char *v)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    return errno == 0 && *v && *end == 0 && n >= 1 && n <= 4096;
 }
 
 /* Read a whole file; NULL on failure. */
@@ -225,7 +236,7 @@ static const char *opt_value(int argc, char **argv, int *i, const char *opt, int
 /* warpsim run [options] [--] PROGRAM|FILE.cu [args...] */
 int cli_run(int argc, char **argv)
 {
-    const char *gpu = NULL, *report = NULL, *block_order = NULL, *cache_control = NULL, *mode = NULL;
+    const char *gpu = NULL, *report = NULL, *block_order = NULL, *cache_control = NULL, *mode = NULL, *threads = NULL;
     int quiet = 0, timing = 0, i = 1;
     cli_check_opts chk;
     cli_check_init(&chk);
@@ -267,6 +278,7 @@ int cli_run(int argc, char **argv)
         else if ((v = opt_value(argc, argv, &i, "--block-order", &missing))) block_order = v;
         else if ((v = opt_value(argc, argv, &i, "--cache-control", &missing))) cache_control = v;
         else if ((v = opt_value(argc, argv, &i, "--mode", &missing))) mode = v;
+        else if ((v = opt_value(argc, argv, &i, "--threads", &missing))) threads = v;
         else if (missing) {
             fprintf(stderr, "warpsim run: %s needs a value\n", a);
             return 2;
@@ -289,6 +301,10 @@ int cli_run(int argc, char **argv)
         return 2;
     }
     if (mode && !strcmp(mode, "timing")) timing = 1;
+    if (threads && !valid_threads(threads)) {
+        fprintf(stderr, "warpsim run: --threads=%s: expected a number of threads from 1 to 4096\n", threads);
+        return 2;
+    }
     if (cache_control && strcmp(cache_control, "all") && strcmp(cache_control, "none")) {
         fprintf(stderr, "warpsim run: --cache-control=%s: expected all or none\n", cache_control);
         return 2;
@@ -358,7 +374,8 @@ int cli_run(int argc, char **argv)
         (report && setenv("WARPSIM_REPORT", report, 1) != 0) ||
         (block_order && setenv("WARPSIM_BLOCK_ORDER", block_order, 1) != 0) ||
         (quiet && setenv("WARPSIM_QUIET", "1", 1) != 0) || (timing && setenv("WARPSIM_TIMING", "1", 1) != 0) ||
-        (cache_control && setenv("WARPSIM_CACHE_CONTROL", cache_control, 1) != 0)) {
+        (cache_control && setenv("WARPSIM_CACHE_CONTROL", cache_control, 1) != 0) ||
+        (threads && setenv("WARPSIM_THREADS", threads, 1) != 0)) {
         fprintf(stderr, "warpsim run: cannot set up the environment\n");
         return 2;
     }

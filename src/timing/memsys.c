@@ -227,44 +227,44 @@ static uint64_t ws_ms_bw_take(ws_ms_bw *b, uint64_t t, double amount)
 }
 
 /* ---------- shared-memory banks ---------- */
-/* Sort n words ascending (insertion sort: n <= 128, mostly ordered). */
-static void ws_ms_sort(uint64_t *v, int n)
-{
-    for (int i = 1; i < n; i++) {
-        uint64_t x = v[i];
-        int j = i - 1;
-        while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
-        v[j + 1] = x;
-    }
-}
-
 /* One pass of the bank array over the lanes in mask (each accessing width bytes at addr[lane]): returns the
  * largest number of distinct words in one bank (the wavefronts of the pass, 0 for no lanes); *nwords receives
- * the distinct words. */
+ * the distinct words. Each bank keeps a chain of the distinct words seen in it (a word repeated by the previous
+ * lane, a broadcast, is caught before the chain walk). */
 static unsigned ws_ms_bank_pass(const ws_memsys *ms, const uint64_t *addr, uint32_t mask, unsigned width,
                                 unsigned *nwords)
 {
     uint64_t w[128];
-    int n = 0;
+    int8_t head[64], next[128];
+    uint8_t cnt[64];
     unsigned bb = ms->bank_bytes, per = width > bb ? width / bb : 1;
+    unsigned nb = ms->banks < 64 ? ms->banks : 64, best = 0, uniq = 0;
     if (per > 4) per = 4;
-    while (mask) {
+    *nwords = 0;
+    if (!mask) return 0;
+    memset(head, -1, sizeof head);
+    memset(cnt, 0, sizeof cnt);
+    uint64_t prev = UINT64_MAX;
+    int n = 0;
+    while (mask && n < 128) {
         int l = __builtin_ctz(mask);
         mask &= mask - 1;
         uint64_t first = addr[l] / bb;
-        for (unsigned k = 0; k < per && n < 128; k++) w[n++] = first + k;
-    }
-    *nwords = 0;
-    if (!n) return 0;
-    ws_ms_sort(w, n);
-    uint8_t cnt[64];
-    unsigned nb = ms->banks < 64 ? ms->banks : 64, best = 0, uniq = 0;
-    memset(cnt, 0, sizeof cnt);
-    for (int i = 0; i < n; i++) {
-        if (i && w[i] == w[i - 1]) continue;
-        uniq++;
-        unsigned b = (unsigned)(w[i] % nb);
-        if (++cnt[b] > best) best = cnt[b];
+        if (first == prev) continue;   /* the same words as the previous lane: nothing new */
+        prev = first;
+        for (unsigned k = 0; k < per && n < 128; k++) {
+            uint64_t x = first + k;
+            unsigned bk = (unsigned)(x % nb);
+            int j = head[bk];
+            while (j >= 0 && w[j] != x) j = next[j];
+            if (j >= 0) continue;
+            w[n] = x;
+            next[n] = head[bk];
+            head[bk] = (int8_t)n;
+            n++;
+            uniq++;
+            if (++cnt[bk] > best) best = cnt[bk];
+        }
     }
     *nwords = uniq;
     return best;

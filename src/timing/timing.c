@@ -646,7 +646,7 @@ static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
     }
 }
 
-/* A second simulation thread: it runs the parallel phase for the upper half of the SMs. */
+/* A simulation thread beside the main one: it runs the parallel phase for its range of SMs [s0, s1). */
 typedef struct tworker {
     pthread_t th;
     ws_tm *tm;
@@ -656,16 +656,22 @@ typedef struct tworker {
     _Atomic int go, done, quit;
 } tworker;
 
+/* Wait until *a holds a value other than v (spinning, then yielding); returns it. */
+static int spin_while(_Atomic int *a, int v)
+{
+    int g;
+    for (unsigned spins = 0; (g = atomic_load_explicit(a, memory_order_acquire)) == v; spins++)
+        if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
+    return g;
+}
+
 /* Worker loop: wait for a cycle, simulate its SMs' parallel phase, report. */
 static void *worker_main(void *arg)
 {
     tworker *wk = arg;
     int gen = 0;
     for (;;) {
-        int g;
-        for (unsigned spins = 0; (g = atomic_load_explicit(&wk->go, memory_order_acquire)) == gen; spins++)
-            if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
-        gen = g;
+        gen = spin_while(&wk->go, gen);
         if (atomic_load(&wk->quit)) break;
         phase_parallel(wk->tm, &wk->acc, wk->s0, wk->s1, atomic_load(&wk->t));
         atomic_store_explicit(&wk->done, gen, memory_order_release);
@@ -673,13 +679,27 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Threads to simulate with: 2 when the machine has two cores and nothing observes instructions. */
+/* Most simulation threads: WS_TM_MAX_THREADS (more are capped). */
+#define WS_TM_MAX_THREADS 256
+
+/* Threads to simulate with: WARPSIM_THREADS (warpsim run --threads N), else the online cores; one when something
+ * observes instructions; at most one per SM. */
 static int threads_for(const ws_run *L, int nsm)
 {
     const char *e = getenv("WARPSIM_THREADS");
-    int n = e && *e ? atoi(e) : (sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1);
-    if (L->nobs || nsm < 2) n = 1;
-    return n >= 2 ? 2 : 1;
+    long n = e && *e ? atol(e) : sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    if (L->nobs) n = 1;
+    if (n > nsm) n = nsm;
+    if (n > WS_TM_MAX_THREADS) n = WS_TM_MAX_THREADS;
+    return (int)n;
+}
+
+/* SM range of thread i of n: contiguous, sizes differing by at most one. */
+static void thread_range(int i, int n, int nsm, int *s0, int *s1)
+{
+    *s0 = (int)((int64_t)nsm * i / n);
+    *s1 = (int)((int64_t)nsm * (i + 1) / n);
 }
 
 /* The timing engine: run the launch cycle by cycle (skipping idle cycles). */
@@ -743,24 +763,36 @@ placed:;
     uint32_t gb_last = 0;
     tacc acc;
     memset(&acc, 0, sizeof acc);
-    tworker wk;
-    memset(&wk, 0, sizeof wk);
-    int nthreads = threads_for(L, tm->nsm), split = nthreads == 2 ? tm->nsm / 2 : tm->nsm, gen = 0;
-    if (nthreads == 2) {
-        wk.tm = tm;
-        wk.s0 = split;
-        wk.s1 = tm->nsm;
-        if (pthread_create(&wk.th, NULL, worker_main, &wk) != 0) { nthreads = 1; split = tm->nsm; }
+    int nthreads = threads_for(L, tm->nsm), split = tm->nsm, gen = 0, nwk = 0;
+    tworker *wk = nthreads > 1 ? calloc((size_t)nthreads - 1, sizeof *wk) : NULL;
+    if (wk) {
+        int s0;
+        thread_range(0, nthreads, tm->nsm, &s0, &split);
+        for (int i = 1; i < nthreads; i++) {
+            tworker *k = &wk[nwk];
+            k->tm = tm;
+            thread_range(i, nthreads, tm->nsm, &k->s0, &k->s1);
+            if (pthread_create(&k->th, NULL, worker_main, k) != 0) break;
+            nwk++;
+        }
+        if (nwk < nthreads - 1) {   /* fewer threads came up: the last one (or the main thread) takes the rest */
+            if (nwk) wk[nwk - 1].s1 = tm->nsm;
+            else split = tm->nsm;
+        }
     }
     L->timed = 1;
     while (!L->fault) {
         L->cycle = t;
-        if (nthreads == 2) {
-            atomic_store(&wk.t, t);
-            atomic_store_explicit(&wk.go, ++gen, memory_order_release);
+        if (nwk) {
+            ++gen;
+            for (int i = 0; i < nwk; i++) {
+                atomic_store(&wk[i].t, t);
+                atomic_store_explicit(&wk[i].go, gen, memory_order_release);
+            }
             phase_parallel(tm, &acc, 0, split, t);
-            for (unsigned spins = 0; atomic_load_explicit(&wk.done, memory_order_acquire) != gen; spins++)
-                if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
+            for (int i = 0; i < nwk; i++)
+                for (unsigned spins = 0; atomic_load_explicit(&wk[i].done, memory_order_acquire) != gen; spins++)
+                    if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
         } else {
             phase_parallel(tm, &acc, 0, tm->nsm, t);
         }
@@ -797,16 +829,20 @@ placed:;
             }
         }
     }
-    if (nthreads == 2) {
-        atomic_store(&wk.quit, 1);
-        atomic_store_explicit(&wk.go, ++gen, memory_order_release);
-        pthread_join(wk.th, NULL);
-        for (int i = 0; i < WS_ST_COUNT; i++) acc.stall[i] += wk.acc.stall[i];
-        acc.flops += wk.acc.flops;
-        acc.tensor_insts += wk.acc.tensor_insts;
-        acc.tensor_cycles += wk.acc.tensor_cycles;
-        if (wk.acc.end > acc.end) acc.end = wk.acc.end;
+    ++gen;
+    for (int i = 0; i < nwk; i++) {
+        atomic_store(&wk[i].quit, 1);
+        atomic_store_explicit(&wk[i].go, gen, memory_order_release);
     }
+    for (int i = 0; i < nwk; i++) {
+        pthread_join(wk[i].th, NULL);
+        for (int k = 0; k < WS_ST_COUNT; k++) acc.stall[k] += wk[i].acc.stall[k];
+        acc.flops += wk[i].acc.flops;
+        acc.tensor_insts += wk[i].acc.tensor_insts;
+        acc.tensor_cycles += wk[i].acc.tensor_cycles;
+        if (wk[i].acc.end > acc.end) acc.end = wk[i].acc.end;
+    }
+    free(wk);
     for (int i = 0; i < WS_ST_COUNT; i++) tm->last.stall_cycles[i] = acc.stall[i];
     tm->flops = acc.flops;
     tm->end = acc.end;
