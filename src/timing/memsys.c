@@ -764,15 +764,18 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
     unsigned size = rec->size ? rec->size : 4;
     uint32_t todo = rec->exec;
     uint64_t done = now;
+    int uniform = !memcmp(rec->space, rec->space + 1, sizeof rec->space - 1);
     while (todo) {
         /* lanes of one resolved space (generic pointers may mix spaces) */
         int sp = rec->space[__builtin_ctz(todo)];
         uint32_t m = 0;
-        for (uint32_t t = todo; t;) {
-            int l = __builtin_ctz(t);
-            t &= t - 1;
-            if (rec->space[l] == sp) m |= 1u << l;
-        }
+        if (uniform) m = todo;   /* one space for every lane (an explicit state space) */
+        else
+            for (uint32_t t = todo; t;) {
+                int l = __builtin_ctz(t);
+                t &= t - 1;
+                if (rec->space[l] == sp) m |= 1u << l;
+            }
         todo &= ~m;
         uint64_t f = now;
         if (sp == WS_S_SHARED) {
