@@ -47,9 +47,7 @@
 #define WS_MS_MAXLINES 128         /* distinct lines one warp instruction can touch (32 lanes x 2 x 2) */
 
 /* ---------- caches ---------- */
-typedef struct ws_ms_line {
-    uint64_t tag;        /* line number + 1; 0 = empty */
-    uint64_t lru;        /* last use stamp */
+typedef struct ws_ms_line {  /* a line's state beside its tag and LRU stamp (ws_ms_cache keeps those apart) */
     uint64_t ready[4];   /* cycle each sector's data is there (fills in flight count as present) */
     uint8_t valid, dirty;
     uint8_t pf;          /* L2: sectors fetched only as the other half of a 64-byte DRAM pair, not yet asked for */
@@ -57,6 +55,10 @@ typedef struct ws_ms_line {
 } ws_ms_line;
 
 typedef struct ws_ms_cache {
+    /* per way, set after set: tags (line number + 1; 0 = empty) and LRU stamps in arrays of their own so that a
+     * lookup reads one or two host cache lines per set, and a flush clears only the tags */
+    uint64_t *tags;
+    uint64_t *lru;
     ws_ms_line *lines;
     uint32_t sets, ways;
     size_t cap_lines;    /* lines allocated (the largest configuration) */
@@ -114,7 +116,9 @@ static int ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint
     c->cap_lines = cap_bytes / WS_MS_LINE;
     if (c->cap_lines) {
         c->lines = calloc(c->cap_lines, sizeof *c->lines);
-        if (!c->lines) return -1;
+        c->tags = calloc(c->cap_lines, sizeof *c->tags);
+        c->lru = calloc(c->cap_lines, sizeof *c->lru);
+        if (!c->lines || !c->tags || !c->lru) return -1;
     }
     size_t n = bytes / WS_MS_LINE;
     if (n > c->cap_lines) n = c->cap_lines;
@@ -124,10 +128,10 @@ static int ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint
     return 0;
 }
 
-/* Drop every line of a cache. */
+/* Drop every line of a cache (an empty way's state and stamp are never read: ws_ms_alloc resets them). */
 static void ws_ms_cache_clear(ws_ms_cache *c)
 {
-    if (c->lines) memset(c->lines, 0, c->cap_lines * sizeof *c->lines);
+    if (c->tags) memset(c->tags, 0, c->cap_lines * sizeof *c->tags);
     c->stamp = 0;
 }
 
@@ -135,9 +139,10 @@ static void ws_ms_cache_clear(ws_ms_cache *c)
 static ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln)
 {
     if (!c->sets) return NULL;
-    ws_ms_line *set = c->lines + (size_t)ws_ms_hash(ln, c->sets) * c->ways;
+    size_t base = (size_t)ws_ms_hash(ln, c->sets) * c->ways;
+    const uint64_t *tags = c->tags + base;
     for (uint32_t w = 0; w < c->ways; w++)
-        if (set[w].tag == ln + 1) return &set[w];
+        if (tags[w] == ln + 1) return &c->lines[base + w];
     return NULL;
 }
 
@@ -148,21 +153,20 @@ static ws_ms_line *ws_ms_alloc(ws_ms_cache *c, uint64_t ln, uint64_t *ev_tag, ui
     *ev_tag = 0;
     *ev_dirty = 0;
     if (!c->sets) return NULL;
-    ws_ms_line *set = c->lines + (size_t)ws_ms_hash(ln, c->sets) * c->ways;
-    ws_ms_line *v = &set[0];
+    size_t base = (size_t)ws_ms_hash(ln, c->sets) * c->ways, v = base;
     for (uint32_t w = 0; w < c->ways; w++) {
-        if (!set[w].tag) { v = &set[w]; break; }
-        if (set[w].lru < v->lru) v = &set[w];
+        if (!c->tags[base + w]) { v = base + w; break; }
+        if (c->lru[base + w] < c->lru[v]) v = base + w;
     }
-    if (v->tag) { *ev_tag = v->tag - 1; *ev_dirty = v->dirty; }
-    memset(v, 0, sizeof *v);
-    v->tag = ln + 1;
-    v->lru = ++c->stamp;
-    return v;
+    if (c->tags[v]) { *ev_tag = c->tags[v] - 1; *ev_dirty = c->lines[v].dirty; }
+    memset(&c->lines[v], 0, sizeof c->lines[v]);
+    c->tags[v] = ln + 1;
+    c->lru[v] = ++c->stamp;
+    return &c->lines[v];
 }
 
 /* Mark a line used now (LRU). */
-static void ws_ms_touch(ws_ms_cache *c, ws_ms_line *l) { l->lru = ++c->stamp; }
+static void ws_ms_touch(ws_ms_cache *c, ws_ms_line *l) { c->lru[l - c->lines] = ++c->stamp; }
 
 /* ---------- bandwidth ledgers ---------- */
 /* Set up a ledger of rate units per cycle in windows of 1 << shift cycles; 0 on success. */
@@ -405,9 +409,12 @@ ws_memsys *ws_ms_create(const ws_device *dev)
 void ws_ms_destroy(ws_memsys *ms)
 {
     if (!ms) return;
-    if (ms->l1) for (int s = 0; s < ms->nsm; s++) free(ms->l1[s].lines);
+    if (ms->l1)
+        for (int s = 0; s < ms->nsm; s++) { free(ms->l1[s].lines); free(ms->l1[s].tags); free(ms->l1[s].lru); }
     free(ms->l1);
     free(ms->l2.lines);
+    free(ms->l2.tags);
+    free(ms->l2.lru);
     free(ms->pipe);
     ws_ms_bw_free(&ms->dram);
     ws_ms_bw_free(&ms->l2bw);
