@@ -679,6 +679,10 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* Cycles in which fewer SMs than this have work run on the main thread alone: waking the others would cost more
+ * than it saves (each SM's parallel phase is independent of the others', so this changes no result). */
+#define WS_TM_PAR_MIN_SMS 8
+
 /* Most simulation threads: WS_TM_MAX_THREADS (more are capped). */
 #define WS_TM_MAX_THREADS 256
 
@@ -781,9 +785,10 @@ placed:;
         }
     }
     L->timed = 1;
+    int awake = tm->nsm;       /* SMs with something to do in cycle t */
     while (!L->fault) {
         L->cycle = t;
-        if (nwk) {
+        if (nwk && awake >= WS_TM_PAR_MIN_SMS) {
             ++gen;
             for (int i = 0; i < nwk; i++) {
                 atomic_store(&wk[i].t, t);
@@ -800,7 +805,12 @@ placed:;
         if (tm->nlis) flush_events(tm);
         if (tm->retired >= L->nblocks) break;
         uint64_t next = NEVER;
-        for (int s = 0; s < tm->nsm; s++) if (tm->sms[s].wake < next) next = tm->sms[s].wake;
+        awake = 0;
+        for (int s = 0; s < tm->nsm; s++) {
+            uint64_t w = tm->sms[s].wake;
+            if (w < next) { next = w; awake = 0; }
+            if (w == next) awake++;
+        }
         if (next == NEVER) {
             if (!L->fault) {
                 L->fault = WS_ERR_LAUNCH_FAILURE;
