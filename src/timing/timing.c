@@ -22,8 +22,24 @@ const char *const ws_stall_names[WS_ST_COUNT] = {
 enum { POL_GTO, POL_LRR, POL_LOWEST };
 
 
+/* static timing facts of one instruction, derived once per launch from its decoded record (scoreboard slots it
+ * reads and writes, those the scoreboard tracks only) */
+typedef struct tsi {
+    int32_t src[WS_INSN_NSRC + 2];   /* sources, base address, guard: in the order compute_ready weighs them */
+    int32_t dst[4];
+    uint8_t nsrc, ndst;
+} tsi;
+
+/* the static facts of one function's code */
+typedef struct tfn {
+    const ws_func *fn;
+    tsi *tab;                  /* fn->ncode entries */
+} tfn;
+
 typedef struct tw {           /* a resident warp as the scheduler sees it */
     ws_warp *w;
+    const ws_func *sfn;        /* function of stab (the warp's function when it last looked) */
+    const tsi *stab;           /* its static facts */
     uint64_t ready;            /* earliest cycle its next instruction can issue */
     uint64_t last_issue;       /* cycle of its previous issue (or its arrival) */
     int reason;                /* why it is not ready before `ready` */
@@ -112,6 +128,9 @@ struct ws_tm {
     const ws_tm_listener *lis[WS_TM_MAX_LISTENERS];   /* event listeners */
     int nlis;
     int want_addresses;        /* some listener wants lane addresses */
+    tfn *fns;                  /* static facts of the functions warps ran in this launch */
+    int nfns, capfns;
+    pthread_mutex_t fns_lock;  /* the parallel phase may meet a function first on any thread */
 };
 
 /* Create a timing model for device dev. */
@@ -121,6 +140,7 @@ ws_tm *ws_tm_create(const ws_device *dev)
     tm->dev = dev;
     tm->ms = ws_ms_create(dev);
     tm->flush_all = 1;
+    pthread_mutex_init(&tm->fns_lock, NULL);
     return tm;
 }
 
@@ -129,6 +149,8 @@ void ws_tm_destroy(ws_tm *tm)
 {
     if (!tm) return;
     ws_ms_destroy(tm->ms);
+    free(tm->fns);
+    pthread_mutex_destroy(&tm->fns_lock);
     free(tm);
 }
 
@@ -260,6 +282,41 @@ static const ws_insn *next_insn(const ws_warp *w)
     return &w->code[pc];
 }
 
+/* Static facts of function fn's code (built on first use in a launch). */
+static const tsi *static_facts(ws_tm *tm, const ws_func *fn)
+{
+    pthread_mutex_lock(&tm->fns_lock);
+    for (int i = 0; i < tm->nfns; i++)
+        if (tm->fns[i].fn == fn) { pthread_mutex_unlock(&tm->fns_lock); return tm->fns[i].tab; }
+    if (tm->nfns == tm->capfns) {
+        tm->capfns = tm->capfns ? 2 * tm->capfns : 8;
+        tm->fns = realloc(tm->fns, sizeof *tm->fns * (size_t)tm->capfns);
+    }
+    tsi *tab = calloc((size_t)(fn->ncode > 0 ? fn->ncode : 1), sizeof *tab);
+    for (int pc = 0; pc < fn->ncode; pc++) {
+        const ws_insn *in = &fn->code[pc];
+        tsi *f = &tab[pc];
+        int srcs[WS_INSN_NSRC + 2], n = 0;
+        for (int i = 0; i < WS_INSN_NSRC; i++) if (in->s[i] >= WS_SR_COUNT) srcs[n++] = in->s[i];
+        if (in->base >= WS_SR_COUNT) srcs[n++] = in->base;
+        if (in->guard >= WS_SR_COUNT) srcs[n++] = in->guard;
+        for (int i = 0; i < n; i++) if (srcs[i] < tm->nregs) f->src[f->nsrc++] = srcs[i];
+        for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) f->dst[f->ndst++] = in->d[i];
+    }
+    tm->fns[tm->nfns].fn = fn;
+    tm->fns[tm->nfns].tab = tab;
+    tm->nfns++;
+    pthread_mutex_unlock(&tm->fns_lock);
+    return tab;
+}
+
+/* Static facts of instruction in of function fn, run by warp x (which remembers fn's table). */
+static inline const tsi *facts_of(ws_tm *tm, tw *x, const ws_func *fn, const ws_insn *in)
+{
+    if (x->sfn != fn) { x->stab = static_facts(tm, fn); x->sfn = fn; }
+    return &x->stab[in - fn->code];
+}
+
 /* Earliest cycle the next instruction of x can issue, from the scoreboard; sets x->reason. */
 static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
 {
@@ -270,13 +327,9 @@ static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
     const ws_insn *in = next_insn(w);
     if (!in) return;
     x->npipe = in->pipe;
-    int srcs[WS_INSN_NSRC + 2], n = 0;
-    for (int i = 0; i < WS_INSN_NSRC; i++) if (in->s[i] >= WS_SR_COUNT) srcs[n++] = in->s[i];
-    if (in->base >= WS_SR_COUNT) srcs[n++] = in->base;
-    if (in->guard >= WS_SR_COUNT) srcs[n++] = in->guard;
-    for (int i = 0; i < n; i++) {
-        int r = srcs[i];
-        if (r >= tm->nregs) continue;
+    const tsi *f = facts_of(tm, x, w->fn, in);
+    for (int i = 0; i < f->nsrc; i++) {
+        int r = f->src[i];
         if (x->rr[r] > x->ready) { x->ready = x->rr[r]; x->reason = x->rk[r]; }
     }
 }
@@ -512,10 +565,8 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     } else {
         uint64_t done = t + (uint64_t)tm->lat_cycles[in->lat];
         uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
-        for (int i = 0; i < 4; i++) {
-            int d = in->d[i];
-            if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = kind; }
-        }
+        const tsi *f = facts_of(tm, x, r.fn, in);
+        for (int i = 0; i < f->ndst; i++) { x->rr[f->dst[i]] = done; x->rk[f->dst[i]] = kind; }
     }
     if (in->iflags & WS_IF_BARRIER) {
         if (w->state == WS_W_BAR) {
@@ -912,6 +963,8 @@ placed:;
     for (int s = 0; s < tm->nsm; s++) { free(tm->sms[s].ev); free(tm->sms[s].addrs); }
     free(tm->sms);
     tm->sms = NULL;
+    for (int i = 0; i < tm->nfns; i++) free(tm->fns[i].tab);
+    tm->nfns = 0;
     tm->L = NULL;
 }
 
