@@ -623,6 +623,10 @@ static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, u
     if (!size) size = 1;
     for (int i = 0; i < n; i++) {
         uint64_t s0 = a[i] / WS_MS_SECTOR, s1 = (a[i] + size - 1) / WS_MS_SECTOR;
+        if (!bm && s0 == s1 && nl && ln[nl - 1] == s0 >> 2) {   /* the common case: the previous lane's line */
+            sm[nl - 1] |= (uint8_t)(1u << (s0 & 3));
+            continue;
+        }
         for (uint64_t s = s0; s <= s1; s++) {
             uint64_t line = s >> 2;
             uint8_t bit = (uint8_t)(1u << (s & 3));
@@ -801,8 +805,11 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
         } else if (sp == WS_S_GLOBAL) {
             uint64_t it[32];
             int n = 0;
-            for (uint32_t t = m; t; t &= t - 1) it[n++] = rec->addr[__builtin_ctz(t)];
-            f = ws_ms_global(ms, sm, it, n, size, kind, 0, now);
+            if (m == 0xffffffffu) f = ws_ms_global(ms, sm, rec->addr, 32, size, kind, 0, now);   /* every lane */
+            else {
+                for (uint32_t t = m; t; t &= t - 1) it[n++] = rec->addr[__builtin_ctz(t)];
+                f = ws_ms_global(ms, sm, it, n, size, kind, 0, now);
+            }
         } else if (sp == WS_S_LOCAL) {
             /* local memory is interleaved by 32-bit words across the warp's lanes: word k of lane l's frame is at
              * warp base + k * 128 + l * 4, so a warp reading one offset touches 128 contiguous bytes */
