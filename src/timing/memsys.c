@@ -246,6 +246,15 @@ static unsigned ws_ms_bank_pass(const ws_memsys *ms, const uint64_t *addr, uint3
     if (per > 4) per = 4;
     *nwords = 0;
     if (!mask) return 0;
+    if (per == 1) {
+        /* the lanes read consecutive words (tid-indexed arrays): ceil(words / banks) passes, no chain needed */
+        uint64_t expect = addr[__builtin_ctz(mask)] / bb;
+        unsigned k = 0;
+        uint32_t t = mask;
+        for (; t; t &= t - 1, k++, expect++)
+            if (addr[__builtin_ctz(t)] / bb != expect) break;
+        if (!t) { *nwords = k; return (k + nb - 1) / nb; }
+    }
     memset(head, -1, sizeof head);
     memset(cnt, 0, sizeof cnt);
     uint64_t prev = UINT64_MAX;
