@@ -738,7 +738,7 @@ static void *worker_main(void *arg)
 #define WS_TM_MAX_THREADS 256
 
 /* Threads to simulate with: WARPSIM_THREADS (warpsim run --threads N), else the online cores; one when something
- * observes instructions; at most one per SM. */
+ * observes instructions; at most one per SM and one per block of the grid. */
 static int threads_for(const ws_run *L, int nsm)
 {
     const char *e = getenv("WARPSIM_THREADS");
@@ -746,6 +746,7 @@ static int threads_for(const ws_run *L, int nsm)
     if (n < 1) n = 1;
     if (L->nobs) n = 1;
     if (n > nsm) n = nsm;
+    if ((uint64_t)n > L->nblocks) n = L->nblocks > 0 ? (long)L->nblocks : 1;   /* SMs without blocks idle anyway */
     if (n > WS_TM_MAX_THREADS) n = WS_TM_MAX_THREADS;
     return (int)n;
 }
