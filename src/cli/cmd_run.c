@@ -1,6 +1,6 @@
 /* cmd_run.c - `warpsim run`: run an unmodified CUDA program (built with nvcc -cudart shared) on the simulated
  * GPU by starting it with warpsim's libcudart.so.13 and libcuda.so.1 (the driver API) in front of NVIDIA's.
- * Options reach the runtime through the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID,
+ * Options reach the runtime through the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID, WARPSIM_THREADS,
  * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets), and
  * those of the checking options (run_check.h) and of the host timeline's (run_timeline.h). */
 #include <elf.h>
