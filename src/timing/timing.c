@@ -38,8 +38,6 @@ typedef struct tfn {
 
 typedef struct tw {           /* a resident warp as the scheduler sees it */
     ws_warp *w;
-    const ws_func *sfn;        /* function of stab (the warp's function when it last looked) */
-    const tsi *stab;           /* its static facts */
     uint64_t ready;            /* earliest cycle its next instruction can issue */
     uint64_t last_issue;       /* cycle of its previous issue (or its arrival) */
     int reason;                /* why it is not ready before `ready` */
@@ -52,6 +50,8 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     uint8_t *rk;               /* kind of the producer of each slot (stall reason if waited on) */
     struct tsp *sp;
     struct tblk *blk;
+    const ws_func *sfn;        /* function of stab (the warp's function when it last looked) */
+    const tsi *stab;           /* its static facts */
 } tw;
 
 typedef struct tblk {
