@@ -52,6 +52,7 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     struct tblk *blk;
     const ws_func *sfn;        /* function of stab (the warp's function when it last looked) */
     const tsi *stab;           /* its static facts */
+    int slot;                  /* its index in sp->warps and sp->rdy while resident, else -1 */
 } tw;
 
 typedef struct tblk {
@@ -62,6 +63,7 @@ typedef struct tblk {
 
 typedef struct tsp {          /* SM sub-partition: one warp scheduler */
     tw **warps;
+    uint64_t *rdy;             /* warps[k]->ready, dense, for the scheduler's scan (set_ready keeps it) */
     int n, cap;
     uint64_t wake;             /* nothing can issue before this cycle */
     tw *last;                  /* greedy: the warp that issued last */
@@ -317,21 +319,29 @@ static inline const tsi *facts_of(ws_tm *tm, tw *x, const ws_func *fn, const ws_
     return &x->stab[in - fn->code];
 }
 
+/* Set x's ready cycle (and its sub-partition's dense copy while x is resident there). */
+static inline void set_ready(tw *x, uint64_t v)
+{
+    x->ready = v;
+    if (x->slot >= 0) x->sp->rdy[x->slot] = v;
+}
+
 /* Earliest cycle the next instruction of x can issue, from the scoreboard; sets x->reason. */
 static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
 {
     const ws_warp *w = x->w;
-    x->ready = earliest;
     x->reason = WS_ST_WAIT;
-    if (w->state != WS_W_RUN) { x->ready = NEVER; return; }
+    if (w->state != WS_W_RUN) { set_ready(x, NEVER); return; }
     const ws_insn *in = next_insn(w);
-    if (!in) return;
+    if (!in) { set_ready(x, earliest); return; }
     x->npipe = in->pipe;
     const tsi *f = facts_of(tm, x, w->fn, in);
+    uint64_t ready = earliest;
     for (int i = 0; i < f->nsrc; i++) {
         int r = f->src[i];
-        if (x->rr[r] > x->ready) { x->ready = x->rr[r]; x->reason = x->rk[r]; }
+        if (x->rr[r] > ready) { ready = x->rr[r]; x->reason = x->rk[r]; }
     }
+    set_ready(x, ready);
 }
 
 /* Accumulate resident-warp area of a sub-partition up to time t. */
@@ -378,7 +388,10 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
         if (sp->n == sp->cap) {
             sp->cap = sp->cap ? sp->cap * 2 : 16;
             sp->warps = realloc(sp->warps, sizeof *sp->warps * (size_t)sp->cap);
+            sp->rdy = realloc(sp->rdy, sizeof *sp->rdy * (size_t)sp->cap);
         }
+        x->slot = sp->n;
+        sp->rdy[sp->n] = x->ready;
         sp->warps[sp->n++] = x;
         sp->nres++;
         compute_ready(tm, x, t);
@@ -397,7 +410,14 @@ static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
         tsp *sp = x->sp;
         area_update(sp, t);
         for (int k = 0; k < sp->n; k++)
-            if (sp->warps[k] == x) { sp->warps[k] = sp->warps[--sp->n]; break; }
+            if (sp->warps[k] == x) {
+                tw *moved = sp->warps[--sp->n];
+                sp->warps[k] = moved;
+                sp->rdy[k] = sp->rdy[sp->n];
+                moved->slot = k;
+                break;
+            }
+        x->slot = -1;
         sp->nres--;
         if (sp->last == x) sp->last = NULL;
     }
@@ -423,7 +443,7 @@ static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
                 e->sp = (uint8_t)(x->sp - tm->sms[tb->sm].sp);
             }
             compute_ready(tm, x, t + (uint64_t)tm->dev->lat_bar);
-            if (x->ready < t + (uint64_t)tm->dev->lat_bar) x->ready = t + (uint64_t)tm->dev->lat_bar;
+            if (x->ready < t + (uint64_t)tm->dev->lat_bar) set_ready(x, t + (uint64_t)tm->dev->lat_bar);
             x->reason = WS_ST_BARRIER;
             if (x->ready < x->sp->wake) x->sp->wake = x->ready;
             if (x->ready < tm->sms[tb->sm].wake) tm->sms[tb->sm].wake = x->ready;
@@ -538,7 +558,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         /* only a reconvergence pop happened: the warp may have finished */
         x->last_issue = t;
         if (w->state == WS_W_DONE) {
-            x->ready = NEVER;
+            set_ready(x, NEVER);
             barrier_released(tm, x->blk, t);
             if (x->blk->b->done) {
                 if (serial) retire_block(tm, x->blk, t);
@@ -572,7 +592,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         if (w->state == WS_W_BAR) {
             x->waiting_bar = 1;
             x->bar_since = t;
-            x->ready = NEVER;
+            set_ready(x, NEVER);
         }
         barrier_released(tm, x->blk, t);   /* the last arrival releases the others (and itself) */
         if (w->state == WS_W_RUN) {
@@ -582,7 +602,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         return;
     } else if (w->state == WS_W_DONE) {
         /* a finished warp may complete a barrier the others wait at */
-        x->ready = NEVER;
+        set_ready(x, NEVER);
         barrier_released(tm, x->blk, t);
         if (x->blk->b->done) {
             if (serial) retire_block(tm, x->blk, t);
@@ -590,7 +610,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         }
         return;
     } else if (w->state == WS_W_FAULT) {
-        x->ready = NEVER;
+        set_ready(x, NEVER);
         return;
     }
     compute_ready(tm, x, t + 1);
@@ -607,14 +627,16 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
     int last_k = -1;
     if (pol == POL_LRR) for (int k = 0; k < sp->n; k++) if (sp->warps[k] == sp->last) { last_k = k; break; }
     int best_key = 1 << 30;
+    const uint64_t *rdy = sp->rdy;
     for (int k = 0; k < sp->n; k++) {
+        uint64_t rk = rdy[k];
+        if (rk > t) { if (rk < wake) wake = rk; continue; }   /* parked warps: NEVER */
         tw *x = sp->warps[k];
-        if (x->ready > t) { if (x->ready < wake) wake = x->ready; continue; }   /* parked warps: NEVER */
         int p = x->npipe;
         if (sp->pipe_free[p] > t) {
             if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p];
             x->reason = (p == WS_PIPE_LSU || p == WS_PIPE_TEX) ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE;
-            x->ready = sp->pipe_free[p];
+            set_ready(x, sp->pipe_free[p]);
             continue;
         }
         eligible++;
@@ -632,7 +654,7 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
             int p = best->npipe;
             sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
             best->ready_saved = best->ready;
-            best->ready = NEVER;
+            set_ready(best, NEVER);
             defer(tm, best->blk->sm, PD_ISSUE, best, NULL);
         } else issue(tm, acc, best, t, 0);
         if (eligible > 1) wake = t + 1;
@@ -678,7 +700,7 @@ static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
             tw *x = p->x;
             switch (p->kind) {
             case PD_ISSUE:
-                x->ready = x->ready_saved;
+                set_ready(x, x->ready_saved);
                 issue(tm, acc, x, t, 1);
                 wake_for(tm, x);
                 break;
@@ -930,6 +952,7 @@ placed:;
             issued += (double)sp->issued;
             elig += (double)sp->eligible_sum;
             free(sp->warps);
+            free(sp->rdy);
         }
         free(sm->pend);
     }
