@@ -1,6 +1,6 @@
 /* cmd_run.c - `warpsim run`: run an unmodified CUDA program (built with nvcc -cudart shared) on the simulated
  * GPU by starting it with warpsim's libcudart.so.13 and libcuda.so.1 (the driver API) in front of NVIDIA's.
- * Options reach the runtime through the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_SIMT, WARPSIM_QUIET, WARPSIM_ROOT_PID,
+ * Options reach the runtime through the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_SIMT, WARPSIM_QUIET, WARPSIM_ROOT_PID, WARPSIM_THREADS,
  * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets), and
  * those of the checking options (run_check.h) and of the host timeline's (run_timeline.h). */
 #include <elf.h>
@@ -41,7 +41,9 @@ static void run_usage(FILE *f)
         "  --cache-control all|none  flush L1/L2 before every launch (all, Nsight Compute's default) or keep them\n"
         "  --simt=its|stack        independent thread scheduling (its, sm_70+, the default: a lane spinning on a lock\n"
         "                          its warp's other lanes hold lets them run; __syncwarp waits for its lanes) or the\n"
-        "                          pre-Volta reconvergence stack (divergent paths run one after the other)\n");
+        "                          pre-Volta reconvergence stack (divergent paths run one after the other)\n"
+        "  --threads N             timing mode: simulate the SMs on N threads (default: the cores; results are\n"
+        "                          bit-identical at any N; sets WARPSIM_THREADS)\n");
     cli_set_usage(f);
     cli_check_usage(f);
     cli_view_usage(f);
@@ -79,6 +81,15 @@ static int valid_block_order(const char *v)
     errno = 0;
     (void)strtoull(v + 7, &end, 0);
     return errno == 0 && *end == 0;
+}
+
+/* Check a --threads value: a decimal number from 1 to 4096. */
+static int valid_threads(const char *v)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    return errno == 0 && *v && *end == 0 && n >= 1 && n <= 4096;
 }
 
 /* Read a whole file; NULL on failure. */
@@ -240,6 +251,7 @@ static void set_cleanup_at_exit(void)
 int cli_run(int argc, char **argv)
 {
     const char *gpu = NULL, *report = NULL, *block_order = NULL, *cache_control = NULL, *mode = NULL, *simt = NULL;
+    const char *threads = NULL;
     int quiet = 0, timing = 0, i = 1;
     cli_check_opts chk;
     cli_check_init(&chk);
@@ -287,6 +299,7 @@ int cli_run(int argc, char **argv)
         else if ((v = opt_value(argc, argv, &i, "--cache-control", &missing))) cache_control = v;
         else if ((v = opt_value(argc, argv, &i, "--simt", &missing))) simt = v;
         else if ((v = opt_value(argc, argv, &i, "--mode", &missing))) mode = v;
+        else if ((v = opt_value(argc, argv, &i, "--threads", &missing))) threads = v;
         else if (missing) {
             fprintf(stderr, "warpsim run: %s needs a value\n", a);
             return 2;
@@ -311,6 +324,10 @@ int cli_run(int argc, char **argv)
     if (mode && !strcmp(mode, "timing")) timing = 1;
     if (simt && strcmp(simt, "its") && strcmp(simt, "stack")) {
         fprintf(stderr, "warpsim run: --simt=%s: expected its or stack\n", simt);
+        return 2;
+    }
+    if (threads && !valid_threads(threads)) {
+        fprintf(stderr, "warpsim run: --threads=%s: expected a number of threads from 1 to 4096\n", threads);
         return 2;
     }
     if (cache_control && strcmp(cache_control, "all") && strcmp(cache_control, "none")) {
@@ -385,7 +402,8 @@ int cli_run(int argc, char **argv)
         (block_order && setenv("WARPSIM_BLOCK_ORDER", block_order, 1) != 0) ||
         (quiet && setenv("WARPSIM_QUIET", "1", 1) != 0) || (timing && setenv("WARPSIM_TIMING", "1", 1) != 0) ||
         (cache_control && setenv("WARPSIM_CACHE_CONTROL", cache_control, 1) != 0) ||
-        (simt && setenv("WARPSIM_SIMT", simt, 1) != 0)) {
+        (simt && setenv("WARPSIM_SIMT", simt, 1) != 0) ||
+        (threads && setenv("WARPSIM_THREADS", threads, 1) != 0)) {
         fprintf(stderr, "warpsim run: cannot set up the environment\n");
         return 2;
     }

@@ -47,9 +47,7 @@
 #define WS_MS_MAXLINES 128         /* distinct lines one warp instruction can touch (32 lanes x 2 x 2) */
 
 /* ---------- caches ---------- */
-typedef struct ws_ms_line {
-    uint64_t tag;        /* line number + 1; 0 = empty */
-    uint64_t lru;        /* last use stamp */
+typedef struct ws_ms_line {  /* a line's state beside its tag and LRU stamp (ws_ms_cache keeps those apart) */
     uint64_t ready[4];   /* cycle each sector's data is there (fills in flight count as present) */
     uint8_t valid, dirty;
     uint8_t pf;          /* L2: sectors fetched only as the other half of a 64-byte DRAM pair, not yet asked for */
@@ -57,6 +55,10 @@ typedef struct ws_ms_line {
 } ws_ms_line;
 
 typedef struct ws_ms_cache {
+    /* per way, set after set: tags (line number + 1; 0 = empty) and LRU stamps in arrays of their own so that a
+     * lookup reads one or two host cache lines per set, and a flush clears only the tags */
+    uint64_t *tags;
+    uint64_t *lru;
     ws_ms_line *lines;
     uint32_t sets, ways;
     size_t cap_lines;    /* lines allocated (the largest configuration) */
@@ -114,7 +116,9 @@ static int ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint
     c->cap_lines = cap_bytes / WS_MS_LINE;
     if (c->cap_lines) {
         c->lines = calloc(c->cap_lines, sizeof *c->lines);
-        if (!c->lines) return -1;
+        c->tags = calloc(c->cap_lines, sizeof *c->tags);
+        c->lru = calloc(c->cap_lines, sizeof *c->lru);
+        if (!c->lines || !c->tags || !c->lru) return -1;
     }
     size_t n = bytes / WS_MS_LINE;
     if (n > c->cap_lines) n = c->cap_lines;
@@ -124,10 +128,10 @@ static int ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint
     return 0;
 }
 
-/* Drop every line of a cache. */
+/* Drop every line of a cache (an empty way's state and stamp are never read: ws_ms_alloc resets them). */
 static void ws_ms_cache_clear(ws_ms_cache *c)
 {
-    if (c->lines) memset(c->lines, 0, c->cap_lines * sizeof *c->lines);
+    if (c->tags) memset(c->tags, 0, c->cap_lines * sizeof *c->tags);
     c->stamp = 0;
 }
 
@@ -135,9 +139,10 @@ static void ws_ms_cache_clear(ws_ms_cache *c)
 static ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln)
 {
     if (!c->sets) return NULL;
-    ws_ms_line *set = c->lines + (size_t)ws_ms_hash(ln, c->sets) * c->ways;
+    size_t base = (size_t)ws_ms_hash(ln, c->sets) * c->ways;
+    const uint64_t *tags = c->tags + base;
     for (uint32_t w = 0; w < c->ways; w++)
-        if (set[w].tag == ln + 1) return &set[w];
+        if (tags[w] == ln + 1) return &c->lines[base + w];
     return NULL;
 }
 
@@ -148,21 +153,20 @@ static ws_ms_line *ws_ms_alloc(ws_ms_cache *c, uint64_t ln, uint64_t *ev_tag, ui
     *ev_tag = 0;
     *ev_dirty = 0;
     if (!c->sets) return NULL;
-    ws_ms_line *set = c->lines + (size_t)ws_ms_hash(ln, c->sets) * c->ways;
-    ws_ms_line *v = &set[0];
+    size_t base = (size_t)ws_ms_hash(ln, c->sets) * c->ways, v = base;
     for (uint32_t w = 0; w < c->ways; w++) {
-        if (!set[w].tag) { v = &set[w]; break; }
-        if (set[w].lru < v->lru) v = &set[w];
+        if (!c->tags[base + w]) { v = base + w; break; }
+        if (c->lru[base + w] < c->lru[v]) v = base + w;
     }
-    if (v->tag) { *ev_tag = v->tag - 1; *ev_dirty = v->dirty; }
-    memset(v, 0, sizeof *v);
-    v->tag = ln + 1;
-    v->lru = ++c->stamp;
-    return v;
+    if (c->tags[v]) { *ev_tag = c->tags[v] - 1; *ev_dirty = c->lines[v].dirty; }
+    memset(&c->lines[v], 0, sizeof c->lines[v]);
+    c->tags[v] = ln + 1;
+    c->lru[v] = ++c->stamp;
+    return &c->lines[v];
 }
 
 /* Mark a line used now (LRU). */
-static void ws_ms_touch(ws_ms_cache *c, ws_ms_line *l) { l->lru = ++c->stamp; }
+static void ws_ms_touch(ws_ms_cache *c, ws_ms_line *l) { c->lru[l - c->lines] = ++c->stamp; }
 
 /* ---------- bandwidth ledgers ---------- */
 /* Set up a ledger of rate units per cycle in windows of 1 << shift cycles; 0 on success. */
@@ -227,44 +231,53 @@ static uint64_t ws_ms_bw_take(ws_ms_bw *b, uint64_t t, double amount)
 }
 
 /* ---------- shared-memory banks ---------- */
-/* Sort n words ascending (insertion sort: n <= 128, mostly ordered). */
-static void ws_ms_sort(uint64_t *v, int n)
-{
-    for (int i = 1; i < n; i++) {
-        uint64_t x = v[i];
-        int j = i - 1;
-        while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
-        v[j + 1] = x;
-    }
-}
-
 /* One pass of the bank array over the lanes in mask (each accessing width bytes at addr[lane]): returns the
  * largest number of distinct words in one bank (the wavefronts of the pass, 0 for no lanes); *nwords receives
- * the distinct words. */
+ * the distinct words. Each bank keeps a chain of the distinct words seen in it (a word repeated by the previous
+ * lane, a broadcast, is caught before the chain walk). */
 static unsigned ws_ms_bank_pass(const ws_memsys *ms, const uint64_t *addr, uint32_t mask, unsigned width,
                                 unsigned *nwords)
 {
     uint64_t w[128];
-    int n = 0;
+    int8_t head[64], next[128];
+    uint8_t cnt[64];
     unsigned bb = ms->bank_bytes, per = width > bb ? width / bb : 1;
+    unsigned nb = ms->banks < 64 ? ms->banks : 64, best = 0, uniq = 0;
     if (per > 4) per = 4;
-    while (mask) {
+    *nwords = 0;
+    if (!mask) return 0;
+    if (per == 1) {
+        /* the lanes read consecutive words (tid-indexed arrays): ceil(words / banks) passes, no chain needed */
+        uint64_t expect = addr[__builtin_ctz(mask)] / bb;
+        unsigned k = 0;
+        uint32_t t = mask;
+        for (; t; t &= t - 1, k++, expect++)
+            if (addr[__builtin_ctz(t)] / bb != expect) break;
+        if (!t) { *nwords = k; return (k + nb - 1) / nb; }
+    }
+    memset(head, -1, sizeof head);
+    memset(cnt, 0, sizeof cnt);
+    uint64_t prev = UINT64_MAX;
+    int n = 0;
+    while (mask && n < 128) {
         int l = __builtin_ctz(mask);
         mask &= mask - 1;
         uint64_t first = addr[l] / bb;
-        for (unsigned k = 0; k < per && n < 128; k++) w[n++] = first + k;
-    }
-    *nwords = 0;
-    if (!n) return 0;
-    ws_ms_sort(w, n);
-    uint8_t cnt[64];
-    unsigned nb = ms->banks < 64 ? ms->banks : 64, best = 0, uniq = 0;
-    memset(cnt, 0, sizeof cnt);
-    for (int i = 0; i < n; i++) {
-        if (i && w[i] == w[i - 1]) continue;
-        uniq++;
-        unsigned b = (unsigned)(w[i] % nb);
-        if (++cnt[b] > best) best = cnt[b];
+        if (first == prev) continue;   /* the same words as the previous lane: nothing new */
+        prev = first;
+        for (unsigned k = 0; k < per && n < 128; k++) {
+            uint64_t x = first + k;
+            unsigned bk = (unsigned)(x % nb);
+            int j = head[bk];
+            while (j >= 0 && w[j] != x) j = next[j];
+            if (j >= 0) continue;
+            w[n] = x;
+            next[n] = head[bk];
+            head[bk] = (int8_t)n;
+            n++;
+            uniq++;
+            if (++cnt[bk] > best) best = cnt[bk];
+        }
     }
     *nwords = uniq;
     return best;
@@ -405,9 +418,12 @@ ws_memsys *ws_ms_create(const ws_device *dev)
 void ws_ms_destroy(ws_memsys *ms)
 {
     if (!ms) return;
-    if (ms->l1) for (int s = 0; s < ms->nsm; s++) free(ms->l1[s].lines);
+    if (ms->l1)
+        for (int s = 0; s < ms->nsm; s++) { free(ms->l1[s].lines); free(ms->l1[s].tags); free(ms->l1[s].lru); }
     free(ms->l1);
     free(ms->l2.lines);
+    free(ms->l2.tags);
+    free(ms->l2.lru);
     free(ms->pipe);
     ws_ms_bw_free(&ms->dram);
     ws_ms_bw_free(&ms->l2bw);
@@ -616,6 +632,10 @@ static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, u
     if (!size) size = 1;
     for (int i = 0; i < n; i++) {
         uint64_t s0 = a[i] / WS_MS_SECTOR, s1 = (a[i] + size - 1) / WS_MS_SECTOR;
+        if (!bm && s0 == s1 && nl && ln[nl - 1] == s0 >> 2) {   /* the common case: the previous lane's line */
+            sm[nl - 1] |= (uint8_t)(1u << (s0 & 3));
+            continue;
+        }
         for (uint64_t s = s0; s <= s1; s++) {
             uint64_t line = s >> 2;
             uint8_t bit = (uint8_t)(1u << (s & 3));
@@ -764,15 +784,18 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
     unsigned size = rec->size ? rec->size : 4;
     uint32_t todo = rec->exec;
     uint64_t done = now;
+    int uniform = !memcmp(rec->space, rec->space + 1, sizeof rec->space - 1);
     while (todo) {
         /* lanes of one resolved space (generic pointers may mix spaces) */
         int sp = rec->space[__builtin_ctz(todo)];
         uint32_t m = 0;
-        for (uint32_t t = todo; t;) {
-            int l = __builtin_ctz(t);
-            t &= t - 1;
-            if (rec->space[l] == sp) m |= 1u << l;
-        }
+        if (uniform) m = todo;   /* one space for every lane (an explicit state space) */
+        else
+            for (uint32_t t = todo; t;) {
+                int l = __builtin_ctz(t);
+                t &= t - 1;
+                if (rec->space[l] == sp) m |= 1u << l;
+            }
         todo &= ~m;
         uint64_t f = now;
         if (sp == WS_S_SHARED) {
@@ -791,8 +814,11 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
         } else if (sp == WS_S_GLOBAL) {
             uint64_t it[32];
             int n = 0;
-            for (uint32_t t = m; t; t &= t - 1) it[n++] = rec->addr[__builtin_ctz(t)];
-            f = ws_ms_global(ms, sm, it, n, size, kind, 0, now);
+            if (m == 0xffffffffu) f = ws_ms_global(ms, sm, rec->addr, 32, size, kind, 0, now);   /* every lane */
+            else {
+                for (uint32_t t = m; t; t &= t - 1) it[n++] = rec->addr[__builtin_ctz(t)];
+                f = ws_ms_global(ms, sm, it, n, size, kind, 0, now);
+            }
         } else if (sp == WS_S_LOCAL) {
             /* local memory is interleaved by 32-bit words across the warp's lanes: word k of lane l's frame is at
              * warp base + k * 128 + l * 4, so a warp reading one offset touches 128 contiguous bytes */

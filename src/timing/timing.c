@@ -22,6 +22,20 @@ const char *const ws_stall_names[WS_ST_COUNT] = {
 enum { POL_GTO, POL_LRR, POL_LOWEST };
 
 
+/* static timing facts of one instruction, derived once per launch from its decoded record (scoreboard slots it
+ * reads and writes, those the scoreboard tracks only) */
+typedef struct tsi {
+    int32_t src[WS_INSN_NSRC + 2];   /* sources, base address, guard: in the order compute_ready weighs them */
+    int32_t dst[4];
+    uint8_t nsrc, ndst;
+} tsi;
+
+/* the static facts of one function's code */
+typedef struct tfn {
+    const ws_func *fn;
+    tsi *tab;                  /* fn->ncode entries */
+} tfn;
+
 typedef struct tw {           /* a resident warp as the scheduler sees it */
     ws_warp *w;
     uint64_t ready;            /* earliest cycle its next instruction can issue */
@@ -36,6 +50,9 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     uint8_t *rk;               /* kind of the producer of each slot (stall reason if waited on) */
     struct tsp *sp;
     struct tblk *blk;
+    const ws_func *sfn;        /* function of stab (the warp's function when it last looked) */
+    const tsi *stab;           /* its static facts */
+    int slot;                  /* its index in sp->warps and sp->rdy while resident, else -1 */
 } tw;
 
 typedef struct tblk {
@@ -46,6 +63,7 @@ typedef struct tblk {
 
 typedef struct tsp {          /* SM sub-partition: one warp scheduler */
     tw **warps;
+    uint64_t *rdy;             /* warps[k]->ready, dense, for the scheduler's scan (set_ready keeps it) */
     int n, cap;
     uint64_t wake;             /* nothing can issue before this cycle */
     tw *last;                  /* greedy: the warp that issued last */
@@ -112,6 +130,9 @@ struct ws_tm {
     const ws_tm_listener *lis[WS_TM_MAX_LISTENERS];   /* event listeners */
     int nlis;
     int want_addresses;        /* some listener wants lane addresses */
+    tfn *fns;                  /* static facts of the functions warps ran in this launch */
+    int nfns, capfns;
+    pthread_mutex_t fns_lock;  /* the parallel phase may meet a function first on any thread */
 };
 
 /* Create a timing model for device dev. */
@@ -121,6 +142,7 @@ ws_tm *ws_tm_create(const ws_device *dev)
     tm->dev = dev;
     tm->ms = ws_ms_create(dev);
     tm->flush_all = 1;
+    pthread_mutex_init(&tm->fns_lock, NULL);
     return tm;
 }
 
@@ -129,6 +151,8 @@ void ws_tm_destroy(ws_tm *tm)
 {
     if (!tm) return;
     ws_ms_destroy(tm->ms);
+    free(tm->fns);
+    pthread_mutex_destroy(&tm->fns_lock);
     free(tm);
 }
 
@@ -260,25 +284,64 @@ static const ws_insn *next_insn(const ws_warp *w)
     return &w->code[pc];
 }
 
+/* Static facts of function fn's code (built on first use in a launch). */
+static const tsi *static_facts(ws_tm *tm, const ws_func *fn)
+{
+    pthread_mutex_lock(&tm->fns_lock);
+    for (int i = 0; i < tm->nfns; i++)
+        if (tm->fns[i].fn == fn) { pthread_mutex_unlock(&tm->fns_lock); return tm->fns[i].tab; }
+    if (tm->nfns == tm->capfns) {
+        tm->capfns = tm->capfns ? 2 * tm->capfns : 8;
+        tm->fns = realloc(tm->fns, sizeof *tm->fns * (size_t)tm->capfns);
+    }
+    tsi *tab = calloc((size_t)(fn->ncode > 0 ? fn->ncode : 1), sizeof *tab);
+    for (int pc = 0; pc < fn->ncode; pc++) {
+        const ws_insn *in = &fn->code[pc];
+        tsi *f = &tab[pc];
+        int srcs[WS_INSN_NSRC + 2], n = 0;
+        for (int i = 0; i < WS_INSN_NSRC; i++) if (in->s[i] >= WS_SR_COUNT) srcs[n++] = in->s[i];
+        if (in->base >= WS_SR_COUNT) srcs[n++] = in->base;
+        if (in->guard >= WS_SR_COUNT) srcs[n++] = in->guard;
+        for (int i = 0; i < n; i++) if (srcs[i] < tm->nregs) f->src[f->nsrc++] = srcs[i];
+        for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) f->dst[f->ndst++] = in->d[i];
+    }
+    tm->fns[tm->nfns].fn = fn;
+    tm->fns[tm->nfns].tab = tab;
+    tm->nfns++;
+    pthread_mutex_unlock(&tm->fns_lock);
+    return tab;
+}
+
+/* Static facts of instruction in of function fn, run by warp x (which remembers fn's table). */
+static inline const tsi *facts_of(ws_tm *tm, tw *x, const ws_func *fn, const ws_insn *in)
+{
+    if (x->sfn != fn) { x->stab = static_facts(tm, fn); x->sfn = fn; }
+    return &x->stab[in - fn->code];
+}
+
+/* Set x's ready cycle (and its sub-partition's dense copy while x is resident there). */
+static inline void set_ready(tw *x, uint64_t v)
+{
+    x->ready = v;
+    if (x->slot >= 0) x->sp->rdy[x->slot] = v;
+}
+
 /* Earliest cycle the next instruction of x can issue, from the scoreboard; sets x->reason. */
 static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
 {
     const ws_warp *w = x->w;
-    x->ready = earliest;
     x->reason = WS_ST_WAIT;
-    if (w->state != WS_W_RUN) { x->ready = NEVER; return; }
+    if (w->state != WS_W_RUN) { set_ready(x, NEVER); return; }
     const ws_insn *in = next_insn(w);
-    if (!in) return;
+    if (!in) { set_ready(x, earliest); return; }
     x->npipe = in->pipe;
-    int srcs[WS_INSN_NSRC + 2], n = 0;
-    for (int i = 0; i < WS_INSN_NSRC; i++) if (in->s[i] >= WS_SR_COUNT) srcs[n++] = in->s[i];
-    if (in->base >= WS_SR_COUNT) srcs[n++] = in->base;
-    if (in->guard >= WS_SR_COUNT) srcs[n++] = in->guard;
-    for (int i = 0; i < n; i++) {
-        int r = srcs[i];
-        if (r >= tm->nregs) continue;
-        if (x->rr[r] > x->ready) { x->ready = x->rr[r]; x->reason = x->rk[r]; }
+    const tsi *f = facts_of(tm, x, w->fn, in);
+    uint64_t ready = earliest;
+    for (int i = 0; i < f->nsrc; i++) {
+        int r = f->src[i];
+        if (x->rr[r] > ready) { ready = x->rr[r]; x->reason = x->rk[r]; }
     }
+    set_ready(x, ready);
 }
 
 /* Accumulate resident-warp area of a sub-partition up to time t. */
@@ -325,7 +388,10 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
         if (sp->n == sp->cap) {
             sp->cap = sp->cap ? sp->cap * 2 : 16;
             sp->warps = realloc(sp->warps, sizeof *sp->warps * (size_t)sp->cap);
+            sp->rdy = realloc(sp->rdy, sizeof *sp->rdy * (size_t)sp->cap);
         }
+        x->slot = sp->n;
+        sp->rdy[sp->n] = x->ready;
         sp->warps[sp->n++] = x;
         sp->nres++;
         compute_ready(tm, x, t);
@@ -344,7 +410,14 @@ static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
         tsp *sp = x->sp;
         area_update(sp, t);
         for (int k = 0; k < sp->n; k++)
-            if (sp->warps[k] == x) { sp->warps[k] = sp->warps[--sp->n]; break; }
+            if (sp->warps[k] == x) {
+                tw *moved = sp->warps[--sp->n];
+                sp->warps[k] = moved;
+                sp->rdy[k] = sp->rdy[sp->n];
+                moved->slot = k;
+                break;
+            }
+        x->slot = -1;
         sp->nres--;
         if (sp->last == x) sp->last = NULL;
     }
@@ -370,7 +443,7 @@ static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
                 e->sp = (uint8_t)(x->sp - tm->sms[tb->sm].sp);
             }
             compute_ready(tm, x, t + (uint64_t)tm->dev->lat_bar);
-            if (x->ready < t + (uint64_t)tm->dev->lat_bar) x->ready = t + (uint64_t)tm->dev->lat_bar;
+            if (x->ready < t + (uint64_t)tm->dev->lat_bar) set_ready(x, t + (uint64_t)tm->dev->lat_bar);
             x->reason = WS_ST_BARRIER;
             if (x->ready < x->sp->wake) x->sp->wake = x->ready;
             if (x->ready < tm->sms[tb->sm].wake) tm->sms[tb->sm].wake = x->ready;
@@ -485,7 +558,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         /* only a reconvergence pop happened: the warp may have finished */
         x->last_issue = t;
         if (w->state == WS_W_DONE) {
-            x->ready = NEVER;
+            set_ready(x, NEVER);
             barrier_released(tm, x->blk, t);
             if (x->blk->b->done) {
                 if (serial) retire_block(tm, x->blk, t);
@@ -512,16 +585,14 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     } else {
         uint64_t done = t + (uint64_t)tm->lat_cycles[in->lat];
         uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
-        for (int i = 0; i < 4; i++) {
-            int d = in->d[i];
-            if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = kind; }
-        }
+        const tsi *f = facts_of(tm, x, r.fn, in);
+        for (int i = 0; i < f->ndst; i++) { x->rr[f->dst[i]] = done; x->rk[f->dst[i]] = kind; }
     }
     if (in->iflags & WS_IF_BARRIER) {
         if (w->state == WS_W_BAR) {
             x->waiting_bar = 1;
             x->bar_since = t;
-            x->ready = NEVER;
+            set_ready(x, NEVER);
         }
         barrier_released(tm, x->blk, t);   /* the last arrival releases the others (and itself) */
         if (w->state == WS_W_RUN) {
@@ -531,7 +602,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         return;
     } else if (w->state == WS_W_DONE) {
         /* a finished warp may complete a barrier the others wait at */
-        x->ready = NEVER;
+        set_ready(x, NEVER);
         barrier_released(tm, x->blk, t);
         if (x->blk->b->done) {
             if (serial) retire_block(tm, x->blk, t);
@@ -539,7 +610,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         }
         return;
     } else if (w->state == WS_W_FAULT) {
-        x->ready = NEVER;
+        set_ready(x, NEVER);
         return;
     }
     compute_ready(tm, x, t + 1);
@@ -556,14 +627,16 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
     int last_k = -1;
     if (pol == POL_LRR) for (int k = 0; k < sp->n; k++) if (sp->warps[k] == sp->last) { last_k = k; break; }
     int best_key = 1 << 30;
+    const uint64_t *rdy = sp->rdy;
     for (int k = 0; k < sp->n; k++) {
+        uint64_t rk = rdy[k];
+        if (rk > t) { if (rk < wake) wake = rk; continue; }   /* parked warps: NEVER */
         tw *x = sp->warps[k];
-        if (x->ready > t) { if (x->ready < wake) wake = x->ready; continue; }   /* parked warps: NEVER */
         int p = x->npipe;
         if (sp->pipe_free[p] > t) {
             if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p];
             x->reason = (p == WS_PIPE_LSU || p == WS_PIPE_TEX) ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE;
-            x->ready = sp->pipe_free[p];
+            set_ready(x, sp->pipe_free[p]);
             continue;
         }
         eligible++;
@@ -581,7 +654,7 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
             int p = best->npipe;
             sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
             best->ready_saved = best->ready;
-            best->ready = NEVER;
+            set_ready(best, NEVER);
             defer(tm, best->blk->sm, PD_ISSUE, best, NULL);
         } else issue(tm, acc, best, t, 0);
         if (eligible > 1) wake = t + 1;
@@ -627,7 +700,7 @@ static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
             tw *x = p->x;
             switch (p->kind) {
             case PD_ISSUE:
-                x->ready = x->ready_saved;
+                set_ready(x, x->ready_saved);
                 issue(tm, acc, x, t, 1);
                 wake_for(tm, x);
                 break;
@@ -646,7 +719,7 @@ static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
     }
 }
 
-/* A second simulation thread: it runs the parallel phase for the upper half of the SMs. */
+/* A simulation thread beside the main one: it runs the parallel phase for its range of SMs [s0, s1). */
 typedef struct tworker {
     pthread_t th;
     ws_tm *tm;
@@ -656,16 +729,22 @@ typedef struct tworker {
     _Atomic int go, done, quit;
 } tworker;
 
+/* Wait until *a holds a value other than v (spinning, then yielding); returns it. */
+static int spin_while(_Atomic int *a, int v)
+{
+    int g;
+    for (unsigned spins = 0; (g = atomic_load_explicit(a, memory_order_acquire)) == v; spins++)
+        if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
+    return g;
+}
+
 /* Worker loop: wait for a cycle, simulate its SMs' parallel phase, report. */
 static void *worker_main(void *arg)
 {
     tworker *wk = arg;
     int gen = 0;
     for (;;) {
-        int g;
-        for (unsigned spins = 0; (g = atomic_load_explicit(&wk->go, memory_order_acquire)) == gen; spins++)
-            if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
-        gen = g;
+        gen = spin_while(&wk->go, gen);
         if (atomic_load(&wk->quit)) break;
         phase_parallel(wk->tm, &wk->acc, wk->s0, wk->s1, atomic_load(&wk->t));
         atomic_store_explicit(&wk->done, gen, memory_order_release);
@@ -673,13 +752,32 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Threads to simulate with: 2 when the machine has two cores and nothing observes instructions. */
+/* Cycles in which fewer SMs than this have work run on the main thread alone: waking the others would cost more
+ * than it saves (each SM's parallel phase is independent of the others', so this changes no result). */
+#define WS_TM_PAR_MIN_SMS 8
+
+/* Most simulation threads: WS_TM_MAX_THREADS (more are capped). */
+#define WS_TM_MAX_THREADS 256
+
+/* Threads to simulate with: WARPSIM_THREADS (warpsim run --threads N), else the online cores; one when something
+ * observes instructions; at most one per SM and one per block of the grid. */
 static int threads_for(const ws_run *L, int nsm)
 {
     const char *e = getenv("WARPSIM_THREADS");
-    int n = e && *e ? atoi(e) : (sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1);
-    if (L->nobs || nsm < 2) n = 1;
-    return n >= 2 ? 2 : 1;
+    long n = e && *e ? atol(e) : sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    if (L->nobs) n = 1;
+    if (n > nsm) n = nsm;
+    if ((uint64_t)n > L->nblocks) n = L->nblocks > 0 ? (long)L->nblocks : 1;   /* SMs without blocks idle anyway */
+    if (n > WS_TM_MAX_THREADS) n = WS_TM_MAX_THREADS;
+    return (int)n;
+}
+
+/* SM range of thread i of n: contiguous, sizes differing by at most one. */
+static void thread_range(int i, int n, int nsm, int *s0, int *s1)
+{
+    *s0 = (int)((int64_t)nsm * i / n);
+    *s1 = (int)((int64_t)nsm * (i + 1) / n);
 }
 
 /* The timing engine: run the launch cycle by cycle (skipping idle cycles). */
@@ -743,24 +841,37 @@ placed:;
     uint32_t gb_last = 0;
     tacc acc;
     memset(&acc, 0, sizeof acc);
-    tworker wk;
-    memset(&wk, 0, sizeof wk);
-    int nthreads = threads_for(L, tm->nsm), split = nthreads == 2 ? tm->nsm / 2 : tm->nsm, gen = 0;
-    if (nthreads == 2) {
-        wk.tm = tm;
-        wk.s0 = split;
-        wk.s1 = tm->nsm;
-        if (pthread_create(&wk.th, NULL, worker_main, &wk) != 0) { nthreads = 1; split = tm->nsm; }
+    int nthreads = threads_for(L, tm->nsm), split = tm->nsm, gen = 0, nwk = 0;
+    tworker *wk = nthreads > 1 ? calloc((size_t)nthreads - 1, sizeof *wk) : NULL;
+    if (wk) {
+        int s0;
+        thread_range(0, nthreads, tm->nsm, &s0, &split);
+        for (int i = 1; i < nthreads; i++) {
+            tworker *k = &wk[nwk];
+            k->tm = tm;
+            thread_range(i, nthreads, tm->nsm, &k->s0, &k->s1);
+            if (pthread_create(&k->th, NULL, worker_main, k) != 0) break;
+            nwk++;
+        }
+        if (nwk < nthreads - 1) {   /* fewer threads came up: the last one (or the main thread) takes the rest */
+            if (nwk) wk[nwk - 1].s1 = tm->nsm;
+            else split = tm->nsm;
+        }
     }
     L->timed = 1;
+    int awake = tm->nsm;       /* SMs with something to do in cycle t */
     while (!L->fault) {
         L->cycle = t;
-        if (nthreads == 2) {
-            atomic_store(&wk.t, t);
-            atomic_store_explicit(&wk.go, ++gen, memory_order_release);
+        if (nwk && awake >= WS_TM_PAR_MIN_SMS) {
+            ++gen;
+            for (int i = 0; i < nwk; i++) {
+                atomic_store(&wk[i].t, t);
+                atomic_store_explicit(&wk[i].go, gen, memory_order_release);
+            }
             phase_parallel(tm, &acc, 0, split, t);
-            for (unsigned spins = 0; atomic_load_explicit(&wk.done, memory_order_acquire) != gen; spins++)
-                if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
+            for (int i = 0; i < nwk; i++)
+                for (unsigned spins = 0; atomic_load_explicit(&wk[i].done, memory_order_acquire) != gen; spins++)
+                    if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
         } else {
             phase_parallel(tm, &acc, 0, tm->nsm, t);
         }
@@ -768,7 +879,12 @@ placed:;
         if (tm->nlis) flush_events(tm);
         if (tm->retired >= L->nblocks) break;
         uint64_t next = NEVER;
-        for (int s = 0; s < tm->nsm; s++) if (tm->sms[s].wake < next) next = tm->sms[s].wake;
+        awake = 0;
+        for (int s = 0; s < tm->nsm; s++) {
+            uint64_t w = tm->sms[s].wake;
+            if (w < next) { next = w; awake = 0; }
+            if (w == next) awake++;
+        }
         if (next == NEVER) {
             if (!L->fault) {
                 L->fault = WS_ERR_LAUNCH_FAILURE;
@@ -797,16 +913,20 @@ placed:;
             }
         }
     }
-    if (nthreads == 2) {
-        atomic_store(&wk.quit, 1);
-        atomic_store_explicit(&wk.go, ++gen, memory_order_release);
-        pthread_join(wk.th, NULL);
-        for (int i = 0; i < WS_ST_COUNT; i++) acc.stall[i] += wk.acc.stall[i];
-        acc.flops += wk.acc.flops;
-        acc.tensor_insts += wk.acc.tensor_insts;
-        acc.tensor_cycles += wk.acc.tensor_cycles;
-        if (wk.acc.end > acc.end) acc.end = wk.acc.end;
+    ++gen;
+    for (int i = 0; i < nwk; i++) {
+        atomic_store(&wk[i].quit, 1);
+        atomic_store_explicit(&wk[i].go, gen, memory_order_release);
     }
+    for (int i = 0; i < nwk; i++) {
+        pthread_join(wk[i].th, NULL);
+        for (int k = 0; k < WS_ST_COUNT; k++) acc.stall[k] += wk[i].acc.stall[k];
+        acc.flops += wk[i].acc.flops;
+        acc.tensor_insts += wk[i].acc.tensor_insts;
+        acc.tensor_cycles += wk[i].acc.tensor_cycles;
+        if (wk[i].acc.end > acc.end) acc.end = wk[i].acc.end;
+    }
+    free(wk);
     for (int i = 0; i < WS_ST_COUNT; i++) tm->last.stall_cycles[i] = acc.stall[i];
     tm->flops = acc.flops;
     tm->end = acc.end;
@@ -832,6 +952,7 @@ placed:;
             issued += (double)sp->issued;
             elig += (double)sp->eligible_sum;
             free(sp->warps);
+            free(sp->rdy);
         }
         free(sm->pend);
     }
@@ -866,6 +987,8 @@ placed:;
     for (int s = 0; s < tm->nsm; s++) { free(tm->sms[s].ev); free(tm->sms[s].addrs); }
     free(tm->sms);
     tm->sms = NULL;
+    for (int i = 0; i < tm->nfns; i++) free(tm->fns[i].tab);
+    tm->nfns = 0;
     tm->L = NULL;
 }
 
