@@ -171,12 +171,14 @@ WS_RTX_EXPORT cudaError_t ws_rtx_module_load(const void *image, size_t size, con
         m->fb.modules = calloc((size_t)m->fb.nmod, sizeof *m->fb.modules);
         if (!m->fb.modules) e = cudaErrorMemoryAllocation;
     }
-    for (int i = 0; !e && i < m->fb.nmod; i++) {
-        char name[300], err[1024] = "";
-        if (m->fb.nmod > 1) snprintf(name, sizeof name, "%s.%d", origin, i);
-        else snprintf(name, sizeof name, "%s", origin);
-        m->fb.modules[i] = ws_module_load(g, m->fb.ptx[i], m->fb.ptx_len[i], name, err, sizeof err);
-        if (!m->fb.modules[i]) e = fail(cudaErrorInvalidPtx, msg, msglen, "%s%s", err, "");
+    if (!e) {
+        char err[1024] = "";
+        /* several units (an -rdc fatbin): device-linked into one module */
+        m->fb.modules[0] = m->fb.nmod > 1
+            ? ws_rt_link_units(g, m->fb.ptx, m->fb.ptx_len, m->fb.arch, m->fb.nmod, err, sizeof err)
+            : ws_module_load(g, m->fb.ptx[0], m->fb.ptx_len[0], origin, err, sizeof err);
+        if (!m->fb.modules[0]) e = fail(cudaErrorInvalidPtx, msg, msglen, "%s%s", err, "");
+        m->fb.nlinked = 1;
     }
     if (e) {
         if (m) module_free(m);
@@ -216,7 +218,7 @@ static cudaError_t module_func(rtx_module *m, const char *name, ws_rt_func **out
         if (f->fb == &m->fb && strcmp(f->name, name) == 0) { *out = f; return cudaSuccess; }
     ws_kernel *k = NULL;
     int mi = 0;
-    for (; mi < m->fb.nmod && !k; mi++) k = ws_module_kernel(m->fb.modules[mi], name);
+    for (; mi < m->fb.nlinked && !k; mi++) k = ws_module_kernel(m->fb.modules[mi], name);
     if (!k) return cudaErrorInvalidDeviceFunction;
     ws_rt_func *f = calloc(1, sizeof *f);
     char *nm = strdup(name);
@@ -230,7 +232,7 @@ static cudaError_t module_func(rtx_module *m, const char *name, ws_rt_func **out
     f->fb = &m->fb;
     f->name = nm;
     f->kernel = k;
-    f->mod = mi - 1;
+    f->mod = ws_kernel_unit(k);
     f->max_dyn_smem = (size_t)-1;
     f->carveout = -1;
     f->cache_config = cudaFuncCachePreferNone;
@@ -260,7 +262,7 @@ WS_RTX_EXPORT int ws_rtx_module_functions(void *mod, int i, void **func)
     ws_rt_lock();
     rtx_module *m = find_module(mod);
     int total = 0;
-    for (int mi = 0; m && mi < m->fb.nmod; mi++) {
+    for (int mi = 0; m && mi < m->fb.nlinked; mi++) {
         int n = ws_module_kernels(m->fb.modules[mi], 0, NULL);
         if (func && i >= total && i < total + n) {
             ws_kernel *k = NULL;
@@ -283,7 +285,7 @@ WS_RTX_EXPORT cudaError_t ws_rtx_module_global(void *mod, const char *name, unsi
     ws_rt_lock();
     rtx_module *m = find_module(mod);
     cudaError_t e = m ? cudaErrorInvalidSymbol : cudaErrorInvalidResourceHandle;
-    for (int i = 0; m && i < m->fb.nmod && e; i++) {
+    for (int i = 0; m && i < m->fb.nlinked && e; i++) {
         uint64_t a = 0;
         size_t s = 0;
         if (ws_module_global(m->fb.modules[i], name, &a, &s) == WS_OK) {
