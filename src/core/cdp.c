@@ -9,7 +9,9 @@
 #include "ops.h"
 
 #define CDP_DEFAULT_PENDING 2048     /* cudaLimitDevRuntimePendingLaunchCount's default */
-#define CDP_MAX_DEPTH 24             /* CUDA's nesting limit */
+#define CDP_MAX_DEPTH 128            /* warpsim's nesting bound (the host session recurses per level): CUDA documents
+                                      * 24, but an H200 nests deeper under CDP2 (a chain of grids reached depth 32,
+                                      * where the pending-launch limit of 32 stopped it) */
 #define CDP_MAX_ERR_THREADS (64u << 20)   /* threads of one grid whose last error is kept */
 #define CDP_STREAM_TAIL 3u           /* cudaStreamTailLaunch */
 #define CDP_STREAM_BASE 0x1000u      /* first handle of a device-created stream */
@@ -22,7 +24,8 @@ enum { CDP_OK = 0, CDP_INVALID_VALUE = 1, CDP_INVALID_CONFIGURATION = 9, CDP_INV
 /* cudaDeviceAttr values the device runtime answers. */
 enum { ATTR_MAX_THREADS_PER_BLOCK = 1, ATTR_MAX_BLOCK_X = 2, ATTR_MAX_BLOCK_Y, ATTR_MAX_BLOCK_Z, ATTR_MAX_GRID_X,
        ATTR_MAX_GRID_Y, ATTR_MAX_GRID_Z, ATTR_MAX_SMEM_PER_BLOCK = 8, ATTR_WARP_SIZE = 10, ATTR_SM_COUNT = 16,
-       ATTR_MAX_THREADS_PER_SM = 39, ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76 };
+       ATTR_CLOCK_RATE = 13, ATTR_L2_SIZE = 38, ATTR_MAX_THREADS_PER_SM = 39, ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76,
+       ATTR_SMEM_PER_SM = 81, ATTR_REGS_PER_SM = 82, ATTR_SMEM_PER_BLOCK_OPTIN = 97 };
 
 /* A parameter buffer handed out and not launched yet. */
 typedef struct cdp_buffer {
@@ -38,7 +41,8 @@ typedef struct ws_cdp {
     int n, cap;
     cdp_buffer *bufs;                /* parameter buffers of the running grid not yet launched */
     int nbufs, bufs_cap;
-    size_t pending, limit_pending;   /* launches made and not started, and their limit */
+    size_t pending, limit_pending;   /* device-launched grids not complete yet (not started, or their grid or
+                                      * descendants still running), and their limit */
     int max_depth;
     uint32_t nseq;
     const ws_run *L;                 /* the grid the per-thread errors belong to */
@@ -169,12 +173,19 @@ static uint64_t param_buffer(ws_warp *w, ws_cdp *c, const ws_call *call, int l)
     return addr;
 }
 
-/* Whether a launch configuration is one a GPU accepts. */
-static int config_ok(const ws_device *d, const ws_launch_config *cfg)
+/* Whether a launch configuration of kernel k is one a GPU accepts (shape, and shared memory as check_config of
+ * launch.c allows it: the default limit, or up to what the kernel opted in to). */
+static int config_ok(const ws_device *d, const ws_kernel *k, const ws_launch_config *cfg)
 {
     uint64_t threads = (uint64_t)cfg->block.x * cfg->block.y * cfg->block.z;
     if (!threads || !cfg->grid.x || !cfg->grid.y || !cfg->grid.z) return 0;
     if (!d) return 1;
+    const ws_func *f = &k->mod->funcs[k->func];
+    size_t limit = d->smem_per_block;
+    if (k->max_dyn_smem && f->static_smem + k->max_dyn_smem > limit) limit = f->static_smem + k->max_dyn_smem;
+    if (limit > d->smem_per_block_optin) limit = d->smem_per_block_optin;
+    if (f->static_smem + cfg->dyn_smem > limit) return 0;
+    if (f->maxntid && threads > (uint64_t)f->maxntid) return 0;
     return threads <= (uint64_t)d->max_threads_per_block && cfg->block.x <= (unsigned)d->max_block_dim[0] &&
            cfg->block.y <= (unsigned)d->max_block_dim[1] && cfg->block.z <= (unsigned)d->max_block_dim[2] &&
            cfg->grid.x <= (unsigned)d->max_grid_dim[0] && cfg->grid.y <= (unsigned)d->max_grid_dim[1] &&
@@ -194,7 +205,7 @@ static int launch_device(ws_warp *w, ws_cdp *c, const ws_call *call, int l)
     c->bufs[bi] = c->bufs[--c->nbufs];
     ws_mem *mem = w->L->gpu->mem;
     int code = CDP_OK;
-    if (!config_ok(w->L->gpu->dev, &b.cfg)) code = CDP_INVALID_CONFIGURATION;
+    if (!config_ok(w->L->gpu->dev, b.k, &b.cfg)) code = CDP_INVALID_CONFIGURATION;
     else if (stream > 4 && (stream < CDP_STREAM_BASE || stream >= c->next_stream)) code = CDP_INVALID_RESOURCE_HANDLE;
     uint8_t *params = code ? NULL : malloc(b.bytes);
     const void *src = ws_mem_view(mem, b.addr, b.bytes);
@@ -236,6 +247,11 @@ static long long device_attr(const ws_device *d, int attr)
     case ATTR_MAX_THREADS_PER_SM: return d->max_threads_per_sm;
     case ATTR_CC_MAJOR: return d->cc_major;
     case ATTR_CC_MINOR: return d->cc_minor;
+    case ATTR_CLOCK_RATE: return (long long)(d->sm_clock_mhz * 1000.0);   /* kHz */
+    case ATTR_L2_SIZE: return (long long)d->l2_size;
+    case ATTR_SMEM_PER_SM: return (long long)d->smem_per_sm;
+    case ATTR_REGS_PER_SM: return d->regs_per_sm;
+    case ATTR_SMEM_PER_BLOCK_OPTIN: return (long long)d->smem_per_block_optin;
     default: return -1;
     }
 }
@@ -325,8 +341,8 @@ int ws_gpu_children(ws_gpu *g, ws_child_launch **out)
     return n;
 }
 
-/* A child starts. */
-void ws_gpu_child_started(ws_gpu *g, ws_child_launch *c)
+/* A child grid and all its descendants completed (or it never ran). */
+void ws_gpu_child_done(ws_gpu *g, ws_child_launch *c)
 {
     free(c->params);
     c->params = NULL;

@@ -197,12 +197,13 @@ typedef struct ws_child_launch {
     uint32_t seq;             /* order of launch in its grid */
 } ws_child_launch;
 /* The launches the last grid made, in a deterministic order (launching block, thread, then the order of its
- * launches; tail launches keep theirs too): a malloc'd array the caller frees after ws_gpu_child_started on
- * each; returns how many. */
+ * launches; tail launches keep theirs too): a malloc'd array the caller frees after ws_gpu_child_done on each;
+ * returns how many. */
 int ws_gpu_children(ws_gpu *g, ws_child_launch **out);
-/* A child launch starts (it is no longer pending): frees its parameter copy. */
-void ws_gpu_child_started(ws_gpu *g, ws_child_launch *c);
-/* cudaLimitDevRuntimePendingLaunchCount (2048 by default) and the nesting depth limit (24, CUDA's maximum). */
+/* A child grid and all its descendants completed, or it will not run: it no longer counts against the pending-
+ * launch limit (an H200 counts a device-launched grid until it completes), and its parameter copy is freed. */
+void ws_gpu_child_done(ws_gpu *g, ws_child_launch *c);
+/* cudaLimitDevRuntimePendingLaunchCount (2048 by default) and the nesting bound (max_depth <= 0: warpsim's 128). */
 void ws_gpu_set_cdp_limits(ws_gpu *g, size_t pending, int max_depth);
 
 /* Largest dynamic shared memory a launch of k may request (set by cudaFuncAttributeMaxDynamicSharedMemorySize). */

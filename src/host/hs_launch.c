@@ -50,19 +50,25 @@ static void run_children(ws_gpu *g, const ws_hs_kernel *parent, long parent_inde
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < n; i++) {
             if (c[i].tail != pass) continue;
-            uint8_t *params = c[i].params;
-            c[i].params = NULL;
-            ws_gpu_child_started(g, &c[i]);
             if (ok && !ws_hs_fault_pending()) {
                 ws_kernel_info info;
                 ws_kernel_get_info(c[i].k, &info);
-                void *args[256];
-                for (int a = 0; a < info.nparams && a < 256; a++) args[a] = params + info.param_offset[a];
+                void **args = calloc((size_t)info.nparams + 1, sizeof *args);
+                for (int a = 0; args && a < info.nparams; a++) args[a] = c[i].params + info.param_offset[a];
                 ws_hs_kernel ck = { (ws_kernel *)c[i].k, info.name, parent->ptx, parent->ptx_len, -1, 0, 0,
                                     c[i].cfg.depth, parent_index };
-                ws_hs_launch(&ck, c[i].cfg.grid, c[i].cfg.block, c[i].cfg.dyn_smem, args, q, 0, NULL);
+                int r = args ? ws_hs_launch(&ck, c[i].cfg.grid, c[i].cfg.block, c[i].cfg.dyn_smem, args, q, 0, NULL)
+                             : WS_ERR_MEMORY_ALLOCATION;
+                free(args);
+                if (r != WS_OK) {
+                    /* the device runtime accepted it, so a GPU would have run it: never drop it silently */
+                    const char *name = ws_hs_error_name(r);
+                    fprintf(stderr, "warpsim: the device-side launch of %s could not run (%s)\n", info.name,
+                            name ? name : "error");
+                    ws_hs_fault(WS_ERR_LAUNCH_FAILURE);
+                }
             }
-            free(params);
+            ws_gpu_child_done(g, &c[i]);
         }
     free(c);
 }

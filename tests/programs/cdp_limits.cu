@@ -1,9 +1,10 @@
-// warpsim test: dynamic parallelism (CDP2, issue 11 item 4): the device runtime's limits and their errors. With
-// cudaLimitDevRuntimePendingLaunchCount set to 32 (cudaDeviceSetLimit, read back with cudaDeviceGetLimit), one
-// thread launches 100 grids: the launches the pending-launch buffer cannot hold fail with
-// cudaErrorLaunchPendingCountExceeded (cudaGetLastError on the device) and every accepted one runs. A chain of grids
-// each launching the next one stops where CUDA's nesting depth limit refuses the launch with
-// cudaErrorLaunchMaxDepthExceeded.
+// warpsim test: dynamic parallelism (CDP2, issue 11 item 4): the device runtime's pending-launch limit and its
+// error. With cudaLimitDevRuntimePendingLaunchCount set to 32 (cudaDeviceSetLimit, read back with
+// cudaDeviceGetLimit), one thread launches 100 grids that cannot complete before its loop is over (they wait for a
+// flag it sets afterwards, so an H200 cannot retire them early either): the launches beyond the 32 pending ones fail
+// with cudaErrorLaunchPendingCountExceeded (cudaGetLastError on the device) and every accepted one runs. A chain of
+// grids, each launching the next, stops at depth 32 for the same reason: a grid stays pending until its own child
+// completed (an H200 nests deeper than the documented 24 under CDP2 and gives this error there).
 // NVCCFLAGS: -rdc=true -lcudadevrt
 #include <cstdio>
 #include <cstdlib>
@@ -13,10 +14,14 @@
 
 #define LAUNCHES 100
 
-struct limits { unsigned ran, accepted, refused, other_error, other_code; unsigned deepest, depth_error, depth_code; };
+struct limits { unsigned ran, accepted, refused, other_error, other_code; unsigned deepest, depth_error, depth_code, go; };
 
-// A child: counts itself.
-__global__ void child(limits *r) { atomicAdd(&r->ran, 1u); }
+// A child: waits until its parent's launches are over, then counts itself.
+__global__ void child(limits *r)
+{
+    while (atomicAdd(&r->go, 0u) == 0) {}
+    atomicAdd(&r->ran, 1u);
+}
 
 // One thread launches LAUNCHES children and sorts the outcomes by error.
 __global__ void flood(limits *r)
@@ -28,6 +33,8 @@ __global__ void flood(limits *r)
         else if (e == cudaErrorLaunchPendingCountExceeded) r->refused++;
         else { r->other_error++; r->other_code = e; }
     }
+    __threadfence();
+    atomicExch(&r->go, 1u);
 }
 
 // Grid `depth` of a chain: launch the next one until the device runtime refuses.
@@ -60,7 +67,8 @@ int main()
     printf("nesting: the grid at depth %u could not launch (%s); deepest grid %u\n", r.depth_error,
            cudaGetErrorName((cudaError_t)r.depth_code), r.deepest);
     int ok = pending == 32 && r.accepted + r.refused == LAUNCHES && r.refused > 0 && r.other_error == 0 &&
-             r.ran == r.accepted && r.depth_code == cudaErrorLaunchMaxDepthExceeded && r.deepest == r.depth_error;
+             r.ran == r.accepted && r.depth_code == cudaErrorLaunchPendingCountExceeded && r.deepest == r.depth_error &&
+             r.depth_error == 32;
     if (!ok) { printf("FAIL cdp_limits (other error code %u)\n", r.other_code); return 1; }
     printf("PASS cdp_limits\n");
     return 0;
