@@ -56,6 +56,38 @@ static size_t elf_span(const unsigned char *img)
     return end > ph ? end : ph;
 }
 
+/* The units of the driver's device-link container (rt_bridge.h): fills the record's texts. */
+static cudaError_t linked_units(rtx_module *m, const char *image, size_t len, const char *origin, char *msg,
+                                size_t msglen)
+{
+    ws_rt_fatbin *fb = &m->fb;
+    const char *p = image + strlen(WS_RTX_LINKED_MAGIC), *end = image + len;
+    int n = (int)strtol(p, NULL, 10);
+    if (n < 1 || n > 4096) return fail(cudaErrorInvalidKernelImage, msg, msglen, "%s: a corrupt device-link image%s",
+                                       origin, "");
+    fb->ptx = calloc((size_t)n, sizeof *fb->ptx);
+    fb->ptx_len = calloc((size_t)n, sizeof *fb->ptx_len);
+    fb->arch = calloc((size_t)n, sizeof *fb->arch);
+    if (!fb->ptx || !fb->ptx_len || !fb->arch) return cudaErrorMemoryAllocation;
+    fb->nmod = n;
+    p = memchr(p, '\n', (size_t)(end - p));
+    for (int i = 0; i < n; i++) {
+        const char *u = p ? strstr(p, WS_RTX_LINKED_UNIT) : NULL;
+        size_t ul = u ? strtoul(u + strlen(WS_RTX_LINKED_UNIT), NULL, 10) : 0;
+        const char *t = u ? memchr(u, '\n', (size_t)(end - u)) : NULL;
+        if (!t || (size_t)(end - t - 1) < ul)
+            return fail(cudaErrorInvalidKernelImage, msg, msglen, "%s: a corrupt device-link image%s", origin, "");
+        t++;
+        if (!(fb->ptx[i] = malloc(ul + 1))) return cudaErrorMemoryAllocation;
+        memcpy(fb->ptx[i], t, ul);
+        fb->ptx[i][ul] = 0;
+        fb->ptx_len[i] = ul;
+        fb->arch[i] = ptx_target(fb->ptx[i]);
+        p = t + ul;
+    }
+    return cudaSuccess;
+}
+
 /* PTX units of an image: fills the record's texts; cudaSuccess or an error with a message. */
 static cudaError_t image_units(rtx_module *m, const void *image, size_t size, const char *origin, int cc,
                                char *msg, size_t msglen)
@@ -97,6 +129,8 @@ static cudaError_t image_units(rtx_module *m, const void *image, size_t size, co
     }
     /* PTX text */
     size_t len = size ? strnlen(image, size) : strlen(image);
+    if (len > strlen(WS_RTX_LINKED_MAGIC) && !strncmp(image, WS_RTX_LINKED_MAGIC, strlen(WS_RTX_LINKED_MAGIC)))
+        return linked_units(m, image, len, origin, msg, msglen);
     if (!memmem(image, len, ".version", 8))
         return fail(cudaErrorInvalidKernelImage, msg, msglen,
                     "%s is neither PTX text, a fatbin nor an ELF image%s", origin, "");
