@@ -12,7 +12,6 @@
 #define CDP_MAX_DEPTH 128            /* warpsim's nesting bound (the host session recurses per level): CUDA documents
                                       * 24, but an H200 nests deeper under CDP2 (a chain of grids reached depth 32,
                                       * where the pending-launch limit of 32 stopped it) */
-#define CDP_MAX_ERR_THREADS (64u << 20)   /* threads of one grid whose last error is kept */
 #define CDP_STREAM_TAIL 3u           /* cudaStreamTailLaunch */
 #define CDP_STREAM_BASE 0x1000u      /* first handle of a device-created stream */
 
@@ -26,6 +25,9 @@ enum { ATTR_MAX_THREADS_PER_BLOCK = 1, ATTR_MAX_BLOCK_X = 2, ATTR_MAX_BLOCK_Y, A
        ATTR_MAX_GRID_Y, ATTR_MAX_GRID_Z, ATTR_MAX_SMEM_PER_BLOCK = 8, ATTR_WARP_SIZE = 10, ATTR_SM_COUNT = 16,
        ATTR_CLOCK_RATE = 13, ATTR_L2_SIZE = 38, ATTR_MAX_THREADS_PER_SM = 39, ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76,
        ATTR_SMEM_PER_SM = 81, ATTR_REGS_PER_SM = 82, ATTR_SMEM_PER_BLOCK_OPTIN = 97 };
+
+/* One thread's last device-runtime error (0 once cudaGetLastError read it). */
+typedef struct cdp_err { uint64_t key; int code; } cdp_err;   /* key: linear thread index + 1, 0 for a free slot */
 
 /* A parameter buffer handed out and not launched yet. */
 typedef struct cdp_buffer {
@@ -46,8 +48,8 @@ typedef struct ws_cdp {
     int max_depth;
     uint32_t nseq;
     const ws_run *L;                 /* the grid the per-thread errors belong to */
-    uint8_t *err;                    /* per thread of L: its last device-runtime error (codes < 256), or NULL */
-    size_t nerr;
+    struct cdp_err *err;             /* threads of L with a last error: open addressing on the thread's index */
+    size_t nerr, cap_err;
     unsigned next_stream;
 } ws_cdp;
 
@@ -93,30 +95,44 @@ static uint64_t thread_index(const ws_warp *w, int l, uint64_t *block)
     return (uint64_t)w->warp_in_block * (uint64_t)L->warp_size + (uint64_t)l;
 }
 
-/* The per-thread error slot of lane l (NULL when the grid is too large to keep them). */
-static uint8_t *err_slot(ws_cdp *c, const ws_warp *w, int l)
+/* The last-error slot of lane l's thread; with create, made when missing (NULL when out of memory or absent). */
+static int *err_slot(ws_cdp *c, const ws_warp *w, int l, int create)
 {
     const ws_run *L = w->L;
-    if (c->L != L) { free(c->err); c->err = NULL; c->nerr = 0; c->L = L; }
+    if (c->L != L) { free(c->err); c->err = NULL; c->nerr = c->cap_err = 0; c->L = L; }
     uint64_t per_block = (uint64_t)L->block.x * L->block.y * L->block.z, b;
     uint64_t t = thread_index(w, l, &b);
-    if (!c->err) {
-        uint64_t n = per_block * L->nblocks;
-        if (n > CDP_MAX_ERR_THREADS) return NULL;
-        c->err = calloc((size_t)n, 1);
-        if (!c->err) return NULL;
-        c->nerr = (size_t)n;
+    uint64_t key = b * per_block + t + 1;
+    if (create && (c->nerr + 1) * 2 > c->cap_err) {
+        size_t nc = c->cap_err ? c->cap_err * 2 : 64;
+        cdp_err *ne = calloc(nc, sizeof *ne);
+        if (!ne) return NULL;
+        for (size_t i = 0; i < c->cap_err; i++) {
+            if (!c->err[i].key) continue;
+            size_t h = (size_t)(c->err[i].key * 0x9e3779b97f4a7c15ull) & (nc - 1);
+            while (ne[h].key) h = (h + 1) & (nc - 1);
+            ne[h] = c->err[i];
+        }
+        free(c->err);
+        c->err = ne, c->cap_err = nc;
     }
-    uint64_t i = b * per_block + t;
-    return i < c->nerr ? &c->err[i] : NULL;
+    if (!c->cap_err) return NULL;
+    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (c->cap_err - 1);
+    while (c->err[h].key && c->err[h].key != key) h = (h + 1) & (c->cap_err - 1);
+    if (!c->err[h].key) {
+        if (!create) return NULL;
+        c->err[h].key = key;
+        c->nerr++;
+    }
+    return &c->err[h].code;
 }
 
 /* Record a device-runtime call's status as lane l's last error (success keeps an earlier error). */
 static int set_err(ws_cdp *c, const ws_warp *w, int l, int code)
 {
     if (code == CDP_OK) return code;
-    uint8_t *e = err_slot(c, w, l);
-    if (e) *e = (uint8_t)(code < 256 ? code : CDP_NOT_SUPPORTED & 0xff);
+    int *e = err_slot(c, w, l, 1);
+    if (e) *e = code;
     return code;
 }
 
@@ -282,10 +298,9 @@ void ws_cdp_call(ws_warp *w, const ws_insn *in, uint32_t mask)
         case WS_BI_CDP_LAUNCH: r = launch_device(w, c, call, l); break;
         case WS_BI_CDP_GET_LAST_ERROR:
         case WS_BI_CDP_PEEK_LAST_ERROR: {
-            uint8_t *e = err_slot(c, w, l);
-            r = e ? *e : 0;
-            if (e && r == (CDP_NOT_SUPPORTED & 0xff)) r = CDP_NOT_SUPPORTED;
-            if (e && call->builtin == WS_BI_CDP_GET_LAST_ERROR) *e = 0;
+            int *e = err_slot(c, w, l, 0);
+            r = e ? *e : CDP_OK;
+            if (e && call->builtin == WS_BI_CDP_GET_LAST_ERROR) *e = CDP_OK;
             break;
         }
         case WS_BI_CDP_GET_DEVICE:
@@ -332,7 +347,7 @@ int ws_gpu_children(ws_gpu *g, ws_child_launch **out)
     for (int i = 0; i < c->nbufs; i++) ws_free(g, c->bufs[i].addr);   /* buffers never launched */
     c->nbufs = 0;
     free(c->err);
-    c->err = NULL, c->nerr = 0, c->L = NULL;
+    c->err = NULL, c->nerr = c->cap_err = 0, c->L = NULL;
     int n = c->n;
     if (!n) return 0;
     qsort(c->q, (size_t)n, sizeof *c->q, child_cmp);
