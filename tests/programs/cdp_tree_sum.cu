@@ -1,5 +1,6 @@
 // warpsim test: dynamic parallelism (CDP2, issue 11 item 4): a tree sum whose grids launch four child grids each
-// (into the per-thread default stream) down to nesting depth 3, where blocks reduce their segment in shared memory
+// (into the default stream; at depth 1 into a stream the grid creates with cudaStreamCreateWithFlags) down to
+// nesting depth 3, where blocks reduce their segment in shared memory
 // and add it to one total; the host-launched grid also tail-launches (cudaStreamTailLaunch) a grid that reads the
 // total, which CDP2 starts only after the whole tree completed. Device-side cudaGetDevice, cudaDeviceGetAttribute
 // and cudaPeekAtLastError/cudaGetLastError are checked too. Checked against a CPU sum.
@@ -27,14 +28,17 @@ __global__ void tree_sum(const unsigned *in, int n, int depth, tree *t)
             atomicAdd(&t->grids, 1u);
             atomicMax(&t->max_depth, (unsigned)depth);
             int part = (n + FANOUT - 1) / FANOUT;
+            cudaStream_t s = 0;
+            if (depth == 1 && cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) atomicAdd(&t->errors, 1u);
             for (int c = 0; c < FANOUT; c++) {
                 int lo = c * part, len = n - lo < part ? n - lo : part;
                 if (len <= 0) break;
                 int blocks = depth + 1 == LEAF_DEPTH ? (len + THREADS * 4 - 1) / (THREADS * 4) : 1;
-                tree_sum<<<blocks, THREADS>>>(in + lo, len, depth + 1, t);
+                tree_sum<<<blocks, THREADS, 0, s>>>(in + lo, len, depth + 1, t);
                 if (cudaPeekAtLastError() != cudaSuccess) atomicAdd(&t->errors, 1u);
             }
             if (cudaGetLastError() != cudaSuccess) atomicAdd(&t->errors, 1u);
+            if (s && cudaStreamDestroy(s) != cudaSuccess) atomicAdd(&t->errors, 1u);
         }
         return;
     }
