@@ -23,16 +23,18 @@ static void check(int ok, const char *what, const char *detail)
 
 #define HEAD ".version 8.0\n.target sm_90\n.address_size 64\n"
 
-/* unit A: k(out) stores add1(tab[1]) to out[0], bumps B's counter, and calls twice() through a weak copy */
+/* unit A: k(out) stores add1(tab[1]) to out[0], twice() of it (a weak copy here) to out[1], and add1(1) called
+ * through this unit's pointer table to out[2]; it bumps B's counter */
 static const char UNIT_A[] = HEAD
     ".extern .func (.param .b32 func_retval0) add1(.param .b32 add1_param_0);\n"
     ".extern .global .align 4 .u32 counter;\n"
     ".global .align 4 .u32 tab[2] = {10, 20};\n"
+    ".global .align 8 .u64 fptab[1] = {add1};\n"
     ".weak .func (.param .b32 func_retval0) twice(.param .b32 twice_param_0)\n"
     "{\n .reg .b32 %r<3>;\n ld.param.u32 %r1, [twice_param_0];\n add.u32 %r2, %r1, %r1;\n"
     " st.param.b32 [func_retval0+0], %r2;\n ret;\n}\n"
     ".visible .entry k(.param .u64 k_param_0)\n"
-    "{\n .reg .b32 %r<6>;\n .reg .b64 %rd<3>;\n"
+    "{\n .reg .b32 %r<6>;\n .reg .b64 %rd<4>;\n"
     " ld.param.u64 %rd1, [k_param_0];\n cvta.to.global.u64 %rd2, %rd1;\n"
     " ld.global.u32 %r1, [tab+4];\n"
     " { .param .b32 p0;\n st.param.b32 [p0+0], %r1;\n .param .b32 rv;\n call.uni (rv), add1, (p0);\n"
@@ -41,6 +43,11 @@ static const char UNIT_A[] = HEAD
     " { .param .b32 q0;\n st.param.b32 [q0+0], %r2;\n .param .b32 qv;\n call.uni (qv), twice, (q0);\n"
     " ld.param.b32 %r4, [qv+0];\n }\n"
     " st.global.u32 [%rd2+4], %r4;\n"
+    " ld.global.u64 %rd3, [fptab];\n"
+    " { .param .b32 f0;\n st.param.b32 [f0+0], 1;\n .param .b32 fv;\n"
+    " prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+    " call (fv), %rd3, (f0), prototype_0;\n ld.param.b32 %r5, [fv+0];\n }\n"
+    " st.global.u32 [%rd2+8], %r5;\n"
     " atom.global.add.u32 %r3, [counter], 5;\n"
     " ret;\n}\n";
 
@@ -94,8 +101,8 @@ int main(void)
         ws_launch_stats st;
         int rc = k ? ws_launch(g, k, &cfg, args, &st) : -1;
         check(rc == 0, "the linked kernel runs", rc ? st.error : "");
-        uint32_t r[2] = { 0, 0 }, counter = 0;
-        memcpy(r, ws_host_view(g, out, 8), 8);
+        uint32_t r[3] = { 0, 0, 0 }, counter = 0;
+        memcpy(r, ws_host_view(g, out, 12), 12);
         size_t csize = 0;
         int found = ws_module_global(m, "counter", &caddr, &csize) == 0;
         if (found) memcpy(&counter, ws_host_view(g, caddr, 4), 4);
@@ -103,6 +110,8 @@ int main(void)
         snprintf(msg, sizeof msg, "add1(A's tab[1]=20) with B's tab[0]=1000 -> %u, the strong twice -> %u", r[0], r[1]);
         check(r[0] == 1020, "an extern function reads its own unit's private table of the same name", msg);
         check(r[1] == 3060, "a weak definition yields to the strong one of another unit", msg);
+        snprintf(msg, sizeof msg, "fptab[0](1) = %u", r[2]);
+        check(r[2] == 1001, "a function pointer to the other unit's function, stored in this unit's table", msg);
         snprintf(msg, sizeof msg, "counter = %u (size %zu)", counter, csize);
         check(found && counter == 12 && csize == 4, "the extern variable is the other unit's definition", msg);
     }
