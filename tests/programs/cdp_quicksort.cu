@@ -4,7 +4,7 @@
 // property of the input alone: an H200 printed the same lines (4096 keys: 297 grids, deepest nesting 13; 1024
 // keys: 65 grids, deepest nesting 9).
 // ARGS: 4096 7
-// TIMING_ARGS: 1024 7
+// TIMING_ARGS: 512 7
 // NVCCFLAGS: -rdc=true -lcudadevrt
 #include <algorithm>
 #include <cstdio>
