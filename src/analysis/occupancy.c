@@ -409,7 +409,7 @@ static int write_all(int fd, const char *buf, size_t n)
 }
 
 /* Run ptxas on file for arch; its combined output in *outp (malloc'd); returns the exit status or -1. */
-static int run_ptxas(const char *ptxas, const char *arch, const char *file, char **outp)
+static int run_ptxas(const char *ptxas, const char *arch, const char *file, int relocatable, char **outp)
 {
     *outp = NULL;
     char archopt[64];
@@ -427,7 +427,8 @@ static int run_ptxas(const char *ptxas, const char *arch, const char *file, char
         dup2(fds[1], 2);
         close(fds[0]);
         close(fds[1]);
-        execl(ptxas, "ptxas", archopt, "-v", "-o", "/dev/null", file, (char *)NULL);
+        if (relocatable) execl(ptxas, "ptxas", archopt, "-c", "-v", "-o", "/dev/null", file, (char *)NULL);
+        else execl(ptxas, "ptxas", archopt, "-v", "-o", "/dev/null", file, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
@@ -540,6 +541,11 @@ static int parse_ptxas(const char *text, ws_ptxas_table *t)
     return 0;
 }
 
+/* Content hashes of the PTX texts ptxas failed on (each launch would run it again otherwise). */
+#define WS_PTXAS_FAILED_MAX 64
+static uint64_t g_ptxas_failed[WS_PTXAS_FAILED_MAX];
+static int g_ptxas_nfailed;
+
 /* ptxas's table for a PTX text on dev's architecture, cached by content hash. */
 const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_device *dev, char *err, size_t errlen)
 {
@@ -557,6 +563,12 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
             return &n->t;
         }
     }
+    for (int i = 0; i < g_ptxas_nfailed; i++)
+        if (g_ptxas_failed[i] == h) {
+            pthread_mutex_unlock(&g_ptxas_lock);
+            if (err && errlen) snprintf(err, errlen, "ptxas -arch=%s failed on this PTX before", arch);
+            return NULL;
+        }
     ptxas_node *node = calloc(1, sizeof *node);
     char ptxas[4096], file[4096];
     char *out = NULL;
@@ -596,7 +608,13 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
         unlink(file);
         goto done;
     }
-    int st = run_ptxas(ptxas, arch, file, &out);
+    int st = run_ptxas(ptxas, arch, file, 0, &out);
+    if (st != 0 && memmem(ptx, len, ".extern", 7)) {
+        /* relocatable device code (-rdc): functions or variables of other units, compiled as ptxas -c does */
+        free(out);
+        out = NULL;
+        st = run_ptxas(ptxas, arch, file, 1, &out);
+    }
     unlink(file);
     if (st != 0) {
         if (err && errlen) {
@@ -621,6 +639,7 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
     rc = 0;
 done:
     free(out);
+    if (rc && g_ptxas_nfailed < WS_PTXAS_FAILED_MAX) g_ptxas_failed[g_ptxas_nfailed++] = h;   /* not asked again */
     if (rc) {
         if (node) free(node->t.k);
         free(node);

@@ -116,7 +116,15 @@ int cli_ptx(int argc, char **argv)
     int rc = 0;
     ws_module *lm = NULL;
     if (!g) { fprintf(stderr, "warpsim ptx: cannot create the simulated device\n"); rc = 2; }
-    else if (!(lm = ws_module_load(g, text, len, base, err, sizeof err))) { fprintf(stderr, "%s\n", err); rc = 1; }
+    else if (!(lm = ws_module_load(g, text, len, base, err, sizeof err))) {
+        fprintf(stderr, "%s\n", err);
+        /* a relocatable unit (nvcc -rdc=true) alone: its listing still stands, only linking needs the other units */
+        if (strstr(err, "unresolved external") && !layout) {
+            if (out) fwrite(out, 1, outlen, stdout);
+            fprintf(stderr, "warpsim ptx: note: %s is relocatable device code; its .extern symbols are defined by "
+                    "the program's other units\n", base);
+        } else rc = 1;
+    }
     else {
         if (out) fwrite(out, 1, outlen, stdout);
         if (layout) print_layout(lm);

@@ -163,6 +163,7 @@ struct ws_gpu {
     ws_mem *mem;
     ws_module **mods;
     int nmods;
+    struct ws_cdp *cdp;              /* dynamic parallelism: device-side launches (cdp.c), NULL until first used */
 };
 
 /* --- executor services used by handlers --- */
@@ -213,6 +214,10 @@ ws_handler ws_select_handler(const ws_insn *in);
 void ws_vprintf(ws_warp *w, const ws_insn *in, uint32_t mask);
 /* __assertfail(message, file, line, function, charSize): print the assertion and fault the launch (printf.c). */
 void ws_assert_fail(ws_warp *w, const ws_insn *in, uint32_t mask);
+/* A device-runtime (CDP2) built-in called by the active lanes, in lane order (cdp.c). */
+void ws_cdp_call(ws_warp *w, const ws_insn *in, uint32_t mask);
+/* Free g's dynamic-parallelism state (cdp.c). */
+void ws_cdp_free(ws_gpu *g);
 /* Link a parsed module to GPU g (load.c): allocate and initialise its variables, lay out shared memory, resolve
  * relocations, bind handlers. Takes ownership of p (freed on failure too). NULL with a message on failure. */
 ws_module *ws_module_link(ws_gpu *g, ws_ptx_module *p, char *err, size_t errlen);

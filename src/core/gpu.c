@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec.h"
+#include "../ptx/link.h"
 #include "observe.h"
 #include "../ptx/parse.h"
 
@@ -32,6 +33,7 @@ void ws_gpu_destroy(ws_gpu *g)
     host_event(g, WS_HM_RESET, 0, 0);
     for (int i = 0; i < g->nmods; i++) ws_module_free(g->mods[i]);
     free(g->mods);
+    ws_cdp_free(g);
     ws_mem_destroy(g->mem);
     free(g);
 }
@@ -160,6 +162,33 @@ ws_module *ws_module_load(ws_gpu *g, const char *ptx, size_t len, const char *or
     return m;
 }
 
+/* Parse every unit, link them into one module (ws_ptx_link) and link that to the GPU. */
+ws_module *ws_module_load_units(ws_gpu *g, const char *const *ptx, const size_t *len, const char *const *unit_origin,
+                                int n, const char *origin, char *err, size_t errlen)
+{
+    ws_ptx_module **units = calloc((size_t)n + 1, sizeof *units);
+    if (!units) { snprintf(err, errlen, "%s: out of memory", origin); return NULL; }
+    for (int i = 0; i < n; i++) {
+        units[i] = ws_ptx_parse(ptx[i], len[i], unit_origin[i], err, errlen);
+        if (!units[i]) {
+            for (int k = 0; k < i; k++) ws_ptx_free(units[k]);
+            free(units);
+            return NULL;
+        }
+    }
+    ws_ptx_module *p = ws_ptx_link(units, n, origin, err, errlen);
+    free(units);
+    if (!p) return NULL;
+    ws_module *m = ws_module_link(g, p, err, errlen);
+    if (!m) return NULL;
+    g->mods = realloc(g->mods, sizeof *g->mods * (size_t)(g->nmods + 1));
+    g->mods[g->nmods++] = m;
+    return m;
+}
+
+/* Translation unit (of those ws_module_load_units linked) that defines kernel k. */
+int ws_kernel_unit(const ws_kernel *k) { return k->mod->funcs[k->func].unit; }
+
 /* Kernel by mangled name. */
 ws_kernel *ws_module_kernel(ws_module *m, const char *name)
 {
@@ -172,13 +201,16 @@ ws_kernel *ws_module_kernel(ws_module *m, const char *name)
 int ws_module_global(ws_module *m, const char *name, uint64_t *addr, size_t *size)
 {
     const ws_ptx_module *p = m->ptx;
+    int found = -1;
+    /* a definition (not a unit's .extern declaration); of linked units, the externally visible one first */
     for (int i = 0; i < p->nsyms; i++)
-        if ((p->syms[i].space == WS_S_GLOBAL || p->syms[i].space == WS_S_CONST) && !strcmp(p->syms[i].name, name)) {
-            if (addr) *addr = m->sym_addr[i];
-            if (size) *size = p->syms[i].size;
-            return WS_OK;
-        }
-    return WS_ERR_INVALID_SYMBOL;
+        if ((p->syms[i].space == WS_S_GLOBAL || p->syms[i].space == WS_S_CONST) && p->syms[i].linkage != WS_LINK_EXTERN &&
+            !strcmp(p->syms[i].name, name) && (found < 0 || p->syms[found].linkage == WS_LINK_LOCAL))
+            found = i;
+    if (found < 0) return WS_ERR_INVALID_SYMBOL;
+    if (addr) *addr = m->sym_addr[found];
+    if (size) *size = p->syms[found].size;
+    return WS_OK;
 }
 
 /* Symbols of a linked module. */

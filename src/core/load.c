@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec.h"
+#include "../ptx/devrt.h"
 #include "../ptx/parse.h"
 
 /* Round x up to a multiple of a. */
@@ -33,6 +34,22 @@ static int bind_handlers(ws_ptx_module *p, char *err, size_t errlen)
         ws_func *f = &p->funcs[i];
         for (int c = 0; c < f->ncode; c++) {
             ws_insn *in = &f->code[c];
+            if (in->op == WS_OP_CALL && in->call && in->call->func >= 0 &&
+                p->funcs[in->call->func].builtin == WS_BI_CDP_UNSUPPORTED) {
+                char api[96];
+                const char *name = p->funcs[in->call->func].name;
+                ws_devrt_api_name(name, api, sizeof api);
+                if (!strcmp(api, "cudaDeviceSynchronize"))
+                    snprintf(err, errlen, "%s:%u: cudaDeviceSynchronize() in device code ('%s'): removed with CDP2 "
+                             "(CUDA 12+, sm_90: cudaErrorNotSupported); a parent grid cannot wait for its children "
+                             "(use a tail launch, cudaStreamTailLaunch)", p->origin, in->ptx_line, name);
+                else
+                    snprintf(err, errlen, "%s:%u: the device runtime function %s ('%s') is not supported by warpsim "
+                             "(supported: device-side launches, cudaGetLastError, cudaPeekAtLastError, cudaGetDevice, "
+                             "cudaDeviceGetAttribute, cudaStreamCreateWithFlags, cudaStreamDestroy)", p->origin,
+                             in->ptx_line, api, name);
+                return -1;
+            }
             in->fn = ws_select_handler(in);
             if (in->fn) continue;
             char mods[64] = "";
@@ -52,6 +69,21 @@ static int alloc_variables(ws_module *m, char *err, size_t errlen)
     for (int i = 0; i < p->nsyms; i++) {
         const ws_symbol *s = &p->syms[i];
         if (s->space != WS_S_GLOBAL && s->space != WS_S_CONST) continue;
+        if (s->linkage == WS_LINK_EXTERN) {
+            /* a declaration: linked units resolved every use to a definition (ws_ptx_link); one unit alone cannot */
+            int used = 0;
+            for (int fi = 0; fi < p->nfuncs && !used; fi++)
+                for (int c = 0; c < p->funcs[fi].ncode && !used; c++) used = p->funcs[fi].code[c].sym == i;
+            for (int fi = 0; fi < p->nfuncs && !used; fi++)
+                for (int k = 0; p->funcs[fi].const_reloc && k < p->funcs[fi].nconst && !used; k++)
+                    used = p->funcs[fi].const_reloc[k].kind == WS_RELOC_SYM && p->funcs[fi].const_reloc[k].index == i;
+            if (used) {
+                snprintf(err, errlen, "%s: unresolved external variable '%s' (declared .extern; defined in another "
+                         "translation unit that was not linked with this one)", p->origin, s->name);
+                return -1;
+            }
+            continue;
+        }
         size_t sz = s->size ? s->size : 1;
         uint8_t *host;
         if (s->managed) {

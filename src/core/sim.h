@@ -106,6 +106,14 @@ void ws_gpu_set_alloc_guard(ws_gpu *g, size_t guard);
 /* ---- modules ---- */
 /* Parse and decode a PTX text. NULL on failure with a message (file, line, opcode) in err. */
 ws_module *ws_module_load(ws_gpu *g, const char *ptx, size_t len, const char *origin, char *err, size_t errlen);
+/* Device-link n PTX units (nvcc -rdc=true: every translation unit of a program, device libraries) into one
+ * module: .extern functions and variables of a unit resolve to another unit's definitions (function pointers and
+ * variables are shared), names without .visible stay private to their unit. NULL with a message naming the symbol
+ * when one is unresolved or defined twice, or a unit does not parse. */
+ws_module *ws_module_load_units(ws_gpu *g, const char *const *ptx, const size_t *len, const char *const *unit_origin,
+                                int n, const char *origin, char *err, size_t errlen);
+/* The unit (index given to ws_module_load_units, else 0) whose PTX defines kernel k. */
+int ws_kernel_unit(const ws_kernel *k);
 /* Kernel (.entry) by mangled name, or NULL. */
 ws_kernel *ws_module_kernel(ws_module *m, const char *name);
 /* Module-scope .global/.const variable by name: device address and size. WS_ERR_INVALID_SYMBOL if absent. */
@@ -157,6 +165,7 @@ typedef struct ws_launch_config {
                                * 0: the core estimates it from threads and shared memory (registers unknown) */
     int cooperative;          /* 1: a cooperative launch (the caller checked that the grid is co-resident): every
                                * block is resident at once and %envreg1/2 give the grid barrier's workspace */
+    int depth;                /* dynamic parallelism: 0 for a host launch, d+1 for a grid a depth-d grid launched */
 } ws_launch_config;
 
 /* Run a kernel to completion. args[i] points at the value of parameter i (as cudaLaunchKernel takes them).
@@ -170,6 +179,32 @@ typedef void (*ws_progress_fn)(void *ctx, const char *kernel, uint64_t blocks_do
                                uint64_t cycle, uint64_t warp_insts);
 /* Install (fn NULL: remove) the progress callback of later launches on g. */
 void ws_gpu_set_progress(ws_gpu *g, ws_progress_fn fn, void *ctx);
+
+/* ---- dynamic parallelism (CDP2) ----
+ * A kernel's device-side launches (cudaGetParameterBuffer + cudaLaunchDevice, as nvcc lowers <<<>>> in device
+ * code) are queued while its grid runs; the caller takes them when ws_launch returns and launches each one as a
+ * launch of its own (the host session: non-tail children in launch order, each with its own children, then the
+ * tail launches), so every child starts after its parent's grid finished and completes before the host launch
+ * does, which CDP2 allows (a parent cannot wait for its children). */
+/* One device-side launch. */
+typedef struct ws_child_launch {
+    const ws_kernel *k;
+    ws_launch_config cfg;     /* grid, block, dynamic shared memory, depth */
+    uint8_t *params;          /* the parameter buffer's bytes when the launch was made (malloc'd) */
+    int tail;                 /* into cudaStreamTailLaunch: runs after the parent and all its other work */
+    unsigned stream;          /* the stream handle it was launched into (0 NULL, 2 per-thread, 4 fire-and-forget...) */
+    uint64_t block, thread;   /* the launching thread: linear block and thread index in its grid */
+    uint32_t seq;             /* order of launch in its grid */
+} ws_child_launch;
+/* The launches the last grid made, in a deterministic order (launching block, thread, then the order of its
+ * launches; tail launches keep theirs too): a malloc'd array the caller frees after ws_gpu_child_done on each;
+ * returns how many. */
+int ws_gpu_children(ws_gpu *g, ws_child_launch **out);
+/* A child grid and all its descendants completed, or it will not run: it no longer counts against the pending-
+ * launch limit (an H200 counts a device-launched grid until it completes), and its parameter copy is freed. */
+void ws_gpu_child_done(ws_gpu *g, ws_child_launch *c);
+/* cudaLimitDevRuntimePendingLaunchCount (2048 by default) and the nesting bound (max_depth <= 0: warpsim's 128). */
+void ws_gpu_set_cdp_limits(ws_gpu *g, size_t pending, int max_depth);
 
 /* Largest dynamic shared memory a launch of k may request (set by cudaFuncAttributeMaxDynamicSharedMemorySize). */
 void ws_kernel_set_max_dyn_smem(ws_kernel *k, size_t bytes);

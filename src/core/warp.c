@@ -266,6 +266,7 @@ static void h_call(ws_warp *w, const ws_insn *in, uint32_t mask)
     const ws_call *c = in->call;
     if (c->builtin == WS_BI_VPRINTF) { ws_vprintf(w, in, mask); return; }
     if (c->builtin == WS_BI_ASSERTFAIL) { ws_assert_fail(w, in, mask); return; }
+    if (c->builtin >= WS_BI_CDP_PARAM_BUFFER) { ws_cdp_call(w, in, mask); return; }
     int fi = c->func;
     if (fi < 0) {
         /* indirect call: lanes calling the same function go together; the rest call again afterwards */

@@ -1,8 +1,9 @@
 /* drv_link.c - the JIT linker (cuLinkCreate/AddData/AddFile/Complete/Destroy). warpsim runs PTX, so linking
  * gathers the PTX of every input (PTX text, or the PTX a fatbin or an object file carries; a SASS-only cubin is
- * refused) into one PTX text: the newest .version and .target of the inputs, then each input's body, so .extern
- * declarations of one unit resolve to the definitions of another when the module loads. cuLinkComplete's "cubin"
- * is that PTX text, which cuModuleLoadData accepts. Two units defining the same symbol do not link. */
+ * refused); cuLinkComplete's "cubin" holds those units (warpsim's device-link container), which cuModuleLoadData
+ * device-links into one module as the runtime links an -rdc program (src/ptx/link.c): .extern declarations of one
+ * unit resolve to the definitions of another, private names stay in their unit, and a symbol unresolved or defined
+ * twice fails the load naming it. */
 #include "drv_internal.h"
 
 #include <stdint.h>
@@ -138,64 +139,26 @@ WS_DRV_EXPORT CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, 
     WS_DRV_RET(r);
 }
 
-/* The .version (major*100+minor) and the .target number of a PTX text; 0 when absent. */
-static void ptx_header(const char *t, int *version, int *target, const char **target_at)
-{
-    const char *v = strstr(t, ".version");
-    int maj = 0, min = 0;
-    if (v && sscanf(v + 8, "%d.%d", &maj, &min) == 2) *version = maj * 100 + min;
-    const char *g = strstr(t, ".target");
-    if (g) {
-        *target_at = g;
-        const char *u = strchr(g, '_');
-        const char *nl = strchr(g, '\n');
-        if (u && (!nl || u < nl)) *target = atoi(u + 1);
-    }
-}
-
-/* Whether a line starts with a PTX module directive the merged text states once. */
-static int header_line(const char *p)
-{
-    while (*p == ' ' || *p == '\t') p++;
-    return !strncmp(p, ".version", 8) || !strncmp(p, ".target", 7) || !strncmp(p, ".address_size", 13);
-}
-
-/* cuLinkComplete: the linked PTX text (valid until cuLinkDestroy). */
+/* cuLinkComplete: the linked image (valid until cuLinkDestroy): one PTX unit as it is, several in warpsim's
+ * device-link container (rt_bridge.h, WS_RTX_LINKED_MAGIC), which cuModuleLoadData device-links as nvlink would. */
 WS_DRV_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut)
 {
     WS_DRV_ENTER_CTX();
     ws_drv_link *l = get_link(state);
     if (!l) WS_DRV_RET(CUDA_ERROR_INVALID_HANDLE);
     if (!cubinOut || l->n == 0) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
-    int best_v = 0, best_t = -1;
-    const char *target_line = NULL;
     size_t size = 128;
-    for (int i = 0; i < l->n; i++) {
-        int v = 0, t = 0;
-        const char *at = NULL;
-        ptx_header(l->texts[i], &v, &t, &at);
-        if (v > best_v) best_v = v;
-        if (at && t > best_t) { best_t = t; target_line = at; }
-        size += l->lens[i] + 1;
-    }
+    for (int i = 0; i < l->n; i++) size += l->lens[i] + 64;
     free(l->image);
     l->image = malloc(size);
     if (!l->image) WS_DRV_RET(CUDA_ERROR_OUT_OF_MEMORY);
     char *o = (char *)l->image;
-    size_t tl = target_line ? strcspn(target_line, "\r\n") : 0;
-    int n = snprintf(o, 128, ".version %d.%d\n%.*s\n.address_size 64\n", best_v / 100, best_v % 100,
-                     (int)(tl < 80 ? tl : 80), target_line ? target_line : ".target sm_75");
-    o += n;
+    if (l->n > 1) o += sprintf(o, "%s %d\n", WS_RTX_LINKED_MAGIC, l->n);
     for (int i = 0; i < l->n; i++) {
-        for (const char *p = l->texts[i]; *p;) {
-            size_t len = strcspn(p, "\n");
-            if (!header_line(p)) {
-                memcpy(o, p, len);
-                o += len;
-                *o++ = '\n';
-            }
-            p += len + (p[len] == '\n');
-        }
+        if (l->n > 1) o += sprintf(o, "%s %zu\n", WS_RTX_LINKED_UNIT, l->lens[i]);
+        memcpy(o, l->texts[i], l->lens[i]);
+        o += l->lens[i];
+        *o++ = '\n';
     }
     *o = 0;
     *cubinOut = l->image;

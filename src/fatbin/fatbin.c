@@ -366,6 +366,17 @@ static int push_unit(char ***texts, size_t **lens, unsigned **archs, int *count,
     return 0;
 }
 
+/* Whether a PTX text is libcudadevrt's own device code: it defines (not just declares) the CDP2 entry points. */
+int ws_fatbin_ptx_is_devrt(const char *ptx)
+{
+    for (const char *p = strstr(ptx, "__cudaCDP2"); p; p = strstr(p + 10, "__cudaCDP2")) {
+        const char *line = p;
+        while (line > ptx && line[-1] != '\n') line--;
+        if (!strncmp(line, ".visible .func", 14) || !strncmp(line, ".weak .func", 11)) return 1;
+    }
+    return 0;
+}
+
 /* PTX for cc of every translation unit behind a registration wrapper. */
 int ws_fatbin_ptx_units_from_wrapper(const void *wrapper, int cc, char ***ptx_texts, size_t **lens, unsigned **archs,
                                      int *count, char *err, size_t errlen)
@@ -404,6 +415,10 @@ int ws_fatbin_ptx_units_from_wrapper(const void *wrapper, int cc, char ***ptx_te
         size_t len = 0;
         unsigned arch = 0;
         int r = ptx_of_fatbin(fb, cc, &t, &len, &arch, err, errlen);
+        if (r == 1 && ws_fatbin_ptx_is_devrt(t)) {
+            free(t);   /* libcudadevrt's device code (-lcudadevrt): the simulator implements the device runtime */
+            continue;
+        }
         if (r < 0 || (r == 1 && push_unit(ptx_texts, lens, archs, count, t, len, arch))) {
             if (r == 1) {
                 free(t);

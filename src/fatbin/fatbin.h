@@ -72,6 +72,11 @@ int ws_fatbin_ptx_from_wrapper(const void *wrapper, int cc, char **ptx, size_t *
 int ws_fatbin_ptx_units_from_wrapper(const void *wrapper, int cc, char ***ptx_texts, size_t **lens, unsigned **archs,
                                      int *count, char *err, size_t errlen);
 
+/* Whether a PTX text is libcudadevrt's device code (it defines the CDP2 entry points __cudaCDP2*): the per-object
+ * fatbin -lcudadevrt adds to a device-linked program, which ws_fatbin_ptx_units_from_wrapper leaves out (the core
+ * implements the device runtime's functions itself). */
+int ws_fatbin_ptx_is_devrt(const char *ptx);
+
 /* Whether the fatbin(s) behind a registration wrapper hold SASS (an ELF entry) that a real GPU of compute
  * capability cc could run: same major version, minor not above cc's. */
 int ws_fatbin_wrapper_has_sass(const void *wrapper, int cc);

@@ -20,6 +20,9 @@ const char *ws_hs_error_name(int code);
 long ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t smem, int status,
                          const ws_launch_stats *st, const ws_occ_result *occ, const ws_tm_result *tm);
 
+/* The launch of report index `index` is a child grid at nesting depth `depth` of the launch `parent`. */
+void ws_hs_report_parent(long index, int depth, long parent);
+
 /* hs_view.c */
 /* Whether the view is collected (WARPSIM_VIEW). */
 int ws_hs_view_enabled(void);

@@ -1,6 +1,7 @@
 /* hs_launch.c - the one kernel-launch path of every face: the occupancy calculator's residency for every launch
  * in every mode, the core's launch, the report record, the simulated clock, and pending faults. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hs_internal.h"
@@ -37,6 +38,41 @@ int ws_hs_kernel_regs(const ws_device *d, const ws_hs_kernel *k)
     return regs < 16 ? 16 : regs;
 }
 
+/* Launch the grids a finished grid launched on the device (dynamic parallelism): as CDP2 allows, each starts
+ * after its parent grid finished; non-tail children in the order they were launched (launching block, thread,
+ * order of launch), each with all its own descendants (depth first), then the tail launches in their order. Each
+ * is a launch of its own on the parent's queue (report, timeline, simulated clock), without host overhead. A
+ * grid that faulted starts none of its children. */
+static void run_children(ws_gpu *g, const ws_hs_kernel *parent, long parent_index, int ok, ws_hs_queue *q)
+{
+    ws_child_launch *c = NULL;
+    int n = ws_gpu_children(g, &c);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            if (c[i].tail != pass) continue;
+            if (ok && !ws_hs_fault_pending()) {
+                ws_kernel_info info;
+                ws_kernel_get_info(c[i].k, &info);
+                void **args = calloc((size_t)info.nparams + 1, sizeof *args);
+                for (int a = 0; args && a < info.nparams; a++) args[a] = c[i].params + info.param_offset[a];
+                ws_hs_kernel ck = { (ws_kernel *)c[i].k, info.name, parent->ptx, parent->ptx_len, -1, 0, 0,
+                                    c[i].cfg.depth, parent_index };
+                int r = args ? ws_hs_launch(&ck, c[i].cfg.grid, c[i].cfg.block, c[i].cfg.dyn_smem, args, q, 0, NULL)
+                             : WS_ERR_MEMORY_ALLOCATION;
+                free(args);
+                if (r != WS_OK) {
+                    /* the device runtime accepted it, so a GPU would have run it: never drop it silently */
+                    const char *name = ws_hs_error_name(r);
+                    fprintf(stderr, "warpsim: the device-side launch of %s could not run (%s)\n", info.name,
+                            name ? name : "error");
+                    ws_hs_fault(WS_ERR_LAUNCH_FAILURE);
+                }
+            }
+            ws_gpu_child_done(g, &c[i]);
+        }
+    free(c);
+}
+
 /* Launch k now. */
 int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem, void **args, ws_hs_queue *q,
                  double host_cost, ws_launch_stats *out)
@@ -59,7 +95,7 @@ int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem
     long long nb = (long long)grid.x * grid.y * grid.z;
     int have_occ = ws_occ_compute_ex(d, (int)(block.x * block.y * block.z), ws_hs_kernel_regs(d, k),
                                      info.static_smem + smem, nb, &opts, &occ) == 0 && occ.ok;
-    ws_launch_config cfg = { grid, block, smem, have_occ ? occ.blocks_per_sm : 0, k->cooperative };
+    ws_launch_config cfg = { grid, block, smem, have_occ ? occ.blocks_per_sm : 0, k->cooperative, k->depth };
     /* a cooperative grid runs only when all its blocks can be resident at once (as the occupancy calculator says);
      * a bad block shape is the core's configuration error first */
     int shape_ok = (uint64_t)block.x * block.y * block.z <= (uint64_t)d->max_threads_per_block;
@@ -80,6 +116,7 @@ int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem
     if (ran)
         index = ws_hs_report_launch(k->name, grid, block, smem, r, &st, have_occ ? &occ : NULL,
                                     tm ? ws_tm_last(tm) : NULL);
+    if (ran && k->depth > 0) ws_hs_report_parent(index, k->depth, k->parent);
     if (tm && r == WS_OK) ws_hs_clock_kernel(q, ws_tm_last(tm)->duration_ns * 1e-9, host_cost);
     if (tl && ran) {
         /* the timeline: the simulated interval in timing mode, else the wall time the simulation took */
@@ -89,6 +126,7 @@ int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem
         ws_hs_tl_kernel(k->name, grid, block, q ? q->id : 0, index, t0, t1);
     }
     if (out) *out = st;
+    run_children(g, k, index, r == WS_OK, q);
     if (r == WS_OK) return WS_OK;
     if (ws_hs_is_fault(r)) {
         if (!ws_hs_quiet()) {

@@ -53,6 +53,15 @@ long ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t
     return index;
 }
 
+/* Mark a recorded launch as a child grid. */
+void ws_hs_report_parent(long index, int depth, long parent)
+{
+    if (index >= 0 && (size_t)index < nlaunches && (size_t)index + 1 == nlaunches) {
+        launches[index].depth = depth;
+        launches[index].parent = parent;
+    }
+}
+
 /* Write the report file named by WARPSIM_REPORT. */
 /* The "view" member of the report (--view). */
 static void view_member(ws_json *w, void *ctx)

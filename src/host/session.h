@@ -75,6 +75,8 @@ typedef struct ws_hs_kernel {
     int smem_optin;              /* the kernel opted in to more than the default dynamic shared memory */
     int cooperative;             /* launch it cooperatively: the grid must be co-resident (else
                                   * cudaErrorCooperativeLaunchTooLarge), and it may synchronise grid-wide */
+    int depth;                   /* dynamic parallelism: 0 for a host launch, else a child grid's nesting depth */
+    long parent;                 /* depth > 0: the report index of the grid that launched it */
 } ws_hs_kernel;
 /* Registers per thread ptxas allocates for k on device d (from its PTX; without ptxas, an estimate from the
  * PTX's virtual registers within [16, the device's limit]). */

@@ -132,8 +132,18 @@ enum ws_lat {
 #define WS_IF_MEMSYS   0x0200u  /* a memory access the memory system times (not kernel-parameter loads) */
 #define WS_IF_TEX      0x0400u  /* texture/surface access: its addresses come from the object (src/core/ops_tex.c) */
 
-/* built-in functions a call may reach */
-enum { WS_BI_NONE, WS_BI_VPRINTF, WS_BI_ASSERTFAIL, WS_BI_MALLOC, WS_BI_FREE };
+/* built-in functions a call may reach: the C library's and the device runtime's (CDP2, libcudadevrt) */
+enum { WS_BI_NONE, WS_BI_VPRINTF, WS_BI_ASSERTFAIL, WS_BI_MALLOC, WS_BI_FREE,
+       WS_BI_CDP_PARAM_BUFFER,      /* __cudaCDP2GetParameterBufferV2(func, grid, block, smem) */
+       WS_BI_CDP_LAUNCH,            /* __cudaCDP2LaunchDeviceV2(buffer, stream) */
+       WS_BI_CDP_GET_LAST_ERROR, WS_BI_CDP_PEEK_LAST_ERROR, WS_BI_CDP_GET_DEVICE, WS_BI_CDP_DEVICE_ATTR,
+       WS_BI_CDP_STREAM_CREATE,     /* __cudaCDP2StreamCreateWithFlags(stream*, flags) */
+       WS_BI_CDP_STREAM_DESTROY,
+       WS_BI_CDP_UNSUPPORTED,       /* another device-runtime function: a load error names it */
+       WS_BI_COUNT };
+
+/* linkage of a module-level function or variable, as its PTX declares it */
+enum ws_linkage { WS_LINK_LOCAL, WS_LINK_VISIBLE, WS_LINK_WEAK, WS_LINK_EXTERN };
 
 /* special registers: operand numbers [0, WS_SR_COUNT) of every function */
 enum ws_sreg {
@@ -258,6 +268,8 @@ typedef struct ws_func {
     int is_entry;
     int is_extern;          /* declared only (e.g. vprintf) */
     int builtin;            /* WS_BI_* for known externs */
+    int linkage;            /* enum ws_linkage (.extern: declared only) */
+    int unit;               /* translation unit it came from (0 unless several units were linked) */
     ws_insn *code;
     int ncode;
     int nregs;              /* operand numbers: specials + declared + constants */
@@ -289,6 +301,7 @@ typedef struct ws_symbol {
     int align;
     int is_extern_shared;   /* dynamic shared memory (extern .shared with no size) */
     int managed;            /* .attribute(.managed): one address on the host and the device */
+    int linkage;            /* enum ws_linkage (.extern: declared only, defined by another unit) */
     int scope;              /* shared: index of the entry function that declares it, -1 at module level */
     uint8_t *init;          /* global/const initializer (size bytes), NULL for zeros */
     ws_data_reloc *relocs;  /* addresses inside the initializer */

@@ -157,6 +157,7 @@ void ws_ptx_listing(FILE *out, const ws_ptx_module *m)
         fprintf(out, "symbol %s .%s size=%zu align=%d", s->name, NAME(space_name, s->space), s->size, s->align);
         if (s->is_extern_shared) fputs(" dynamic", out);
         if (s->managed) fputs(" managed", out);
+        if (s->linkage == WS_LINK_EXTERN) fputs(" extern", out);   /* defined by another unit (-rdc) */
         if (s->scope >= 0) fprintf(out, " scope=%s", m->funcs[s->scope].name);
         if (s->init) {
             fputs(" init=", out);

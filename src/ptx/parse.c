@@ -14,6 +14,7 @@
 #include "hmap.h"
 #include "lex.h"
 #include "sched.h"
+#include "devrt.h"
 
 typedef ws_hmap hmap;
 #define hmap_get ws_hmap_get
@@ -400,13 +401,14 @@ static size_t align_up(size_t x, size_t a)
 }
 
 /* Module-level .global/.const declaration: a symbol with its initializer (zeros unless given). */
-static int module_var(parser *P, int space)
+static int module_var(parser *P, int space, int linkage)
 {
     vdecl d;
     if (parse_vdecl(P, &d)) return -1;
     int si = add_symbol(P, d.name, space, d.size, d.align, 0);
     ws_symbol *sym = &P->mod->syms[si];
     sym->managed = d.managed;
+    sym->linkage = linkage;
     free(d.name);
     if (IS('=')) {
         NEXT();
@@ -453,6 +455,7 @@ static int func_index(parser *P, const char *name, int len)
     else if (!strcmp(f->name, "__assertfail")) f->builtin = WS_BI_ASSERTFAIL;
     else if (!strcmp(f->name, "malloc")) f->builtin = WS_BI_MALLOC;
     else if (!strcmp(f->name, "free")) f->builtin = WS_BI_FREE;
+    else f->builtin = ws_devrt_builtin(f->name);
     hmap_put(&P->funcs, name, len, m->nfuncs);
     return m->nfuncs++;
 }
@@ -1599,7 +1602,7 @@ static int parse_local_decl(parser *P)
 static int parse_body(parser *P, ws_func *f);
 
 /* Parse a .entry or .func definition/declaration; the current token is .entry or .func. */
-static int parse_function(parser *P, int is_extern)
+static int parse_function(parser *P, int is_extern, int linkage)
 {
     int entry = ISW(".entry");
     NEXT();
@@ -1654,10 +1657,16 @@ static int parse_function(parser *P, int is_extern)
         if (is_maxntid) f->maxntid = prod;
         if (TOK->kind == WS_TK_STR) NEXT();
     }
-    if (IS(';')) { NEXT(); f->is_extern = is_extern && !f->decoded; return 0; }
+    if (IS(';')) {
+        NEXT();
+        f->is_extern = is_extern && !f->decoded;
+        if (!f->decoded && (first_decl || linkage > f->linkage)) f->linkage = linkage;
+        return 0;
+    }
     if (!IS('{')) { perr(P, TOK->line, "expected '{' or ';' after function header"); return -1; }
     if (f->decoded) { perr(P, TOK->line, "function '%s' defined twice", f->name); return -1; }
     f->is_extern = 0;
+    f->linkage = linkage == WS_LINK_EXTERN ? WS_LINK_VISIBLE : linkage;
     return parse_body(P, f);
 }
 
@@ -1917,14 +1926,16 @@ static int parse_module(parser *P)
             } while (depth > 0 && TOK->kind != WS_TK_EOF);
             continue;
         }
-        int is_extern = 0;
+        int is_extern = 0, linkage = WS_LINK_LOCAL;
         while (ISW(".visible") || ISW(".extern") || ISW(".weak") || ISW(".common")) {
-            if (ISW(".extern")) is_extern = 1;
+            if (ISW(".extern")) is_extern = 1, linkage = WS_LINK_EXTERN;
+            else if (ISW(".visible") && linkage < WS_LINK_VISIBLE) linkage = WS_LINK_VISIBLE;
+            else if (linkage < WS_LINK_WEAK) linkage = WS_LINK_WEAK;   /* .weak, .common */
             NEXT();
         }
-        if (ISW(".entry") || ISW(".func")) { if (parse_function(P, is_extern)) return -1; continue; }
-        if (ISW(".global")) { NEXT(); if (module_var(P, WS_S_GLOBAL)) return -1; continue; }
-        if (ISW(".const")) { NEXT(); if (module_var(P, WS_S_CONST)) return -1; continue; }
+        if (ISW(".entry") || ISW(".func")) { if (parse_function(P, is_extern, linkage)) return -1; continue; }
+        if (ISW(".global")) { NEXT(); if (module_var(P, WS_S_GLOBAL, linkage)) return -1; continue; }
+        if (ISW(".const")) { NEXT(); if (module_var(P, WS_S_CONST, linkage)) return -1; continue; }
         if (ISW(".shared")) { NEXT(); if (shared_var(P, -1)) return -1; continue; }
         if (ISW(".alias") || ISW(".pragma")) { while (!IS(';') && TOK->kind != WS_TK_EOF) NEXT(); NEXT(); continue; }
         perr(P, TOK->line, "unexpected '%.*s' at module level", TOK->len, TOK->p);

@@ -88,6 +88,13 @@ void ws_rep_launch_json(ws_json *w, const ws_rep_launch *r)
     if (r->has_occ) occ_json(w, &r->occ);
     if (r->has_tm) tm_json(w, &r->tm, &r->stats);
     if (r->error) ws_json_member_string(w, "error", r->error);
+    if (r->depth > 0) {
+        ws_json_key(w, "device_launch");   /* a child grid (dynamic parallelism) */
+        ws_json_begin_object(w);
+        ws_json_member_uint(w, "depth", (uint64_t)r->depth);
+        ws_json_member_uint(w, "parent", (uint64_t)r->parent);
+        ws_json_end_object(w);
+    }
     ws_json_end_object(w);
 }
 

@@ -29,6 +29,8 @@ typedef struct ws_rep_launch {
     ws_occ_result occ;          /* theoretical occupancy at this launch configuration */
     int has_tm;                 /* tm is valid (timing mode) */
     ws_tm_result tm;
+    int depth;                  /* dynamic parallelism: 0 for a host launch, else the grid's nesting depth */
+    long parent;                /* depth > 0: index (in "launches") of the grid that launched it */
 } ws_rep_launch;
 
 /* Write one launch record as a JSON object: the one place that lists the per-launch metrics. */

@@ -8,6 +8,12 @@
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 
+/* The driver's JIT linker output (cuLinkComplete) for several PTX units: a text starting with the line
+ * "WS_RTX_LINKED_MAGIC N", then each unit as a line "WS_RTX_LINKED_UNIT LEN" and LEN bytes of PTX and a newline.
+ * ws_rtx_module_load device-links the units into one module; ws_rtx_image_ptx gives them back one by one. */
+#define WS_RTX_LINKED_MAGIC "// warpsim device-link image: PTX units"
+#define WS_RTX_LINKED_UNIT "// warpsim unit, bytes:"
+
 /* Load a module from image (size bytes, 0 when unknown: PTX text is then NUL-terminated); origin names it in
  * messages. *mod receives the handle. On failure a message in msg (also printed unless quiet):
  * cudaErrorInvalidPtx (the PTX did not load), cudaErrorNoKernelImageForDevice (no PTX: SASS only),

@@ -406,8 +406,8 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit
     case cudaLimitStackSize: *pValue = ws_rt_g.limit_stack; break;
     case cudaLimitPrintfFifoSize: *pValue = ws_rt_g.limit_printf_fifo; break;
     case cudaLimitMallocHeapSize: *pValue = ws_rt_g.limit_malloc_heap; break;
-    case cudaLimitDevRuntimeSyncDepth: *pValue = 2; break;
-    case cudaLimitDevRuntimePendingLaunchCount: *pValue = 2048; break;
+    case cudaLimitDevRuntimeSyncDepth: *pValue = ws_rt_g.limit_sync_depth; break;
+    case cudaLimitDevRuntimePendingLaunchCount: *pValue = ws_rt_g.limit_pending_launches; break;
     case cudaLimitMaxL2FetchGranularity: *pValue = 32; break;
     case cudaLimitPersistingL2CacheSize: *pValue = ws_rt_g.limit_l2_persisting; break;
     default: return ws_rt_set_error(cudaErrorUnsupportedLimit);
@@ -424,7 +424,19 @@ WS_RT_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
     case cudaLimitPrintfFifoSize: ws_rt_g.limit_printf_fifo = value; break;
     case cudaLimitMallocHeapSize: ws_rt_g.limit_malloc_heap = value; break;
     case cudaLimitDevRuntimeSyncDepth:
-    case cudaLimitDevRuntimePendingLaunchCount:
+    case cudaLimitDevRuntimePendingLaunchCount: {
+        /* the sync depth is kept for cudaDeviceGetLimit only: CDP2 has no device-side synchronisation, and grids
+         * nest up to CUDA's 24 levels; pending launches beyond the limit fail (cudaErrorLaunchPendingCountExceeded) */
+        if (limit == cudaLimitDevRuntimeSyncDepth) ws_rt_g.limit_sync_depth = value;
+        else ws_rt_g.limit_pending_launches = value ? value : 1;
+        cudaError_t e = cudaSuccess;
+        ws_rt_lock();
+        ws_gpu *g = ws_rt_gpu(&e);
+        if (g) ws_gpu_set_cdp_limits(g, ws_rt_g.limit_pending_launches, 0);
+        ws_rt_unlock();
+        if (e) return ws_rt_set_error(e);
+        break;
+    }
     case cudaLimitMaxL2FetchGranularity: break;
     case cudaLimitPersistingL2CacheSize: ws_rt_g.limit_l2_persisting = value; break;
     default: return ws_rt_set_error(cudaErrorUnsupportedLimit);

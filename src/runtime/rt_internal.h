@@ -18,13 +18,18 @@
 
 #define WS_RT_EXPORT __attribute__((visibility("default")))
 
+/* Device-link the PTX units of a -rdc program (or of a driver-API image) into one module; NULL with a message. */
+ws_module *ws_rt_link_units(ws_gpu *g, char **ptx, const size_t *len, const unsigned *arch, int n, char *err,
+                            size_t errlen);
+
 /* One registered fatbin (one CUDA translation unit); its PTX is parsed on first use. */
 typedef struct ws_rt_fatbin {
     const void *wrapper;        /* first member: the handle given to the program points here */
     int id;                     /* registration order, for messages */
     int state;                  /* 0 not loaded yet, 1 loaded, -1 failed */
     cudaError_t load_error;     /* error returned for every use after a failed load */
-    int nmod;                   /* modules: one per translation unit (several for -rdc programs) */
+    int nmod;                   /* PTX texts: one per translation unit (several for -rdc programs) */
+    int nlinked;                /* entries of modules: 1 when the units were device-linked into one, else nmod */
     ws_module **modules;
     char **ptx;                 /* their PTX texts (kept while the modules live) */
     size_t *ptx_len;
@@ -39,7 +44,7 @@ typedef struct ws_rt_func {
     ws_rt_fatbin *fb;
     char *name;                 /* mangled device name */
     ws_kernel *kernel;          /* resolved on first use */
-    int mod;                    /* index of the module holding it in fb->modules */
+    int mod;                    /* index of the PTX text (translation unit) that defines it */
     size_t max_dyn_smem;        /* cudaFuncAttributeMaxDynamicSharedMemorySize, (size_t)-1 when unset */
     int carveout;               /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 when unset */
     int cache_config;           /* cudaFuncSetCacheConfig */
@@ -166,6 +171,7 @@ typedef struct ws_rt_state {
     enum cudaFuncCache cache_config;
     enum cudaSharedMemConfig smem_config;
     size_t limit_stack, limit_printf_fifo, limit_malloc_heap, limit_l2_persisting;
+    size_t limit_sync_depth, limit_pending_launches;   /* the device runtime's (CDP2: launches only count) */
     unsigned long long next_capture_id;
 } ws_rt_state;
 

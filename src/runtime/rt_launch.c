@@ -24,7 +24,7 @@ int ws_rt_is_fault(cudaError_t e) { return ws_hs_is_fault((int)e); }
 /* The session's description of kernel f (for occupancy and launches). */
 static ws_hs_kernel hs_kernel(const ws_rt_func *f, ws_kernel *k)
 {
-    ws_hs_kernel h = { k, f->name, NULL, 0, f->carveout, f->max_dyn_smem != (size_t)-1, 0 };
+    ws_hs_kernel h = { k, f->name, NULL, 0, f->carveout, f->max_dyn_smem != (size_t)-1, 0, 0, -1 };
     if (f->mod < f->fb->nmod) { h.ptx = f->fb->ptx[f->mod]; h.ptx_len = f->fb->ptx_len[f->mod]; }
     return h;
 }

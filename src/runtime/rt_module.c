@@ -56,6 +56,38 @@ static size_t elf_span(const unsigned char *img)
     return end > ph ? end : ph;
 }
 
+/* The units of the driver's device-link container (rt_bridge.h): fills the record's texts. */
+static cudaError_t linked_units(rtx_module *m, const char *image, size_t len, const char *origin, char *msg,
+                                size_t msglen)
+{
+    ws_rt_fatbin *fb = &m->fb;
+    const char *p = image + strlen(WS_RTX_LINKED_MAGIC), *end = image + len;
+    int n = (int)strtol(p, NULL, 10);
+    if (n < 1 || n > 4096) return fail(cudaErrorInvalidKernelImage, msg, msglen, "%s: a corrupt device-link image%s",
+                                       origin, "");
+    fb->ptx = calloc((size_t)n, sizeof *fb->ptx);
+    fb->ptx_len = calloc((size_t)n, sizeof *fb->ptx_len);
+    fb->arch = calloc((size_t)n, sizeof *fb->arch);
+    if (!fb->ptx || !fb->ptx_len || !fb->arch) return cudaErrorMemoryAllocation;
+    fb->nmod = n;
+    p = memchr(p, '\n', (size_t)(end - p));
+    for (int i = 0; i < n; i++) {
+        const char *u = p ? strstr(p, WS_RTX_LINKED_UNIT) : NULL;
+        size_t ul = u ? strtoul(u + strlen(WS_RTX_LINKED_UNIT), NULL, 10) : 0;
+        const char *t = u ? memchr(u, '\n', (size_t)(end - u)) : NULL;
+        if (!t || (size_t)(end - t - 1) < ul)
+            return fail(cudaErrorInvalidKernelImage, msg, msglen, "%s: a corrupt device-link image%s", origin, "");
+        t++;
+        if (!(fb->ptx[i] = malloc(ul + 1))) return cudaErrorMemoryAllocation;
+        memcpy(fb->ptx[i], t, ul);
+        fb->ptx[i][ul] = 0;
+        fb->ptx_len[i] = ul;
+        fb->arch[i] = ptx_target(fb->ptx[i]);
+        p = t + ul;
+    }
+    return cudaSuccess;
+}
+
 /* PTX units of an image: fills the record's texts; cudaSuccess or an error with a message. */
 static cudaError_t image_units(rtx_module *m, const void *image, size_t size, const char *origin, int cc,
                                char *msg, size_t msglen)
@@ -97,6 +129,8 @@ static cudaError_t image_units(rtx_module *m, const void *image, size_t size, co
     }
     /* PTX text */
     size_t len = size ? strnlen(image, size) : strlen(image);
+    if (len > strlen(WS_RTX_LINKED_MAGIC) && !strncmp(image, WS_RTX_LINKED_MAGIC, strlen(WS_RTX_LINKED_MAGIC)))
+        return linked_units(m, image, len, origin, msg, msglen);
     if (!memmem(image, len, ".version", 8))
         return fail(cudaErrorInvalidKernelImage, msg, msglen,
                     "%s is neither PTX text, a fatbin nor an ELF image%s", origin, "");
@@ -171,12 +205,14 @@ WS_RTX_EXPORT cudaError_t ws_rtx_module_load(const void *image, size_t size, con
         m->fb.modules = calloc((size_t)m->fb.nmod, sizeof *m->fb.modules);
         if (!m->fb.modules) e = cudaErrorMemoryAllocation;
     }
-    for (int i = 0; !e && i < m->fb.nmod; i++) {
-        char name[300], err[1024] = "";
-        if (m->fb.nmod > 1) snprintf(name, sizeof name, "%s.%d", origin, i);
-        else snprintf(name, sizeof name, "%s", origin);
-        m->fb.modules[i] = ws_module_load(g, m->fb.ptx[i], m->fb.ptx_len[i], name, err, sizeof err);
-        if (!m->fb.modules[i]) e = fail(cudaErrorInvalidPtx, msg, msglen, "%s%s", err, "");
+    if (!e) {
+        char err[1024] = "";
+        /* several units (an -rdc fatbin): device-linked into one module */
+        m->fb.modules[0] = m->fb.nmod > 1
+            ? ws_rt_link_units(g, m->fb.ptx, m->fb.ptx_len, m->fb.arch, m->fb.nmod, err, sizeof err)
+            : ws_module_load(g, m->fb.ptx[0], m->fb.ptx_len[0], origin, err, sizeof err);
+        if (!m->fb.modules[0]) e = fail(cudaErrorInvalidPtx, msg, msglen, "%s%s", err, "");
+        m->fb.nlinked = 1;
     }
     if (e) {
         if (m) module_free(m);
@@ -216,7 +252,7 @@ static cudaError_t module_func(rtx_module *m, const char *name, ws_rt_func **out
         if (f->fb == &m->fb && strcmp(f->name, name) == 0) { *out = f; return cudaSuccess; }
     ws_kernel *k = NULL;
     int mi = 0;
-    for (; mi < m->fb.nmod && !k; mi++) k = ws_module_kernel(m->fb.modules[mi], name);
+    for (; mi < m->fb.nlinked && !k; mi++) k = ws_module_kernel(m->fb.modules[mi], name);
     if (!k) return cudaErrorInvalidDeviceFunction;
     ws_rt_func *f = calloc(1, sizeof *f);
     char *nm = strdup(name);
@@ -230,7 +266,7 @@ static cudaError_t module_func(rtx_module *m, const char *name, ws_rt_func **out
     f->fb = &m->fb;
     f->name = nm;
     f->kernel = k;
-    f->mod = mi - 1;
+    f->mod = ws_kernel_unit(k);
     f->max_dyn_smem = (size_t)-1;
     f->carveout = -1;
     f->cache_config = cudaFuncCachePreferNone;
@@ -260,7 +296,7 @@ WS_RTX_EXPORT int ws_rtx_module_functions(void *mod, int i, void **func)
     ws_rt_lock();
     rtx_module *m = find_module(mod);
     int total = 0;
-    for (int mi = 0; m && mi < m->fb.nmod; mi++) {
+    for (int mi = 0; m && mi < m->fb.nlinked; mi++) {
         int n = ws_module_kernels(m->fb.modules[mi], 0, NULL);
         if (func && i >= total && i < total + n) {
             ws_kernel *k = NULL;
@@ -283,7 +319,7 @@ WS_RTX_EXPORT cudaError_t ws_rtx_module_global(void *mod, const char *name, unsi
     ws_rt_lock();
     rtx_module *m = find_module(mod);
     cudaError_t e = m ? cudaErrorInvalidSymbol : cudaErrorInvalidResourceHandle;
-    for (int i = 0; m && i < m->fb.nmod && e; i++) {
+    for (int i = 0; m && i < m->fb.nlinked && e; i++) {
         uint64_t a = 0;
         size_t s = 0;
         if (ws_module_global(m->fb.modules[i], name, &a, &s) == WS_OK) {

@@ -11,6 +11,8 @@ ws_rt_state ws_rt_g = {
     .cache_config = cudaFuncCachePreferNone,
     .smem_config = cudaSharedMemBankSizeFourByte,
     .limit_stack = 1024,
+    .limit_sync_depth = 2,
+    .limit_pending_launches = 2048,
     .limit_printf_fifo = 1 << 20,
     .limit_malloc_heap = 8 << 20,
 };
@@ -154,7 +156,7 @@ ws_rt_var *ws_rt_find_var(const void *p)
 /* Module-scope variable of a fatbin by name, searching its modules in order. */
 static int fatbin_global(ws_rt_fatbin *fb, const char *name, uint64_t *addr, size_t *size)
 {
-    for (int i = 0; i < fb->nmod; i++)
+    for (int i = 0; i < fb->nlinked; i++)
         if (ws_module_global(fb->modules[i], name, addr, size) == WS_OK) return WS_OK;
     return WS_ERR_INVALID_SYMBOL;
 }
@@ -196,6 +198,7 @@ void ws_rt_unload(ws_rt_fatbin *fb)
     fb->arch = NULL;
     fb->modules = NULL;
     fb->nmod = 0;
+    fb->nlinked = 0;
     fb->state = 0;
 }
 
@@ -220,6 +223,30 @@ static cudaError_t load_failed(ws_rt_fatbin *fb, cudaError_t e)
     fb->state = -1;
     fb->load_error = e;
     return e;
+}
+
+/* Device-link the PTX units of a -rdc program (or of a driver-API image) into one module; NULL with a message. */
+ws_module *ws_rt_link_units(ws_gpu *g, char **ptx, const size_t *len, const unsigned *arch, int n, char *err,
+                            size_t errlen)
+{
+    char **origins = calloc((size_t)n + 1, sizeof *origins);
+    if (!origins) { snprintf(err, errlen, "out of memory"); return NULL; }
+    for (int i = 0; i < n; i++) {
+        char o[300];
+        snprintf(o, sizeof o, "%s.%d.compute_%u.ptx", ws_hs_program_name(), i, arch ? arch[i] : 0);
+        origins[i] = strdup(o);
+    }
+    char linked[300];
+    snprintf(linked, sizeof linked, "%s (device-linked, %d units)", ws_hs_program_name(), n);
+    ws_module *m = ws_module_load_units(g, (const char *const *)ptx, len, (const char *const *)origins, n, linked,
+                                        err, errlen);
+    int stripped = 0;
+    for (int i = 0; !m && i < n; i++) stripped |= strip_managed_attribute(ptx[i]);
+    if (stripped)
+        m = ws_module_load_units(g, (const char *const *)ptx, len, (const char *const *)origins, n, linked, err, errlen);
+    for (int i = 0; i < n; i++) free(origins[i]);
+    free(origins);
+    return m;
 }
 
 /* Load the PTX module(s) of a fatbin on first use. */
@@ -252,20 +279,25 @@ cudaError_t ws_rt_load(ws_rt_fatbin *fb)
     }
     fb->modules = calloc(fb->nmod > 0 ? (size_t)fb->nmod : 1, sizeof *fb->modules);
     if (!fb->modules) return load_failed(fb, cudaErrorMemoryAllocation);
-    for (int i = 0; i < fb->nmod; i++) {
+    if (fb->nmod > 1) {
+        /* relocatable device code (-rdc): the units are device-linked into one module, as nvlink links them */
+        if (!(fb->modules[0] = ws_rt_link_units(g, fb->ptx, fb->ptx_len, fb->arch, fb->nmod, err, sizeof err))) {
+            fprintf(stderr, "warpsim: %s\n", err);
+            return load_failed(fb, cudaErrorInvalidPtx);
+        }
+        fb->nlinked = 1;
+    }
+    for (int i = 0; fb->nmod == 1 && i < fb->nmod; i++) {
         char origin[300];
-        if (fb->nmod > 1) snprintf(origin, sizeof origin, "%s.%d.compute_%u.ptx", ws_hs_program_name(), i, fb->arch[i]);
-        else snprintf(origin, sizeof origin, "%s.compute_%u.ptx", ws_hs_program_name(), fb->arch[i]);
+        snprintf(origin, sizeof origin, "%s.compute_%u.ptx", ws_hs_program_name(), fb->arch[i]);
         fb->modules[i] = ws_module_load(g, fb->ptx[i], fb->ptx_len[i], origin, err, sizeof err);
         if (!fb->modules[i] && strip_managed_attribute(fb->ptx[i]))
             fb->modules[i] = ws_module_load(g, fb->ptx[i], fb->ptx_len[i], origin, err, sizeof err);
         if (!fb->modules[i]) {
             fprintf(stderr, "warpsim: %s\n", err);
-            if (fb->nmod > 1)
-                fprintf(stderr, "warpsim: note: this program was built with relocatable device code (-rdc); "
-                        "each translation unit is loaded on its own, without device linking\n");
             return load_failed(fb, cudaErrorInvalidPtx);
         }
+        fb->nlinked = 1;
     }
     fb->state = 1;
     if (bind_managed(fb)) return load_failed(fb, cudaErrorInvalidPtx);
@@ -281,9 +313,9 @@ cudaError_t ws_rt_func_kernel(ws_rt_func *f, ws_kernel **k)
     }
     cudaError_t e = ws_rt_load(f->fb);
     if (e) return e;
-    for (int i = 0; i < f->fb->nmod && !f->kernel; i++) {
+    for (int i = 0; i < f->fb->nlinked && !f->kernel; i++) {
         f->kernel = ws_module_kernel(f->fb->modules[i], f->name);
-        f->mod = i;
+        f->mod = f->kernel && f->fb->nlinked == 1 ? ws_kernel_unit(f->kernel) : i;
     }
     if (!f->kernel) {
         fprintf(stderr, "warpsim: kernel '%s' is not in the program's PTX\n", f->name);
