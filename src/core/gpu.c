@@ -150,16 +150,21 @@ int ws_is_device_addr(ws_gpu *g, uint64_t addr, uint64_t *base, size_t *size)
     return 1;
 }
 
-/* Parse, decode and link a PTX text. */
-ws_module *ws_module_load(ws_gpu *g, const char *ptx, size_t len, const char *origin, char *err, size_t errlen)
+/* Link parsed module p to g and keep it in g's module list; NULL with a message on failure. */
+static ws_module *gpu_add_module(ws_gpu *g, ws_ptx_module *p, char *err, size_t errlen)
 {
-    ws_ptx_module *p = ws_ptx_parse(ptx, len, origin, err, errlen);
-    if (!p) return NULL;
     ws_module *m = ws_module_link(g, p, err, errlen);
     if (!m) return NULL;
     g->mods = realloc(g->mods, sizeof *g->mods * (size_t)(g->nmods + 1));
     g->mods[g->nmods++] = m;
     return m;
+}
+
+/* Parse, decode and link a PTX text. */
+ws_module *ws_module_load(ws_gpu *g, const char *ptx, size_t len, const char *origin, char *err, size_t errlen)
+{
+    ws_ptx_module *p = ws_ptx_parse(ptx, len, origin, err, errlen);
+    return p ? gpu_add_module(g, p, err, errlen) : NULL;
 }
 
 /* Parse every unit, link them into one module (ws_ptx_link) and link that to the GPU. */
@@ -178,12 +183,7 @@ ws_module *ws_module_load_units(ws_gpu *g, const char *const *ptx, const size_t 
     }
     ws_ptx_module *p = ws_ptx_link(units, n, origin, err, errlen);
     free(units);
-    if (!p) return NULL;
-    ws_module *m = ws_module_link(g, p, err, errlen);
-    if (!m) return NULL;
-    g->mods = realloc(g->mods, sizeof *g->mods * (size_t)(g->nmods + 1));
-    g->mods[g->nmods++] = m;
-    return m;
+    return p ? gpu_add_module(g, p, err, errlen) : NULL;
 }
 
 /* Translation unit (of those ws_module_load_units linked) that defines kernel k. */
