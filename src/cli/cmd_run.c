@@ -341,7 +341,8 @@ int cli_run(int argc, char **argv)
         break;
     case ELF_NO_CUDA:
         if (!quiet)
-            fprintf(stderr, "warpsim: note: %s does not use the CUDA runtime; running it anyway\n", given);
+            fprintf(stderr, "warpsim: note: %s does not link a CUDA library; running it anyway (the CUDA "
+                    "libraries it opens while it runs, as Python modules do, are warpsim's)\n", given);
         break;
     default:
         break;

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# TIMEOUT: 300
+# python.sh - Python GPU code under `warpsim run python3 ...`, in a virtual environment from PyPI (tests/lib/pyenv.sh,
+# cached in build/pyenv; .ci/run makes it beforehand). Numba: tests/python/numba_stencil.py (shared memory,
+# syncthreads) and numba_reduce.py (a tree sum and a histogram with atomics, on a stream) pass in functional mode,
+# and numba_reduce.py in --timing mode with a report naming both kernels and a --view page. CuPy: its wheels link
+# NVIDIA's CUDA runtime statically, which needs NVIDIA's private driver tables: tests/python/cupy_basics.py must
+# stop cleanly at CuPy's first call with cudaErrorNotSupported and warpsim's message naming the table (or pass, if
+# it ever runs). Exits 0 when every check passes, 77 (skip) when the environment cannot be made.
+set -u
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT" || exit 1
+WARPSIM=${WARPSIM:-build/warpsim}
+WORK=build/tests/python-work
+VENV=${WARPSIM_PYENV:-$ROOT/build/pyenv}
+LIB=$(dirname "$WARPSIM")/lib
+for l in libcuda.so.1 libcudart.so.13 libnvJitLink.so.13; do
+  [ -f "$LIB/$l" ] || { echo "FAIL $LIB/$l is missing (run make)"; exit 1; }
+done
+why=$(tests/lib/pyenv.sh "$VENV") || { echo "SKIP python: no Python environment from PyPI: $why"; exit 77; }
+PY=$VENV/bin/python3
+rm -rf "$WORK" && mkdir -p "$WORK"
+# numba-cuda warns that it links with the driver's cuLink* (our nvJitLink stand-in says no) and about small grids
+export PYTHONWARNINGS=ignore
+fails=0
+
+# check NAME CONDITION-RESULT: report one check
+check() {
+  if [ "$2" = 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
+}
+
+# run LABEL EXPECTED-PASS-LINE [warpsim options] -- script args: one run, its output in $WORK/LABEL.log
+run() {
+  local label=$1 pass=$2
+  shift 2
+  "$WARPSIM" run "$@" >"$WORK/$label.log" 2>&1
+  local rc=$?
+  grep -q "^$pass$" "$WORK/$label.log" && [ "$rc" = 0 ]
+  local r=$?
+  [ "$r" = 0 ] || tail -20 "$WORK/$label.log"
+  check "$label" $r
+}
+
+run numba-stencil "PASS numba_stencil" "$PY" tests/python/numba_stencil.py 20000
+run numba-reduce "PASS numba_reduce" "$PY" tests/python/numba_reduce.py 100000
+WARPSIM_THREADS=1 run numba-reduce-timing "PASS numba_reduce" --timing --report "$WORK/reduce.json" \
+  --view "$WORK/reduce.html" "$PY" tests/python/numba_reduce.py 5000
+
+# the timing report and the page name Numba's kernels (their mangled names hold the Python names)
+"$PY" - "$WORK/reduce.json" "$WORK/reduce.html" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = [l["kernel"] for l in r["launches"]]
+assert len(names) == 2 and "block_sum" in names[0] and "histogram" in names[1], names
+assert all(l["sm__cycles_elapsed.max"] > 0 for l in r["launches"])
+page = open(sys.argv[2]).read()
+assert all(n in page for n in names)
+print("timing report: %s cycles" % [(n.split("B2v")[0][-12:], l["sm__cycles_elapsed.max"])
+                                    for n, l in zip(names, r["launches"])])
+EOF
+check "the timing report and the --view page name Numba's kernels" $?
+
+# CuPy: a clean stop at its first CUDA call, naming what is missing; or a pass
+"$WARPSIM" run "$PY" tests/python/cupy_basics.py 5000 >"$WORK/cupy.log" 2>&1
+rc=$?
+L=$WORK/cupy.log
+if grep -q "^PASS cupy_basics$" "$L" && [ "$rc" = 0 ]; then
+  check "cupy_basics runs" 0
+else
+  ok=0
+  [ "$rc" = 1 ] || ok=1
+  grep -q "CUDARuntimeError: cudaErrorNotSupported" "$L" || ok=1
+  grep -q "asked for NVIDIA's private driver table {6bd5fb6c-5bf4-e74a-8987-d93912fd9df9}" "$L" || ok=1
+  grep -q "linked statically into that library" "$L" || ok=1
+  [ "$ok" = 0 ] || tail -8 "$L"
+  check "cupy_basics stops cleanly: CuPy's static CUDA runtime needs a private table, named" $ok
+fi
+
+if [ "$fails" -eq 0 ]; then echo "python: all checks passed"; fi
+[ "$fails" -eq 0 ]
