@@ -2,7 +2,8 @@
  * GPU by starting it with warpsim's libcudart.so.13 and libcuda.so.1 (the driver API) in front of NVIDIA's.
  * Options reach the runtime through the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_QUIET, WARPSIM_ROOT_PID,
  * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets), and
- * those of the checking options (run_check.h) and of the host timeline's (run_timeline.h). */
+ * those of the checking options (run_check.h) and of the host timeline's (run_timeline.h); libraries the program
+ * opens while it runs (Python modules) get libwarpsim_preload.so and CuPy's settings (run_libs.h). */
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
@@ -20,6 +21,7 @@
 #include "paths.h"
 #include "run_cache.h"
 #include "run_check.h"
+#include "run_libs.h"
 #include "run_view.h"
 #include "run_timeline.h"
 #include "../device/device.h"
@@ -43,7 +45,9 @@ static void run_usage(FILE *f)
     cli_tl_usage(f);
     fprintf(f,
         "PROGRAM must be linked with the shared CUDA runtime (nvcc -cudart shared ...) or use only the driver API\n"
-        "(linked with -lcuda);\n"
+        "(linked with -lcuda), or be an interpreter (python3 app.py) whose modules open CUDA while it runs: their\n"
+        "CUDA runtime, even one linked into them statically (CuPy), is warpsim's, and CuPy runs with\n"
+        "CUPY_COMPILE_WITH_PTX=1 and CUPY_ACCELERATORS= (PTX kernels, no CUB) unless they are set;\n"
         "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into $XDG_CACHE_HOME/warpsim/run/\n"
         "(default ~/.cache/warpsim/run/); an unchanged source (headers and nvcc included) is not recompiled.\n");
 }
@@ -364,6 +368,10 @@ int cli_run(int argc, char **argv)
         return 2;
     }
     if (report) unlink(report); /* a stale report must not pass for this run's */
+    if (cli_libs_env(libdir) != 0) {
+        fprintf(stderr, "warpsim run: cannot set up the environment\n");
+        return 2;
+    }
     if (cli_check_env(&chk)) return 2;
     if (cli_view_env(&view)) return 2;
     if (cli_tl_env(&tlo, libdir)) return 2;

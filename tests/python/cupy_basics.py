@@ -1,7 +1,6 @@
 """cupy_basics.py - CuPy checked against NumPy: an array expression (saxpy), an ElementwiseKernel, reductions
 (cupy.sum, a ReductionKernel), a RawKernel and a RawModule with a template kernel found by its name expression.
-Prints PASS cupy_basics on a GPU. Under warpsim it stops at CuPy's first CUDA call, since CuPy's wheels link
-NVIDIA's CUDA runtime statically (see README, "CuPy"). Usage: python3 cupy_basics.py [N]"""
+Prints PASS cupy_basics. Usage: python3 cupy_basics.py [N]"""
 import sys
 import numpy as np
 import cupy as cp
