@@ -15,9 +15,9 @@ typedef struct { unsigned char id[16]; const char *what; } export_row;
 /* Tables whose asker is known by observation (which library asks; nothing about their contents). */
 static const export_row known_tab[] = {
     { { 0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9 },
-      "the CUDA runtime of NVIDIA linked statically into that library (as in CuPy's wheels) needs it and stops "
-      "with cudaErrorNotSupported: warpsim serves programs that load the CUDA runtime as a shared library "
-      "(libcudart.so.13, nvcc -cudart shared) or use only the driver API" },
+      "NVIDIA's CUDA runtime linked statically into that library needs it and stops with cudaErrorNotSupported "
+      "(warpsim redirects such a runtime to its own libcudart.so.13 only in a library that keeps its symbol "
+      "table, as CuPy's modules do; NVIDIA's cuBLAS, cuFFT and cuRAND do not)" },
     { { 0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9 },
       "NVIDIA's static CUDA runtime asks for it first and goes on without it" },
 };

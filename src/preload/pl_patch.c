@@ -3,8 +3,8 @@
  * cuda* API functions are local symbols there, beside the runtime's own libcudart_static_* ones. For each such
  * function that warpsim's libcudart.so.13 exports under the same name (the same CUDA 13 API and ABI), the first
  * bytes of the static one become an absolute jump to warpsim's, so the library's CUDA calls are served by the
- * simulator like a program's built with nvcc -cudart shared. A function warpsim's runtime lacks stays NVIDIA's
- * (and fails cleanly for want of the private tables). Code pages are written only for the jump, then protected
+ * simulator like a program's built with nvcc -cudart shared. A function warpsim's runtime lacks says so by name
+ * and returns cudaErrorNotSupported. Code pages are written only for the jump, then protected
  * again. */
 #include "pl_patch.h"
 
@@ -22,12 +22,16 @@
 #include <unistd.h>
 
 #define WS_PL_JUMP_BYTES 12        /* movabs rax, imm64 (10 bytes); jmp rax (2 bytes) */
+#define WS_PL_THUNK_BYTES 22       /* movabs rdi, imm64; movabs rax, imm64; jmp rax */
+#define WS_PL_NOT_SUPPORTED 801    /* cudaErrorNotSupported */
+#define WS_PL_MAX_MISSING 256      /* missing functions reported by name */
 #define WS_PL_MAX_SEEN 8192        /* loaded objects remembered as looked at */
 
 /* The static runtime's marker: the names its private functions carry. */
 static const char static_marker[] = "libcudart_static_";
 
 static pthread_mutex_t scan_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t missing_mutex = PTHREAD_MUTEX_INITIALIZER;
 static __thread int scanning;      /* the scan's own dlopen of warpsim's runtime comes back here */
 static uintptr_t seen[WS_PL_MAX_SEEN];
 static int nseen;
@@ -56,19 +60,56 @@ static void *pl_runtime(void)
     return rt_handle;
 }
 
-/* Write the jump to target at code address at (the page(s) writable only meanwhile). 0 on success. */
-static int pl_write_jump(unsigned char *at, const void *target)
+static const char *missing_said[WS_PL_MAX_MISSING];
+static int nmissing;
+
+/* A CUDA runtime function warpsim's runtime lacks, called in a library's static runtime: says so once by name
+ * and returns cudaErrorNotSupported (the static runtime itself would fail for want of NVIDIA's private tables). */
+static int pl_missing(const char *name)
+{
+    pthread_mutex_lock(&missing_mutex);
+    int said = 0;
+    for (int i = 0; i < nmissing && !said; i++) said = missing_said[i] == name;
+    if (!said && nmissing < WS_PL_MAX_MISSING) missing_said[nmissing++] = name;
+    pthread_mutex_unlock(&missing_mutex);
+    if (!said && !pl_quiet())
+        fprintf(stderr, "warpsim: the CUDA runtime function %s is not implemented by warpsim; it returns "
+                "cudaErrorNotSupported\n", name);
+    return WS_PL_NOT_SUPPORTED;
+}
+
+/* Write code of n bytes at code address at (the page(s) writable only meanwhile). 0 on success. */
+static int pl_write_code(unsigned char *at, const unsigned char *code, size_t n)
 {
     long pg = sysconf(_SC_PAGESIZE);
     uintptr_t lo = (uintptr_t)at & ~(uintptr_t)(pg - 1);
-    uintptr_t hi = ((uintptr_t)at + WS_PL_JUMP_BYTES + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
+    uintptr_t hi = ((uintptr_t)at + n + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
     if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return -1;
+    memcpy(at, code, n);
+    __builtin___clear_cache((char *)at, (char *)at + n);
+    return mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC);
+}
+
+/* Make the function at code address at jump to target. 0 on success. */
+static int pl_write_jump(unsigned char *at, const void *target)
+{
     unsigned char jump[WS_PL_JUMP_BYTES] = { 0x48, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xe0 };
     uint64_t t = (uint64_t)(uintptr_t)target;
     memcpy(jump + 2, &t, sizeof t);
-    memcpy(at, jump, sizeof jump);
-    __builtin___clear_cache((char *)at, (char *)at + sizeof jump);
-    return mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC);
+    return pl_write_code(at, jump, sizeof jump);
+}
+
+/* Make the function at code address at call pl_missing(name) (a copy of name is kept). 0 on success. */
+static int pl_write_missing(unsigned char *at, const char *name)
+{
+    char *keep = strdup(name);
+    if (!keep) return -1;
+    unsigned char thunk[WS_PL_THUNK_BYTES] = { 0x48, 0xbf, 0, 0, 0, 0, 0, 0, 0, 0,
+                                               0x48, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xe0 };
+    uint64_t a = (uint64_t)(uintptr_t)keep, f = (uint64_t)(uintptr_t)pl_missing;
+    memcpy(thunk + 2, &a, sizeof a);
+    memcpy(thunk + 12, &f, sizeof f);
+    return pl_write_code(at, thunk, sizeof thunk);
 }
 
 /* The symbol table and its strings of an ELF image of size bytes, or 0 when it has none. */
@@ -118,8 +159,9 @@ static int pl_register_again(const Elf64_Sym *syms, size_t nsyms, const char *st
     return units;
 }
 
-/* Redirect the static CUDA runtime in the object at load bias base, read from file path (if it has one). */
-static void pl_patch_object(const char *path, uintptr_t base)
+/* Redirect the static CUDA runtime in the object at load bias base, read from file path (if it has one); its
+ * device code is registered again when replay is set (its constructors ran already). */
+static void pl_patch_object(const char *path, uintptr_t base, int replay)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return;
@@ -145,20 +187,20 @@ static void pl_patch_object(const char *path, uintptr_t base)
                 strnlen(name, strsize - s->st_name) == strsize - s->st_name)
                 continue;
             void *target = dlsym(rt_handle, name);
-            if (!target) { lacking++; continue; }
-            if (s->st_size < WS_PL_JUMP_BYTES || pl_write_jump((unsigned char *)(base + s->st_value), target) != 0) {
+            unsigned char *at = (unsigned char *)(base + s->st_value);
+            if (target && s->st_size >= WS_PL_JUMP_BYTES && pl_write_jump(at, target) == 0) done++;
+            else if (!target && name[0] == 'c' && s->st_size >= WS_PL_THUNK_BYTES && pl_write_missing(at, name) == 0)
                 lacking++;
-                continue;
-            }
-            done++;
         }
-        int units = done ? pl_register_again(syms, nsyms, strs, strsize, base) : 0;
-        if (done && !pl_quiet()) {
+        int units = done && replay ? pl_register_again(syms, nsyms, strs, strsize, base) : 0;
+        static int said;
+        if (done && !said && !pl_quiet()) {
             const char *slash = strrchr(path, '/');
-            fprintf(stderr, "warpsim: %s holds NVIDIA's CUDA runtime linked statically: its %d CUDA runtime "
-                    "functions call warpsim's libcudart.so.13 (%d that warpsim lacks stay NVIDIA's and fail), "
-                    "its device code (%d units) is registered with warpsim's\n", slash ? slash + 1 : path, done,
-                    lacking, units);
+            fprintf(stderr, "warpsim: %s holds NVIDIA's CUDA runtime linked statically: its CUDA calls go to "
+                    "warpsim's libcudart.so.13 (%d functions; %d that warpsim lacks say so when called), its "
+                    "device code (%d units) is registered there; the same for every such library\n",
+                    slash ? slash + 1 : path, done, lacking, units);
+            said = 1;
         }
     }
     munmap(map, size);
@@ -179,9 +221,12 @@ static int pl_visit(struct dl_phdr_info *info, size_t sz, void *data)
     (void)sz;
     (void)data;
     if (pl_seen((uintptr_t)info->dlpi_addr + (uintptr_t)info->dlpi_phdr)) return 0;
-    const char *path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
+    /* the program itself is looked at from the preload's constructor, before its own constructors register its
+     * device code (with warpsim's runtime then) */
+    int program = !info->dlpi_name || !info->dlpi_name[0];
+    const char *path = program ? "/proc/self/exe" : info->dlpi_name;
     if (strstr(path, "linux-vdso") || strstr(path, "ld-linux")) return 0;
-    pl_patch_object(path, (uintptr_t)info->dlpi_addr);
+    pl_patch_object(path, (uintptr_t)info->dlpi_addr, !program);
     return 0;
 }
 

@@ -1,5 +1,7 @@
 """cupy_basics.py - CuPy checked against NumPy: an array expression (saxpy), an ElementwiseKernel, reductions
-(cupy.sum, a ReductionKernel), a RawKernel and a RawModule with a template kernel found by its name expression.
+(cupy.sum, along an axis, a ReductionKernel), a RawKernel, a RawModule with a template kernel found by its name
+expression. A matrix product (cuBLAS) is checked too where cuBLAS runs;
+where it cannot start (under warpsim: NVIDIA's cuBLAS needs the private driver tables) its error is printed.
 Prints PASS cupy_basics. Usage: python3 cupy_basics.py [N]"""
 import sys
 import numpy as np
@@ -41,6 +43,14 @@ def main():
     add = mod.get_function("add<float>")
     add(((n + 127) // 128,), (128,), (x, y, out, np.int32(n)))
     assert np.array_equal(cp.asnumpy(out), xh + yh)
+    m = x[:12].reshape(3, 4)
+    assert np.array_equal(cp.asnumpy(m.sum(axis=0)), xh[:12].reshape(3, 4).sum(axis=0))
+
+    try:
+        p = cp.asnumpy(m @ m.T)
+        assert np.allclose(p, xh[:12].reshape(3, 4) @ xh[:12].reshape(3, 4).T)
+    except cp.cuda.cublas.CUBLASError as e:
+        print("cuBLAS does not run: %s" % e)
     print("PASS cupy_basics")
 
 
