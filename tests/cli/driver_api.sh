@@ -2,7 +2,8 @@
 # TIMEOUT: 400
 # driver_api.sh - the driver API (libcuda.so.1, src/driver) under `warpsim run`: the tests of tests/driver, with
 # their kernels (tests/driver/*.cu) made here as PTX (nvcc -ptx), fatbins (PTX, and SASS only) and a cubin (the
-# JIT linker's two units with -rdc=true), the NVRTC program (tests/driver/nvrtc_template.c, the toolkit's libnvrtc), the C programs built with gcc against the toolkit's cuda.h and our libcuda, the mixed runtime/driver program with
+# JIT linker's two units with -rdc=true), the C programs built with gcc against the toolkit's cuda.h and our
+# libcuda (nvrtc_template.c with the toolkit's libnvrtc too), the mixed runtime/driver program with
 # nvcc -cudart shared -lcuda. Each runs in functional and --timing mode (WARPSIM_THREADS=1 and 2 give the same
 # cycles); the timing report holds the driver's launches under their names; --check names the driver function
 # that failed, an unimplemented one included; --stats names the driver calls. Exits 0 when every check passes, 77 (skip) without nvcc or gcc.
@@ -42,7 +43,7 @@ done
 # run-time compilation: the toolkit's NVRTC makes the PTX that our driver loads
 CUDA_LIB=$(dirname "$(command -v "$NVCC")")/../lib64
 "$HOSTCC" -std=c11 -O1 -Wall -Wextra -Werror -I"$CUDA_INC" -o "$WORK/nvrtc_template" tests/driver/nvrtc_template.c \
-  -L"$LIB" -lcuda -L"$CUDA_LIB" -lnvrtc -Wl,-rpath,"$CUDA_LIB" || ok=1
+  -L"$LIB" -lcuda -Wl,-rpath-link,"$LIB" "$CUDA_LIB/libnvrtc.so" -Wl,-rpath,"$CUDA_LIB" || ok=1
 # the per-thread default stream build calls the _ptds/_ptsz symbols
 "$HOSTCC" -std=c11 -O1 -Wall -Wextra -Werror -DCUDA_API_PER_THREAD_DEFAULT_STREAM -I"$CUDA_INC" \
   -o "$WORK/drv_vecadd_ptds" tests/driver/drv_vecadd.c -L"$LIB" -lcuda || ok=1
