@@ -18,6 +18,8 @@ static const export_row known_tab[] = {
       "NVIDIA's CUDA runtime linked statically into that library needs it and stops with cudaErrorNotSupported "
       "(warpsim redirects such a runtime to its own libcudart.so.13 only in a library that keeps its symbol "
       "table, as CuPy's modules do; NVIDIA's cuBLAS, cuFFT and cuRAND do not)" },
+    { { 0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3, 0x28 },
+      "NVRTC and nvJitLink ask for it and go on without it" },
     { { 0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9 },
       "NVIDIA's static CUDA runtime asks for it first and goes on without it" },
 };
