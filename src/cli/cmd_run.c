@@ -44,8 +44,9 @@ static void run_usage(FILE *f)
     cli_view_usage(f);
     cli_tl_usage(f);
     fprintf(f,
-        "PROGRAM must be linked with the shared CUDA runtime (nvcc -cudart shared ...) or use only the driver API\n"
-        "(linked with -lcuda), or be an interpreter (python3 app.py) whose modules open CUDA while it runs: their\n"
+        "PROGRAM is linked with the shared CUDA runtime (nvcc -cudart shared ...), with the static one (nvcc's\n"
+        "default; not stripped: its symbol table shows where the runtime's functions are), or uses only the driver\n"
+        "API (linked with -lcuda), or is an interpreter (python3 app.py) whose modules open CUDA while it runs: their\n"
         "CUDA runtime, even one linked into them statically (CuPy), is warpsim's, and CuPy runs with\n"
         "CUPY_COMPILE_WITH_PTX=1 and CUPY_ACCELERATORS= (PTX kernels, no CUB) unless they are set;\n"
         "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into $XDG_CACHE_HOME/warpsim/run/\n"
@@ -105,7 +106,12 @@ static unsigned char *slurp(const char *path, size_t *size)
 }
 
 /* What the ELF check found. */
-enum { ELF_NOT_ELF, ELF_SHARED_CUDART, ELF_OTHER_CUDART, ELF_STATIC_CUDA, ELF_DRIVER_API, ELF_NO_CUDA };
+enum { ELF_NOT_ELF, ELF_SHARED_CUDART, ELF_OTHER_CUDART, ELF_STATIC_CUDA, ELF_STATIC_REDIRECT, ELF_DRIVER_API,
+       ELF_NO_CUDA };
+
+/* The names NVIDIA's static CUDA runtime gives its private functions: in a program's symbol table they show that
+ * libwarpsim_preload.so can send its cuda* functions to warpsim's runtime (src/preload). */
+static const char static_marker[] = "libcudart_static_";
 
 /* Inspect an executable: which libcudart it needs (name of an unsupported one in other), whether it holds
  * CUDA device code. */
@@ -124,8 +130,14 @@ static int inspect_elf(const char *path, char *other, size_t othercap)
     }
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
     const Elf64_Shdr *shstr = &sh[eh->e_shstrndx];
-    int has_fatbin = 0, shared = 0, other_rt = 0, driver = 0;
+    int has_fatbin = 0, shared = 0, other_rt = 0, driver = 0, symtab_static = 0;
     for (unsigned i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_link < eh->e_shnum) {
+            const Elf64_Shdr *st = &sh[sh[i].sh_link];
+            if (st->sh_offset <= size && st->sh_size <= size - st->sh_offset &&
+                memmem(img + st->sh_offset, st->sh_size, static_marker, sizeof static_marker - 1))
+                symtab_static = 1;
+        }
         if (shstr->sh_offset < size && sh[i].sh_name < size - shstr->sh_offset) {
             const char *nm = (const char *)img + shstr->sh_offset + sh[i].sh_name;
             size_t room = size - shstr->sh_offset - sh[i].sh_name;
@@ -158,6 +170,7 @@ static int inspect_elf(const char *path, char *other, size_t othercap)
     if (shared) result = ELF_SHARED_CUDART;
     else if (other_rt) result = ELF_OTHER_CUDART;
     else if (driver && !has_fatbin) result = ELF_DRIVER_API;   /* our libcuda.so.1 serves it */
+    else if ((has_fatbin || opens_driver) && symtab_static) result = ELF_STATIC_REDIRECT;
     else if (has_fatbin || opens_driver) result = ELF_STATIC_CUDA;
     else result = ELF_NO_CUDA;
     return result;
@@ -329,9 +342,17 @@ int cli_run(int argc, char **argv)
     switch (inspect_elf(prog, other, sizeof other)) {
     case ELF_STATIC_CUDA:
         fprintf(stderr,
-                "warpsim run: %s was linked with the static CUDA runtime (nvcc's default), so warpsim cannot "
-                "serve its CUDA calls; rebuild with nvcc -cudart shared\n", given);
+                "warpsim run: %s was linked with the static CUDA runtime (nvcc's default) and stripped of its "
+                "symbol table, so warpsim cannot serve its CUDA calls; rebuild with nvcc -cudart shared (or do not "
+                "strip it)\n", given);
         return 2;
+    case ELF_STATIC_REDIRECT:
+        if (!lib_present(libdir, "libwarpsim_preload.so")) {
+            fprintf(stderr, "warpsim run: %s was linked with the static CUDA runtime (nvcc's default), and "
+                    "%s/libwarpsim_preload.so, which serves it, is missing (run make)\n", given, libdir);
+            return 2;
+        }
+        break;
     case ELF_OTHER_CUDART:
         fprintf(stderr, "warpsim run: %s needs %s; warpsim provides the CUDA 13 runtime (libcudart.so.13): "
                 "rebuild with CUDA 13's nvcc -cudart shared\n", given, other);

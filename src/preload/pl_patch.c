@@ -10,6 +10,7 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
@@ -161,7 +162,7 @@ static int pl_register_again(const Elf64_Sym *syms, size_t nsyms, const char *st
 
 /* Redirect the static CUDA runtime in the object at load bias base, read from file path (if it has one); its
  * device code is registered again when replay is set (its constructors ran already). */
-static void pl_patch_object(const char *path, uintptr_t base, int replay)
+static void pl_patch_object(const char *path, const char *shown, uintptr_t base, int replay)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return;
@@ -192,14 +193,13 @@ static void pl_patch_object(const char *path, uintptr_t base, int replay)
             else if (!target && name[0] == 'c' && s->st_size >= WS_PL_THUNK_BYTES && pl_write_missing(at, name) == 0)
                 lacking++;
         }
-        int units = done && replay ? pl_register_again(syms, nsyms, strs, strsize, base) : 0;
+        if (done && replay) pl_register_again(syms, nsyms, strs, strsize, base);
         static int said;
         if (done && !said && !pl_quiet()) {
-            const char *slash = strrchr(path, '/');
-            fprintf(stderr, "warpsim: %s holds NVIDIA's CUDA runtime linked statically: its CUDA calls go to "
-                    "warpsim's libcudart.so.13 (%d functions; %d that warpsim lacks say so when called), its "
-                    "device code (%d units) is registered there; the same for every such library\n",
-                    slash ? slash + 1 : path, done, lacking, units);
+            const char *slash = strrchr(shown, '/');
+            fprintf(stderr, "warpsim: %s holds NVIDIA's CUDA runtime linked statically: its CUDA calls and its "
+                    "device code go to warpsim's libcudart.so.13 (%d functions; %d that warpsim lacks say so when "
+                    "called); the same for every such library\n", slash ? slash + 1 : shown, done, lacking);
             said = 1;
         }
     }
@@ -226,7 +226,7 @@ static int pl_visit(struct dl_phdr_info *info, size_t sz, void *data)
     int program = !info->dlpi_name || !info->dlpi_name[0];
     const char *path = program ? "/proc/self/exe" : info->dlpi_name;
     if (strstr(path, "linux-vdso") || strstr(path, "ld-linux")) return 0;
-    pl_patch_object(path, (uintptr_t)info->dlpi_addr, !program);
+    pl_patch_object(path, program ? program_invocation_short_name : path, (uintptr_t)info->dlpi_addr, !program);
     return 0;
 }
 
