@@ -5,17 +5,21 @@
 
 #include <dlfcn.h>
 #include <stddef.h>
+#include <string.h>
 
 #define WS_PL_EXPORT __attribute__((visibility("default")))
 
 /* The C library's dlopen. */
 static void *(*real_dlopen)(const char *, int);
 
-/* dlopen: the C library's, then a look at what it loaded. */
+/* dlopen: the C library's, then a look at what it loaded. The C library searches a bare name (and expands
+ * $ORIGIN) from its caller's RUNPATH, so such a call is passed on as a tail call (the caller stays the caller) and
+ * its objects are looked at on the next dlopen of a path (Python's imports are paths). */
 WS_PL_EXPORT void *dlopen(const char *file, int mode)
 {
     if (!real_dlopen) real_dlopen = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
     if (!real_dlopen) return NULL;
+    if (!file || !strchr(file, '/') || strchr(file, '$')) return real_dlopen(file, mode);
     void *h = real_dlopen(file, mode);
     if (h) ws_pl_scan();
     return h;

@@ -238,9 +238,12 @@ static int pl_adds(struct dl_phdr_info *info, size_t sz, void *data)
     return 1;
 }
 
-/* Look at every loaded object not seen before. */
+/* Look at every loaded object not seen before (x86-64 only: the jumps written are x86-64 code). */
 void ws_pl_scan(void)
 {
+#if !defined(__x86_64__)
+    return;
+#endif
     if (scanning) return;
     scanning = 1;
     pthread_mutex_lock(&scan_mutex);
