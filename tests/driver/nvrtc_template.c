@@ -2,8 +2,9 @@
  * compiles a CUDA C++ source held in this file: a template kernel instantiated for float and int through name
  * expressions (nvrtcAddNameExpression / nvrtcGetLoweredName give the mangled names), and an extern "C" kernel
  * with shared memory and __syncthreads. The PTX is loaded with cuModuleLoadDataEx (with JIT options and their
- * log buffers), the kernels are found by their lowered names and launched; every result is checked against the
- * CPU. Usage: nvrtc_template [N] */
+ * log buffers), the kernels are found by their lowered names and launched; then the same source is compiled to
+ * an sm_90 cubin (SASS, which warpsim finds the PTX behind: libwarpsim_preload.so's nvrtcGetCUBIN), loaded with
+ * cuModuleLoadData and launched. Every result is checked against the CPU. Usage: nvrtc_template [N] */
 #include "drv_test.h"
 
 #include <nvrtc.h>
@@ -34,14 +35,17 @@ static const char source[] =
     "    if (threadIdx.x == 0) out[blockIdx.x] = s[0];\n"
     "}\n";
 
-/* Compile the source to PTX for compute_75; the lowered names of the two template instances. */
-static char *compile(char *lowered_f, char *lowered_i, size_t cap)
+/* Compile the source for arch (compute_XX: PTX; sm_XX: a cubin, returned in *cubin_size bytes); the lowered names of
+ * the two template instances. */
+static char *compile(const char *arch, char *lowered_f, char *lowered_i, size_t cap, size_t *cubin_size)
 {
     nvrtcProgram prog;
     NK(nvrtcCreateProgram(&prog, source, "nvrtc_template.cu", 0, NULL, NULL));
     NK(nvrtcAddNameExpression(prog, "axpb<float>"));
     NK(nvrtcAddNameExpression(prog, "axpb<int>"));
-    const char *opts[] = { "--gpu-architecture=compute_75", "-default-device" };
+    char archopt[64];
+    snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
+    const char *opts[] = { archopt, "-default-device" };
     nvrtcResult r = nvrtcCompileProgram(prog, 2, opts);
     if (r != NVRTC_SUCCESS) {
         size_t n = 0;
@@ -56,12 +60,21 @@ static char *compile(char *lowered_f, char *lowered_i, size_t cap)
     NK(nvrtcGetLoweredName(prog, "axpb<int>", &name));
     snprintf(lowered_i, cap, "%s", name);
     size_t size = 0;
-    NK(nvrtcGetPTXSize(prog, &size));
-    char *ptx = malloc(size);
-    EXPECT(ptx != NULL);
-    NK(nvrtcGetPTX(prog, ptx));
+    char *out;
+    if (cubin_size) {   /* a cubin: SASS for the real architecture (warpsim finds the program's PTX behind it) */
+        NK(nvrtcGetCUBINSize(prog, &size));
+        out = malloc(size);
+        EXPECT(out != NULL);
+        NK(nvrtcGetCUBIN(prog, out));
+        *cubin_size = size;
+    } else {
+        NK(nvrtcGetPTXSize(prog, &size));
+        out = malloc(size);
+        EXPECT(out != NULL);
+        NK(nvrtcGetPTX(prog, out));
+    }
     NK(nvrtcDestroyProgram(&prog));
-    return ptx;
+    return out;
 }
 
 int main(int argc, char **argv)
@@ -71,7 +84,7 @@ int main(int argc, char **argv)
     NK(nvrtcVersion(&major, &minor));
     EXPECT(major >= 12);
     char lf[256], li[256];
-    char *ptx = compile(lf, li, sizeof lf);
+    char *ptx = compile("compute_75", lf, li, sizeof lf, NULL);
     EXPECT(strcmp(lf, "_Z4axpbIfEvPT_PKS0_S0_S0_i") == 0);
     EXPECT(strcmp(li, "_Z4axpbIiEvPT_PKS0_S0_S0_i") == 0);
 
@@ -133,8 +146,27 @@ int main(int argc, char **argv)
         if (mx[b] != m) { fprintf(stderr, "FAIL block_max[%d] %d, want %d\n", b, mx[b], m); return 1; }
     }
     CK(cuModuleUnload(mod));
+
+    /* the same source compiled to a cubin for sm_90, loaded from memory (in a copy: the program's own buffer) */
+    size_t cubin_size = 0;
+    char lf2[256], li2[256];
+    char *cubin = compile("sm_90", lf2, li2, sizeof lf2, &cubin_size);
+    EXPECT(cubin_size > 0 && memcmp(cubin, "\177ELF", 4) == 0 && strcmp(lf2, lf) == 0);
+    char *copy = malloc(cubin_size);
+    EXPECT(copy != NULL);
+    memcpy(copy, cubin, cubin_size);
+    CK(cuModuleLoadData(&mod, copy));
+    CK(cuModuleGetFunction(&ff, mod, lf2));
+    float a2 = -0.5f, b2 = 4.0f;
+    void *pf2[] = { &dyf, &dxf, &a2, &b2, &n };
+    CK(cuLaunchKernel(ff, blocks, 1, 1, 256, 1, 1, 0, NULL, pf2, NULL));
+    CK(cuMemcpyDtoH(yf, dyf, n * sizeof *yf));
+    for (int i = 0; i < n; i++)
+        if (yf[i] != a2 * xf[i] + b2) { fprintf(stderr, "FAIL cubin axpb<float>[%d] %g\n", i, yf[i]); return 1; }
+    CK(cuModuleUnload(mod));
     CK(cuDevicePrimaryCtxRelease(dev));
-    printf("nvrtc %d.%d: %s and %s, block_max over %d blocks\n", major, minor, lf, li, blocks);
+    printf("nvrtc %d.%d: %s and %s, block_max over %d blocks; a %zu-byte sm_90 cubin\n", major, minor, lf, li,
+           blocks, cubin_size);
     printf("PASS nvrtc_template\n");
     return 0;
 }
