@@ -5,7 +5,8 @@
 # syncthreads) and numba_reduce.py (a tree sum and a histogram with atomics, on a stream) pass in functional mode,
 # and numba_reduce.py in --timing mode with a report naming both kernels and a --view page. CuPy: its wheels link
 # NVIDIA's CUDA runtime statically, and libwarpsim_preload.so sends its calls to warpsim's libcudart.so.13:
-# tests/python/cupy_basics.py (array expressions, ElementwiseKernel, reductions, RawKernel, RawModule) passes.
+# tests/python/cupy_basics.py (array expressions, ElementwiseKernel, reductions, RawKernel, RawModule) passes in
+# functional and --timing mode, the report naming its kernels.
 # Exits 0 when every check passes, 77 (skip) when the environment cannot be made.
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -64,6 +65,18 @@ check "the timing report and the --view page name Numba's kernels" $?
 run cupy-basics "PASS cupy_basics" "$PY" tests/python/cupy_basics.py 5000
 grep -q "holds NVIDIA's CUDA runtime linked statically" "$WORK/cupy-basics.log"
 check "warpsim says that CuPy's static CUDA runtime calls warpsim's" $?
+WARPSIM_THREADS=1 run cupy-basics-timing "PASS cupy_basics" --timing --report "$WORK/cupy.json" \
+  "$PY" tests/python/cupy_basics.py 2000
+"$PY" - "$WORK/cupy.json" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = [l["kernel"] for l in r["launches"]]
+for want in ("axpb", "sumsq", "scale", "_Z3addIfEvPKT_S2_PS0_i"):
+    assert want in names, (want, names)
+assert any(n.startswith("cupy_") for n in names) and all(l["sm__cycles_elapsed.max"] > 0 for l in r["launches"])
+print("cupy timing report: %d launches, %s" % (len(names), sorted(set(names))))
+EOF
+check "the timing report names CuPy's kernels (its own, ElementwiseKernel, ReductionKernel, RawKernel, RawModule)" $?
 
 if [ "$fails" -eq 0 ]; then echo "python: all checks passed"; fi
 [ "$fails" -eq 0 ]
