@@ -1,4 +1,5 @@
-# warpsim - plain make. Builds build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1 and build/libwarpsim.a.
+# warpsim - plain make. Builds build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1,
+# build/lib/libnvJitLink.so.13, build/lib/libwarpsim_preload.so and build/libwarpsim.a.
 # Plain `make` compiles on every core (a -j given on the command line wins).
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
@@ -23,16 +24,21 @@ CORE_SRC := $(wildcard src/ptx/*.c src/mem/*.c src/device/*.c src/core/*.c src/a
 RT_SRC   := $(wildcard src/runtime/*.c)
 DRV_SRC  := $(wildcard src/driver/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
+JL_SRC   := $(wildcard src/jitlink/*.c)
+PL_SRC   := $(wildcard src/preload/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o)
 RT_OBJ   := $(RT_SRC:%.c=$(B)/obj/%.o)
 DRV_OBJ  := $(DRV_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
+JL_OBJ   := $(JL_SRC:%.c=$(B)/obj/%.o)
+PL_OBJ   := $(PL_SRC:%.c=$(B)/obj/%.o)
 # generated sources: the view page (src/report/view_page.html) as a C string, in $(B)/gen (never committed)
 GEN_OBJ  := $(B)/obj/gen/view_page.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-all: $(B)/warpsim $(B)/lib/libcudart.so.13 $(B)/lib/libcuda.so.1 $(B)/libwarpsim.a $(UNIT_BIN)
+all: $(B)/warpsim $(B)/lib/libcudart.so.13 $(B)/lib/libcuda.so.1 $(B)/lib/libnvJitLink.so.13 \
+     $(B)/lib/libwarpsim_preload.so $(B)/libwarpsim.a $(UNIT_BIN)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -76,6 +82,16 @@ $(B)/lib/libcuda.so.1: $(DRV_OBJ) $(B)/lib/libcudart.so.13 src/driver/libcuda.ma
 	    $(filter-out -l%,$(LDLIBS)) -lpthread
 	ln -sf libcuda.so.1 $(B)/lib/libcuda.so
 
+# nvJitLink's stand-in (src/jitlink): refuses links to SASS, so cuda.core (Numba) links PTX with our driver
+$(B)/lib/libnvJitLink.so.13: $(JL_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libnvJitLink.so.13 -Wl,--no-undefined -o $@ $(JL_OBJ)
+
+# preloaded by `warpsim run`: a CUDA runtime linked statically into a library (CuPy) calls our libcudart.so.13
+$(B)/lib/libwarpsim_preload.so: $(PL_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libwarpsim_preload.so -Wl,--no-undefined -o $@ $(PL_OBJ) -ldl -lpthread
+
 $(B)/warpsim: $(CLI_OBJ) $(B)/libwarpsim.a
 	$(CC) -o $@ $(CLI_OBJ) $(B)/libwarpsim.a $(LDLIBS)
 
@@ -97,7 +113,8 @@ clean:
 PREFIX  ?= /usr/local
 INSTALL ?= install
 # the libraries `warpsim run` puts in front of NVIDIA's
-INSTALL_LIBS := $(B)/lib/libcudart.so.13 $(B)/lib/libcuda.so.1
+INSTALL_LIBS := $(B)/lib/libcudart.so.13 $(B)/lib/libcuda.so.1 $(B)/lib/libnvJitLink.so.13 \
+                $(B)/lib/libwarpsim_preload.so
 I_BIN   := $(DESTDIR)$(PREFIX)/bin
 I_LIB   := $(DESTDIR)$(PREFIX)/lib/warpsim
 I_DEV   := $(DESTDIR)$(PREFIX)/share/warpsim/devices

@@ -2,7 +2,8 @@
  * GPU by starting it with warpsim's libcudart.so.13 and libcuda.so.1 (the driver API) in front of NVIDIA's.
  * Options reach the runtime through the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_SIMT, WARPSIM_QUIET, WARPSIM_ROOT_PID, WARPSIM_THREADS,
  * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets), and
- * those of the checking options (run_check.h) and of the host timeline's (run_timeline.h). */
+ * those of the checking options (run_check.h) and of the host timeline's (run_timeline.h); libraries the program
+ * opens while it runs (Python modules) get libwarpsim_preload.so and CuPy's settings (run_libs.h). */
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
@@ -20,6 +21,7 @@
 #include "paths.h"
 #include "run_cache.h"
 #include "run_check.h"
+#include "run_libs.h"
 #include "run_set.h"
 #include "run_view.h"
 #include "run_timeline.h"
@@ -49,8 +51,11 @@ static void run_usage(FILE *f)
     cli_view_usage(f);
     cli_tl_usage(f);
     fprintf(f,
-        "PROGRAM must be linked with the shared CUDA runtime (nvcc -cudart shared ...) or use only the driver API\n"
-        "(linked with -lcuda);\n"
+        "PROGRAM is linked with the shared CUDA runtime (nvcc -cudart shared ...), with the static one (nvcc's\n"
+        "default; not stripped: its symbol table shows where the runtime's functions are), or uses only the driver\n"
+        "API (linked with -lcuda), or is an interpreter (python3 app.py) whose modules open CUDA while it runs: their\n"
+        "CUDA runtime, even one linked into them statically (CuPy), is warpsim's, and CuPy runs with\n"
+        "CUPY_COMPILE_WITH_PTX=1 and CUPY_ACCELERATORS= (PTX kernels, no CUB) unless they are set;\n"
         "FILE.cu is first compiled with nvcc -cudart shared -lineinfo into $XDG_CACHE_HOME/warpsim/run/\n"
         "(default ~/.cache/warpsim/run/); an unchanged source (headers and nvcc included) is not recompiled.\n");
 }
@@ -117,7 +122,12 @@ static unsigned char *slurp(const char *path, size_t *size)
 }
 
 /* What the ELF check found. */
-enum { ELF_NOT_ELF, ELF_SHARED_CUDART, ELF_OTHER_CUDART, ELF_STATIC_CUDA, ELF_DRIVER_API, ELF_NO_CUDA };
+enum { ELF_NOT_ELF, ELF_SHARED_CUDART, ELF_OTHER_CUDART, ELF_STATIC_CUDA, ELF_STATIC_REDIRECT, ELF_DRIVER_API,
+       ELF_NO_CUDA };
+
+/* The names NVIDIA's static CUDA runtime gives its private functions: in a program's symbol table they show that
+ * libwarpsim_preload.so can send its cuda* functions to warpsim's runtime (src/preload). */
+static const char static_marker[] = "libcudart_static_";
 
 /* Inspect an executable: which libcudart it needs (name of an unsupported one in other), whether it holds
  * CUDA device code. */
@@ -136,8 +146,14 @@ static int inspect_elf(const char *path, char *other, size_t othercap)
     }
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
     const Elf64_Shdr *shstr = &sh[eh->e_shstrndx];
-    int has_fatbin = 0, shared = 0, other_rt = 0, driver = 0;
+    int has_fatbin = 0, shared = 0, other_rt = 0, driver = 0, symtab_static = 0;
     for (unsigned i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_link < eh->e_shnum) {
+            const Elf64_Shdr *st = &sh[sh[i].sh_link];
+            if (st->sh_offset <= size && st->sh_size <= size - st->sh_offset &&
+                memmem(img + st->sh_offset, st->sh_size, static_marker, sizeof static_marker - 1))
+                symtab_static = 1;
+        }
         if (shstr->sh_offset < size && sh[i].sh_name < size - shstr->sh_offset) {
             const char *nm = (const char *)img + shstr->sh_offset + sh[i].sh_name;
             size_t room = size - shstr->sh_offset - sh[i].sh_name;
@@ -170,6 +186,7 @@ static int inspect_elf(const char *path, char *other, size_t othercap)
     if (shared) result = ELF_SHARED_CUDART;
     else if (other_rt) result = ELF_OTHER_CUDART;
     else if (driver && !has_fatbin) result = ELF_DRIVER_API;   /* our libcuda.so.1 serves it */
+    else if ((has_fatbin || opens_driver) && symtab_static) result = ELF_STATIC_REDIRECT;
     else if (has_fatbin || opens_driver) result = ELF_STATIC_CUDA;
     else result = ELF_NO_CUDA;
     return result;
@@ -368,9 +385,17 @@ int cli_run(int argc, char **argv)
     switch (inspect_elf(prog, other, sizeof other)) {
     case ELF_STATIC_CUDA:
         fprintf(stderr,
-                "warpsim run: %s was linked with the static CUDA runtime (nvcc's default), so warpsim cannot "
-                "serve its CUDA calls; rebuild with nvcc -cudart shared\n", given);
+                "warpsim run: %s was linked with the static CUDA runtime (nvcc's default) and stripped of its "
+                "symbol table, so warpsim cannot serve its CUDA calls; rebuild with nvcc -cudart shared (or do not "
+                "strip it)\n", given);
         return 2;
+    case ELF_STATIC_REDIRECT:
+        if (!lib_present(libdir, "libwarpsim_preload.so")) {
+            fprintf(stderr, "warpsim run: %s was linked with the static CUDA runtime (nvcc's default), and "
+                    "%s/libwarpsim_preload.so, which serves it, is missing (run make)\n", given, libdir);
+            return 2;
+        }
+        break;
     case ELF_OTHER_CUDART:
         fprintf(stderr, "warpsim run: %s needs %s; warpsim provides the CUDA 13 runtime (libcudart.so.13): "
                 "rebuild with CUDA 13's nvcc -cudart shared\n", given, other);
@@ -384,7 +409,8 @@ int cli_run(int argc, char **argv)
         break;
     case ELF_NO_CUDA:
         if (!quiet)
-            fprintf(stderr, "warpsim: note: %s does not use the CUDA runtime; running it anyway\n", given);
+            fprintf(stderr, "warpsim: note: %s does not link a CUDA library; running it anyway (the CUDA "
+                    "libraries it opens while it runs, as Python modules do, are warpsim's)\n", given);
         break;
     default:
         break;
@@ -408,6 +434,10 @@ int cli_run(int argc, char **argv)
         return 2;
     }
     if (report) unlink(report); /* a stale report must not pass for this run's */
+    if (cli_libs_env(libdir) != 0) {
+        fprintf(stderr, "warpsim run: cannot set up the environment\n");
+        return 2;
+    }
     if (cli_check_env(&chk)) return 2;
     if (cli_view_env(&view)) return 2;
     if (cli_tl_env(&tlo, libdir)) return 2;

@@ -84,6 +84,10 @@ static inline void ws_drv_scope_end(ws_drv_scope *s) { if (s->on) ws_rtx_driver_
  * args_buf (WS_DRV_MAX_PARAMS entries) filled with pointers into the extra buffer. */
 CUresult ws_drv_launch_args(CUfunction f, void **kernelParams, void **extra, void ***args_out, void **args_buf);
 
+/* ---- drv_kept.c ---- */
+/* The PTX that NVRTC compiled the cubin at image into (size bytes, 0 when unknown), or NULL (see drv_kept.c). */
+const char *ws_drv_kept_ptx(const void *image, size_t size);
+
 /* ---- drv_proc.c ---- */
 /* The address of driver function `name` as exported (exact symbol), or NULL. */
 void *ws_drv_symbol(const char *name);

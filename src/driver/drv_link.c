@@ -81,6 +81,8 @@ static CUresult add_data(ws_drv_link *l, CUjitInputType type, const void *data, 
     if (type == CU_JIT_INPUT_NVVM) return ws_drv_missing("cuLinkAddData (CU_JIT_INPUT_NVVM, link-time optimization)");
     if (type != CU_JIT_INPUT_CUBIN && type != CU_JIT_INPUT_FATBINARY && type != CU_JIT_INPUT_OBJECT)
         return CUDA_ERROR_INVALID_VALUE;
+    const char *kept = ws_drv_kept_ptx(data, size);   /* a cubin from NVRTC: the PTX it came from */
+    if (kept) return add_text(l, kept, strlen(kept));
     char **texts = NULL, msg[1200] = "";
     size_t *lens = NULL;
     int n = 0;

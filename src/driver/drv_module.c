@@ -20,7 +20,9 @@ static CUresult load(void **mod, const void *image, size_t size, const char *ori
                      const CUjit_option *opts, void **vals)
 {
     char msg[1200] = "";
-    cudaError_t e = ws_rtx_module_load(image, size, origin, mod, msg, sizeof msg);
+    const char *kept = ws_drv_kept_ptx(image, size);   /* a cubin from NVRTC: the PTX it came from */
+    cudaError_t e = kept ? ws_rtx_module_load(kept, 0, origin, mod, msg, sizeof msg)
+                         : ws_rtx_module_load(image, size, origin, mod, msg, sizeof msg);
     char *log = jit_option(nopt, opts, vals, CU_JIT_ERROR_LOG_BUFFER);
     size_t logsize = (size_t)(uintptr_t)jit_option(nopt, opts, vals, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES);
     if (log && logsize) snprintf(log, logsize, "%s", e ? msg : "");

@@ -1,6 +1,6 @@
 /* drv_proc.c - cuGetProcAddress (v1 and _v2), through which CUDA 12+ code finds driver functions: an API name
  * maps to the symbol cuda.h would call (drv_names.h), held back to an older symbol when the caller asks for a
- * CUDA version before the newer one appeared; and cuGetExportTable, which warpsim does not provide. */
+ * CUDA version before the newer one appeared; (cuGetExportTable is in drv_export.c). */
 #include "drv_internal.h"
 
 #include <stdio.h>
@@ -73,21 +73,4 @@ WS_DRV_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int c
 WS_DRV_EXPORT CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags)
 {
     return proc_address(symbol, pfn, cudaVersion, flags, NULL);
-}
-
-/* cuGetExportTable: NVIDIA's private tables (for its own runtime and tools) are not provided; names the table. */
-WS_DRV_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
-{
-    if (ppExportTable) *ppExportTable = NULL;
-    char name[80] = "cuGetExportTable";
-    if (pExportTableId) {
-        size_t n = strlen(name);
-        n += (size_t)snprintf(name + n, sizeof name - n, " (table ");
-        for (int i = 0; i < 16 && n + 3 < sizeof name; i++)
-            n += (size_t)snprintf(name + n, sizeof name - n, "%02x", (unsigned char)pExportTableId->bytes[i]);
-        snprintf(name + n, sizeof name - n, ")");
-    }
-    static char said[80];
-    snprintf(said, sizeof said, "%s", name);   /* ws_drv_missing keeps the pointer */
-    return ws_drv_missing(said);
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # layers.sh - the architecture's one-way layers, as the #include lines show them: ptx -> core (mem, device) ->
 # timing, check (and analysis, fatbin beside) -> report -> host session -> runtime and cli (the faces) -> driver
-# (the driver API face, served by the runtime). Each folder may include only the folders listed for it; nothing in
-# src/ptx may include or call the core; the runtime sees the simulator only through src/core/sim.h and the host
-# session; the driver sees the runtime only through its bridge (src/runtime/rt_bridge.h) and the CUDA runtime API.
+# (the driver API face, served by the runtime); jitlink (nvJitLink's stand-in) and preload
+# (libwarpsim_preload.so) stand alone. Each folder may
+# include only the folders listed for it; nothing in src/ptx may include or call the core; the runtime sees the
+# simulator only through src/core/sim.h and the host session; the driver sees the runtime only through its bridge
+# (src/runtime/rt_bridge.h) and the CUDA runtime API.
 # TIMEOUT: 30
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -21,6 +23,8 @@ declare -A allow=(
   [runtime]="host core analysis fatbin device"
   [cli]="host report timing check analysis core ptx mem device fatbin"
   [driver]="runtime"
+  [jitlink]=""
+  [preload]=""
 )
 fails=0
 for d in src/*/; do

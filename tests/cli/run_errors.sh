@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # TIMEOUT: 180
-# run_errors.sh - `warpsim run` errors and conveniences: a program linked with the static CUDA runtime is
-# refused with a clear message (exit 2), an unknown --gpu lists the presets (exit 2), FILE.cu is compiled and
+# run_errors.sh - `warpsim run` errors and conveniences: a program linked with the static CUDA runtime runs, a
+# stripped one is refused with a clear message (exit 2), an unknown --gpu lists the presets (exit 2), FILE.cu is compiled and
 # run with its arguments and exit code passed through, --report writes JSON, bad options are refused.
 # Exits 0 when every check passes, 77 (skipped) when nvcc is missing.
 set -u
@@ -37,12 +37,18 @@ int main(int argc, char **argv) {
 }
 EOF
 
-# 1. statically linked CUDA runtime (nvcc's default) is refused with a clear message
+# 1. statically linked CUDA runtime (nvcc's default): runs (its CUDA calls sent to warpsim's runtime); stripped of
+# its symbol table, it is refused with a clear message
 "$NVCC" -o "$WORK/static_prog" "$WORK/hello.cu" >/dev/null 2>&1
-out=$("$WARPSIM" run "$WORK/static_prog" 2>&1); rc=$?
+out=$("$WARPSIM" run "$WORK/static_prog" 3 2>&1); rc=$?
+echo "$out"
+[ "$rc" = 0 ] && echo "$out" | grep -q "^hello 3 4 5 6$" && echo "$out" | grep -q "holds NVIDIA's CUDA runtime linked statically"
+check "static cudart runs on warpsim's runtime" $?
+strip -s -o "$WORK/static_stripped" "$WORK/static_prog"
+out=$("$WARPSIM" run "$WORK/static_stripped" 2>&1); rc=$?
 echo "$out"
 [ "$rc" = 2 ] && echo "$out" | grep -q "static CUDA runtime" && echo "$out" | grep -q -- "-cudart shared"
-check "static cudart refused with exit 2" $?
+check "stripped static cudart refused with exit 2" $?
 
 # 2. unknown GPU: exit 2, names the GPU and lists presets
 "$NVCC" -cudart shared -lineinfo -o "$WORK/shared_prog" "$WORK/hello.cu" >/dev/null 2>&1

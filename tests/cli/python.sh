@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# TIMEOUT: 300
+# python.sh - Python GPU code under `warpsim run python3 ...`, in a virtual environment from PyPI (tests/lib/pyenv.sh,
+# cached in build/pyenv; .ci/run makes it beforehand). Numba: tests/python/numba_stencil.py (shared memory,
+# syncthreads) and numba_reduce.py (a tree sum and a histogram with atomics, on a stream) pass in functional mode,
+# and numba_reduce.py in --timing mode with a report naming both kernels and a --view page. CuPy: its wheels link
+# NVIDIA's CUDA runtime statically, and libwarpsim_preload.so sends its calls to warpsim's libcudart.so.13:
+# tests/python/cupy_basics.py (array expressions, ElementwiseKernel, reductions, RawKernel, RawModule) passes in
+# functional and --timing mode, the report naming its kernels.
+# Exits 0 when every check passes, 77 (skip) when the environment cannot be made.
+set -u
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT" || exit 1
+WARPSIM=${WARPSIM:-build/warpsim}
+WORK=build/tests/python-work
+VENV=${WARPSIM_PYENV:-$ROOT/build/pyenv}
+LIB=$(dirname "$WARPSIM")/lib
+for l in libcuda.so.1 libcudart.so.13 libnvJitLink.so.13 libwarpsim_preload.so; do
+  [ -f "$LIB/$l" ] || { echo "FAIL $LIB/$l is missing (run make)"; exit 1; }
+done
+why=$(tests/lib/pyenv.sh "$VENV") || { echo "SKIP python: no Python environment from PyPI: $why"; exit 77; }
+PY=$VENV/bin/python3
+rm -rf "$WORK" && mkdir -p "$WORK"
+# numba-cuda warns that it links with the driver's cuLink* (our nvJitLink stand-in says no) and about small grids
+export PYTHONWARNINGS=ignore
+fails=0
+
+# check NAME CONDITION-RESULT: report one check
+check() {
+  if [ "$2" = 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
+}
+
+# run LABEL EXPECTED-PASS-LINE [warpsim options] -- script args: one run, its output in $WORK/LABEL.log
+run() {
+  local label=$1 pass=$2
+  shift 2
+  "$WARPSIM" run "$@" >"$WORK/$label.log" 2>&1
+  local rc=$?
+  grep -q "^$pass$" "$WORK/$label.log" && [ "$rc" = 0 ]
+  local r=$?
+  [ "$r" = 0 ] || tail -20 "$WORK/$label.log"
+  check "$label" $r
+}
+
+run numba-stencil "PASS numba_stencil" "$PY" tests/python/numba_stencil.py 20000
+run numba-reduce "PASS numba_reduce" "$PY" tests/python/numba_reduce.py 100000
+WARPSIM_THREADS=1 run numba-reduce-timing "PASS numba_reduce" --timing --report "$WORK/reduce.json" \
+  --view "$WORK/reduce.html" "$PY" tests/python/numba_reduce.py 5000
+
+# the timing report and the page name Numba's kernels (their mangled names hold the Python names)
+"$PY" - "$WORK/reduce.json" "$WORK/reduce.html" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = [l["kernel"] for l in r["launches"]]
+assert len(names) == 2 and "block_sum" in names[0] and "histogram" in names[1], names
+assert all(l["sm__cycles_elapsed.max"] > 0 for l in r["launches"])
+page = open(sys.argv[2]).read()
+assert all(n in page for n in names)
+print("timing report: %s cycles" % [(n.split("B2v")[0][-12:], l["sm__cycles_elapsed.max"])
+                                    for n, l in zip(names, r["launches"])])
+EOF
+check "the timing report and the --view page name Numba's kernels" $?
+
+# CuPy: its wheels link NVIDIA's CUDA runtime statically; libwarpsim_preload.so points it at ours
+run cupy-basics "PASS cupy_basics" "$PY" tests/python/cupy_basics.py 5000
+grep -q "holds NVIDIA's CUDA runtime linked statically" "$WORK/cupy-basics.log"
+check "warpsim says that CuPy's static CUDA runtime calls warpsim's" $?
+WARPSIM_THREADS=1 run cupy-basics-timing "PASS cupy_basics" --timing --report "$WORK/cupy.json" \
+  "$PY" tests/python/cupy_basics.py 2000
+"$PY" - "$WORK/cupy.json" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = [l["kernel"] for l in r["launches"]]
+for want in ("axpb", "sumsq", "scale", "_Z3addIfEvPKT_S2_PS0_i"):
+    assert want in names, (want, names)
+assert any(n.startswith("cupy_") for n in names) and all(l["sm__cycles_elapsed.max"] > 0 for l in r["launches"])
+print("cupy timing report: %d launches, %s" % (len(names), sorted(set(names))))
+EOF
+check "the timing report names CuPy's kernels (its own, ElementwiseKernel, ReductionKernel, RawKernel, RawModule)" $?
+
+if [ "$fails" -eq 0 ]; then echo "python: all checks passed"; fi
+[ "$fails" -eq 0 ]
