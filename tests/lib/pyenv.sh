@@ -18,7 +18,7 @@ if ! "$PY" -m venv "$DIR" >/dev/null 2>&1; then
   exit 1
 fi
 # shellcheck disable=SC2086
-if ! "$DIR/bin/python3" -m pip install -q --disable-pip-version-check $PKGS >"$DIR.log" 2>&1; then
+if ! "$DIR/bin/python3" -m pip install -q --disable-pip-version-check --no-compile $PKGS >"$DIR.log" 2>&1; then
   echo "pyenv: pip install $PKGS failed:"
   tail -3 "$DIR.log"
   rm -rf "$DIR"
