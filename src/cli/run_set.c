@@ -110,9 +110,12 @@ int cli_set_make(const char *gpu, const char *const *sets, int n, const char *di
     /* the derived preset keeps the base preset's id (its file name) */
     const char *id = strrchr(real, '/');
     id = id ? id + 1 : real;
-    snprintf(path, sizeof path, "%s/%s", dir, id);
-    size_t pl = strlen(path);
-    if (pl < 7 || strcmp(path + pl - 7, ".preset")) snprintf(path + pl, sizeof path - pl, ".preset");
+    size_t pl = (size_t)snprintf(path, sizeof path, "%s/%s", dir, id);
+    if (pl >= sizeof path - 8) {
+        snprintf(err, errlen, "the temporary preset's path is too long (%s)", dir);
+        return -1;
+    }
+    if (pl < 7 || strcmp(path + pl - 7, ".preset")) memcpy(path + pl, ".preset", 8);
     FILE *f = fopen(path, "w");
     int rc = 0;
     if (!f) {

@@ -252,8 +252,16 @@ static int spec_toml(sw_spec *s, const char *path)
             json_t *sv;
             json_object_foreach(v, sk, sv) {
                 if (scalar_text(sv, buf, sizeof buf)) buf[0] = 0;
-                if (!strcmp(sk, "partition")) snprintf(s->slurm.partition, sizeof s->slurm.partition, "%s", buf);
-                else if (!strcmp(sk, "time")) snprintf(s->slurm.time, sizeof s->slurm.time, "%s", buf);
+                char *dst = !strcmp(sk, "partition") ? s->slurm.partition : !strcmp(sk, "time") ? s->slurm.time : NULL;
+                size_t cap = dst == s->slurm.partition ? sizeof s->slurm.partition : sizeof s->slurm.time;
+                if (dst) {
+                    if (strlen(buf) >= cap) {
+                        fprintf(stderr, "warpsim sweep: %s: [slurm]: %s '%s' is too long\n", path, sk, buf);
+                        rc = -1;
+                        break;
+                    }
+                    memcpy(dst, buf, strlen(buf) + 1);
+                }
                 else if (!strcmp(sk, "cpus_per_task")) s->slurm.cpus_per_task = atoi(buf);
                 else {
                     fprintf(stderr, "warpsim sweep: %s: [slurm]: unknown key '%s' (partition, time, cpus_per_task)\n",
