@@ -85,12 +85,12 @@ $(B)/lib/libcuda.so.1: $(DRV_OBJ) $(B)/lib/libcudart.so.13 src/driver/libcuda.ma
 # nvJitLink's stand-in (src/jitlink): refuses links to SASS, so cuda.core (Numba) links PTX with our driver
 $(B)/lib/libnvJitLink.so.13: $(JL_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libnvJitLink.so.13 -Wl,--no-undefined -o $@ $(JL_OBJ)
+	$(CC) -shared -Wl,-soname,libnvJitLink.so.13 -Wl,--no-undefined -o $@ $(JL_OBJ) $(filter -f%,$(LDLIBS))
 
 # preloaded by `warpsim run`: a CUDA runtime linked statically into a library (CuPy) calls our libcudart.so.13
 $(B)/lib/libwarpsim_preload.so: $(PL_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libwarpsim_preload.so -Wl,--no-undefined -o $@ $(PL_OBJ) -ldl -lpthread
+	$(CC) -shared -Wl,-soname,libwarpsim_preload.so -Wl,--no-undefined -o $@ $(PL_OBJ) -ldl -lpthread $(filter -f%,$(LDLIBS))
 
 $(B)/warpsim: $(CLI_OBJ) $(B)/libwarpsim.a
 	$(CC) -o $@ $(CLI_OBJ) $(B)/libwarpsim.a $(LDLIBS)
