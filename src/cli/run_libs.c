@@ -28,7 +28,8 @@ int cli_libs_env(const char *libdir)
         size_t n = strlen(path) + (old ? strlen(old) : 0) + 2;
         char *v = malloc(n);
         if (!v) return -1;
-        snprintf(v, n, "%s%s%s", path, old && *old ? ":" : "", old ? old : "");
+        /* after the caller's own preloads (a sanitizer runtime must come first) */
+        snprintf(v, n, "%s%s%s", old ? old : "", old && *old ? ":" : "", path);
         int rc = setenv("LD_PRELOAD", v, 1);
         free(v);
         if (rc != 0) return -1;
