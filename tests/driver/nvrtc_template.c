@@ -168,5 +168,6 @@ int main(int argc, char **argv)
     printf("nvrtc %d.%d: %s and %s, block_max over %d blocks; a %zu-byte sm_90 cubin\n", major, minor, lf, li,
            blocks, cubin_size);
     printf("PASS nvrtc_template\n");
+    free(xf); free(yf); free(xi); free(yi); free(mx); free(copy); free(cubin); free(ptx);
     return 0;
 }
