@@ -155,6 +155,20 @@ static void module_free(rtx_module *m)
     free(m);
 }
 
+/* A new module holding the PTX units of an image for the simulated GPU's architecture (under the lock); *m is NULL
+ * when it could not be made, else the caller frees it. */
+static cudaError_t image_open(const void *image, size_t size, const char *origin, rtx_module **m, char *msg,
+                              size_t msglen)
+{
+    cudaError_t e = cudaSuccess;
+    ws_gpu *g = ws_rt_gpu(&e);
+    *m = g ? calloc(1, sizeof **m) : NULL;
+    if (g && !*m) return cudaErrorMemoryAllocation;
+    if (!*m) return e;
+    const ws_device *dev = ws_gpu_device(g);
+    return image_units(*m, image, size, origin, dev->cc_major * 10 + dev->cc_minor, msg, msglen);
+}
+
 /* The PTX units of an image, not loaded. */
 WS_RTX_EXPORT cudaError_t ws_rtx_image_ptx(const void *image, size_t size, const char *origin, char ***texts,
                                            size_t **lens, int *count, char *msg, size_t msglen)
@@ -162,14 +176,8 @@ WS_RTX_EXPORT cudaError_t ws_rtx_image_ptx(const void *image, size_t size, const
     if (!image || !texts || !lens || !count) return cudaErrorInvalidValue;
     if (!origin) origin = "the image";
     ws_rt_lock();
-    cudaError_t e = cudaSuccess;
-    ws_gpu *g = ws_rt_gpu(&e);
-    rtx_module *m = g ? calloc(1, sizeof *m) : NULL;
-    if (g && !m) e = cudaErrorMemoryAllocation;
-    if (m) {
-        const ws_device *dev = ws_gpu_device(g);
-        e = image_units(m, image, size, origin, dev->cc_major * 10 + dev->cc_minor, msg, msglen);
-    }
+    rtx_module *m = NULL;
+    cudaError_t e = image_open(image, size, origin, &m, msg, msglen);
     if (!e) {
         *texts = m->fb.ptx;
         *lens = m->fb.ptx_len;
@@ -193,20 +201,15 @@ WS_RTX_EXPORT cudaError_t ws_rtx_module_load(const void *image, size_t size, con
     if (!image || !mod) return cudaErrorInvalidValue;
     if (!origin) origin = "the module";
     ws_rt_lock();
-    cudaError_t e = cudaSuccess;
-    ws_gpu *g = ws_rt_gpu(&e);
-    rtx_module *m = g ? calloc(1, sizeof *m) : NULL;
-    if (g && !m) e = cudaErrorMemoryAllocation;
-    if (m) {
-        const ws_device *dev = ws_gpu_device(g);
-        e = image_units(m, image, size, origin, dev->cc_major * 10 + dev->cc_minor, msg, msglen);
-    }
+    rtx_module *m = NULL;
+    cudaError_t e = image_open(image, size, origin, &m, msg, msglen);
     if (!e) {
         m->fb.modules = calloc((size_t)m->fb.nmod, sizeof *m->fb.modules);
         if (!m->fb.modules) e = cudaErrorMemoryAllocation;
     }
     if (!e) {
         char err[1024] = "";
+        ws_gpu *g = ws_rt_gpu(&e);   /* image_open made sure it exists */
         /* several units (an -rdc fatbin): device-linked into one module */
         m->fb.modules[0] = m->fb.nmod > 1
             ? ws_rt_link_units(g, m->fb.ptx, m->fb.ptx_len, m->fb.arch, m->fb.nmod, err, sizeof err)
