@@ -927,6 +927,24 @@ static void h_cvt_f64_f32(ws_warp *w, const ws_insn *in, uint32_t mask)
     FOR_LANES(mask, { RG(d, l) = bits_f64((double)f32_of(RG(a, l))); });
 }
 
+/* min/max{.relu}.{s16x2,u16x2}: each 16-bit half on its own (.relu clamps signed results at 0) */
+static void h_minmax_16x2(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0], a = in->s[0], b = in->s[1];
+    const int mx = in->op == WS_OP_MAX, sgn = in->type == WS_T_S16X2, relu = (in->flags & WS_F_RELU) != 0;
+    FOR_LANES(mask, {
+        uint32_t x = (uint32_t)RG(a, l), y = (uint32_t)RG(b, l), r = 0;
+        for (int h = 0; h < 32; h += 16) {
+            int32_t p = sgn ? (int16_t)(x >> h) : (int32_t)(uint16_t)(x >> h);
+            int32_t q = sgn ? (int16_t)(y >> h) : (int32_t)(uint16_t)(y >> h);
+            int32_t v = mx ? (p > q ? p : q) : (p < q ? p : q);
+            if (relu && v < 0) v = 0;
+            r |= ((uint32_t)v & 0xFFFFu) << h;
+        }
+        RG(d, l) = r;
+    });
+}
+
 /* ---------- handler selection ---------- */
 #define PICK6(base) (sgn ? (W == 16 ? base##_s16 : W == 32 ? base##_s32 : base##_s64) : (W == 16 ? base##_u16 : W == 32 ? base##_u32 : base##_u64))
 
@@ -936,6 +954,8 @@ static ws_handler select_rn(const ws_insn *in)
     int t = in->type, k = kind_of(t), W = ws_type_size(t) * 8, sgn = k == K_S;
     int f32 = t == WS_T_F32, f64 = t == WS_T_F64;
     if (W == 8) W = 16;
+    if (t == WS_T_S16X2 || t == WS_T_U16X2)   /* PTX has only min and max on packed 16-bit integers */
+        return in->op == WS_OP_MIN || in->op == WS_OP_MAX ? h_minmax_16x2 : NULL;
     switch (in->op) {
     case WS_OP_ADD:
         if (k == K_H || k == K_H2 || k == K_B || k == K_B2) return h_half;

@@ -19,6 +19,7 @@ enum ws_type {
     WS_T_U8, WS_T_U16, WS_T_U32, WS_T_U64,
     WS_T_S8, WS_T_S16, WS_T_S32, WS_T_S64,
     WS_T_F16, WS_T_F16X2, WS_T_BF16, WS_T_BF16X2, WS_T_F32, WS_T_F64, WS_T_TF32,
+    WS_T_S16X2, WS_T_U16X2,   /* packed pairs of 16-bit integers (min/max, sm_90) */
     WS_T_PRED,
     WS_T_COUNT
 };

@@ -1,4 +1,5 @@
-// warpsim test: integer arithmetic: 32/64-bit multiply (incl. __mulhi/__umulhi/__mul64hi/__umul64hi), division and remainder with negatives (C truncation) by constants and runtime divisors, shifts, min/max/abs, __popc/__popcll, __clz/__clzll, __ffs/__ffsll, __brev/__brevll, __byte_perm, __funnelshift_l/r, __sad, rotates (seed: 003 Module 6 index arithmetic; general ALU coverage for the simulator)
+// warpsim test: integer arithmetic: 32/64-bit multiply (incl. __mulhi/__umulhi/__mul64hi/__umul64hi), division and remainder with negatives (C truncation) by constants and runtime divisors, shifts, min/max/abs, __popc/__popcll, __clz/__clzll, __ffs/__ffsll, __brev/__brevll, __byte_perm, __funnelshift_l/r, __sad, rotates, packed 16-bit min/max (__vmins2/__vmaxs2/__vminu2/__vmaxu2 and the .relu forms: min/max.{s16x2,u16x2} at sm_90) (seed: 003 Module 6 index arithmetic; general ALU coverage for the simulator)
+// NVCCFLAGS: -arch=sm_90
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -12,7 +13,7 @@
 static int g_fail = 0;
 #define EXPECT(cond, ...) do { if (!(cond)) { if (g_fail < 10) { printf("FAIL: "); printf(__VA_ARGS__); printf("\n"); } g_fail++; } } while (0)
 
-#define NR 40
+#define NR 43
 __global__ void intops(const int *A, const int *B, const long long *L, const long long *M, unsigned long long *out, int n) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n) return;
@@ -61,6 +62,9 @@ __global__ void intops(const int *A, const int *B, const long long *L, const lon
   o[37] = (ua << (ub & 31)) | (ua >> ((32 - (ub & 31)) & 31));   // rotate left
   o[38] = (unsigned)(short)a + (unsigned)(signed char)b + (unsigned)(unsigned short)b;  // sign/zero extension
   o[39] = (unsigned long long)(long long)(int)la + (unsigned long long)(unsigned)lb;   // truncation and extension
+  o[40] = __vmins2(ua, ub) | ((unsigned long long)__vmaxs2(ua, ub) << 32);             // min/max.s16x2
+  o[41] = __vminu2(ua, ub) | ((unsigned long long)__vmaxu2(ua, ub) << 32);             // min/max.u16x2
+  o[42] = __vimin_s16x2_relu(ua, ub) | ((unsigned long long)__vimax_s16x2_relu(ua, ub) << 32);   // .relu
 }
 
 // ---- host reference implementations of the intrinsics ----
@@ -86,6 +90,17 @@ static unsigned h_fsr(unsigned lo, unsigned hi, unsigned sh, bool clamp) {
   unsigned n = clamp ? (sh > 32 ? 32 : sh) : (sh & 31);
   unsigned long long v = ((unsigned long long)hi << 32) | lo;
   return (unsigned)(v >> n);
+}
+// packed 16-bit min (mx = 0) or max (mx = 1), signed or not, .relu clamping at 0
+static unsigned h_mm16x2(unsigned x, unsigned y, bool mx, bool sgn, bool relu) {
+  unsigned r = 0;
+  for (int h = 0; h < 32; h += 16) {
+    int p = sgn ? (int)(short)(x >> h) : (int)(unsigned short)(x >> h), q = sgn ? (int)(short)(y >> h) : (int)(unsigned short)(y >> h);
+    int v = mx ? (p > q ? p : q) : (p < q ? p : q);
+    if (relu && v < 0) v = 0;
+    r |= ((unsigned)v & 0xffffu) << h;
+  }
+  return r;
 }
 static long long h_mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
 static unsigned long long h_umul64hi(unsigned long long a, unsigned long long b) { return (unsigned long long)(((unsigned __int128)a * b) >> 64); }
@@ -124,7 +139,8 @@ int main() {
   const char *names[NR] = {"mul32", "__mulhi", "__umulhi", "mul32x32->64", "mul64", "__mul64hi", "__umul64hi", "sdiv32", "srem32",
     "udiv32", "urem32", "sdiv64", "srem64", "udiv64", "urem64", "const sdiv/srem", "const udiv/urem", "const div64", "sar32", "shr32",
     "shl32", "sar64", "shl64", "min/max s32", "min/max u32", "min/max s64", "abs/llabs", "popc", "clz", "ffs", "brev", "brevll",
-    "byte_perm 1", "byte_perm 2", "funnelshift", "funnelshift clamp", "sad", "rotate", "extend", "trunc/extend 64"};
+    "byte_perm 1", "byte_perm 2", "funnelshift", "funnelshift clamp", "sad", "rotate", "extend", "trunc/extend 64",
+    "min/max.s16x2", "min/max.u16x2", "min/max.relu.s16x2"};
   for (int t = 0; t < n; t++) {
     int a = A[t], b = B[t]; unsigned ua = a, ub = b; long long la = L[t], lb = M[t];
     unsigned long long ula = la, ulb = lb;
@@ -169,6 +185,9 @@ int main() {
     e[37] = (ua << (ub & 31)) | (ua >> ((32 - (ub & 31)) & 31));
     e[38] = (unsigned)(short)a + (unsigned)(signed char)b + (unsigned)(unsigned short)b;
     e[39] = (unsigned long long)(long long)(int)la + (unsigned long long)(unsigned)lb;
+    e[40] = h_mm16x2(ua, ub, false, true, false) | ((unsigned long long)h_mm16x2(ua, ub, true, true, false) << 32);
+    e[41] = h_mm16x2(ua, ub, false, false, false) | ((unsigned long long)h_mm16x2(ua, ub, true, false, false) << 32);
+    e[42] = h_mm16x2(ua, ub, false, true, true) | ((unsigned long long)h_mm16x2(ua, ub, true, true, true) << 32);
     for (int k = 0; k < NR; k++)
       EXPECT(out[(size_t)t * NR + k] == e[k], "%s: a=%d b=%d la=%lld lb=%lld: got 0x%llx, expected 0x%llx", names[k], a, b, la, lb,
              out[(size_t)t * NR + k], e[k]);
