@@ -179,3 +179,107 @@ WS_RT_EXPORT cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *p
     WS_RT_API();
     return cudaStreamGetPriority(hStream, priority);
 }
+
+PT_PROTO(cudaMallocFromPoolAsync_ptsz, cudaError_t, (void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream))
+/* cudaMallocFromPoolAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+    WS_RT_API();
+    return cudaMallocFromPoolAsync(ptr, size, memPool, stream);
+}
+
+PT_PROTO(cudaMemcpy2DArrayToArray_ptds, cudaError_t,
+         (cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc,
+          size_t hOffsetSrc, size_t width, size_t height, enum cudaMemcpyKind kind))
+/* cudaMemcpy2DArrayToArray_ptds: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                       cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                                       size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+    WS_RT_API();
+    return cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind);
+}
+
+PT_PROTO(cudaMemcpy2DFromArrayAsync_ptsz, cudaError_t,
+         (void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height,
+          enum cudaMemcpyKind kind, cudaStream_t stream))
+/* cudaMemcpy2DFromArrayAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
+                                                         size_t hOffset, size_t width, size_t height,
+                                                         enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    WS_RT_API();
+    return cudaMemcpy2DFromArrayAsync(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
+}
+
+PT_PROTO(cudaMemcpy2DToArrayAsync_ptsz, cudaError_t,
+         (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height,
+          enum cudaMemcpyKind kind, cudaStream_t stream))
+/* cudaMemcpy2DToArrayAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                                       size_t spitch, size_t width, size_t height,
+                                                       enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    WS_RT_API();
+    return cudaMemcpy2DToArrayAsync(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
+}
+
+/* the 1D array copies below are deprecated in CUDA's headers; their variants still forward to them */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+PT_PROTO(cudaMemcpyArrayToArray_ptds, cudaError_t,
+         (cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc,
+          size_t hOffsetSrc, size_t count, enum cudaMemcpyKind kind))
+/* cudaMemcpyArrayToArray_ptds: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                     cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                                     size_t count, enum cudaMemcpyKind kind)
+{
+    WS_RT_API();
+    return cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
+}
+
+PT_PROTO(cudaMemcpyFromArrayAsync_ptsz, cudaError_t,
+         (void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, enum cudaMemcpyKind kind,
+          cudaStream_t stream))
+/* cudaMemcpyFromArrayAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                                       size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    WS_RT_API();
+    return cudaMemcpyFromArrayAsync(dst, src, wOffset, hOffset, count, kind, stream);
+}
+
+PT_PROTO(cudaMemcpyFromArray_ptds, cudaError_t,
+         (void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, enum cudaMemcpyKind kind))
+/* cudaMemcpyFromArray_ptds: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpyFromArray_ptds(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                                  size_t count, enum cudaMemcpyKind kind)
+{
+    WS_RT_API();
+    return cudaMemcpyFromArray(dst, src, wOffset, hOffset, count, kind);
+}
+
+PT_PROTO(cudaMemcpyToArrayAsync_ptsz, cudaError_t,
+         (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, enum cudaMemcpyKind kind,
+          cudaStream_t stream))
+/* cudaMemcpyToArrayAsync_ptsz: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                                     size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    WS_RT_API();
+    return cudaMemcpyToArrayAsync(dst, wOffset, hOffset, src, count, kind, stream);
+}
+
+PT_PROTO(cudaMemcpyToArray_ptds, cudaError_t,
+         (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, enum cudaMemcpyKind kind))
+/* cudaMemcpyToArray_ptds: per-thread default stream variant. */
+WS_RT_EXPORT cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                                size_t count, enum cudaMemcpyKind kind)
+{
+    WS_RT_API();
+    return cudaMemcpyToArray(dst, wOffset, hOffset, src, count, kind);
+}
+
+#pragma GCC diagnostic pop

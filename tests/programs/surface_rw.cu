@@ -1,7 +1,10 @@
 // warpsim test: surface objects over CUDA arrays made with cudaArraySurfaceLoadStore: surf1D/2D/3D/2DLayered
 // writes and reads (float, uchar4, float4, short), the clamp and zero boundary modes on reads and writes, a
 // texture fetch of what a surface wrote, and copies back with cudaMemcpy2DFromArray / cudaMemcpy3D / linear
-// cudaMemcpy2DArrayToArray, all checked against a CPU model of the same arrays.
+// cudaMemcpy2DArrayToArray, all checked against a CPU model of the same arrays. Built for the per-thread default
+// stream, so its copies go through the _ptds/_ptsz entry points, the deprecated 1D array copies and the async 2D
+// forms among them.
+// NVCCFLAGS: --default-stream per-thread
 // TIMING_ARGS: 24 10
 #include <cstdio>
 #include <cstdlib>
@@ -116,6 +119,27 @@ int main(int argc, char **argv) {
   std::vector<float> back2(w * h);
   CHECK(cudaMemcpy2DFromArray(back2.data(), w * 4, a2b, 0, 0, w * 4, h, cudaMemcpyDeviceToHost));
   EXPECT(back2 == back, "cudaMemcpy2DArrayToArray copy differs");
+  // the deprecated 1D array copies (row 1 of a2b, then into a third array) and the async 2D ones
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  std::vector<float> row(w), row2(w), row3(w), back3(w * h);
+  for (int i = 0; i < w; i++) row[i] = 0.5f * i - 3;
+  CHECK(cudaMemcpyToArray(a2b, 0, 1, row.data(), w * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpyFromArray(row2.data(), a2b, 0, 1, w * 4, cudaMemcpyDeviceToHost));
+  EXPECT(row2 == row, "cudaMemcpyToArray / cudaMemcpyFromArray round trip differs");
+  cudaArray_t a2c;
+  CHECK(cudaMallocArray(&a2c, &cf, w, h));
+  CHECK(cudaMemcpyArrayToArray(a2c, 0, 0, a2b, 0, 1, 4, cudaMemcpyDeviceToDevice));   // row[0] only
+  CHECK(cudaMemcpyToArrayAsync(a2c, 4, 0, row.data() + 1, (w - 1) * 4, cudaMemcpyHostToDevice, 0));
+  CHECK(cudaMemcpyFromArrayAsync(row3.data(), a2c, 0, 0, w * 4, cudaMemcpyDeviceToHost, 0));
+  CHECK(cudaMemcpy2DToArrayAsync(a2c, 0, 1, back.data() + w, w * 4, w * 4, h - 1, cudaMemcpyHostToDevice, 0));
+  CHECK(cudaMemcpy2DFromArrayAsync(back3.data(), w * 4, a2c, 0, 0, w * 4, h, cudaMemcpyDeviceToHost, 0));
+  CHECK(cudaStreamSynchronize(0));
+#pragma GCC diagnostic pop
+  EXPECT(row3 == row, "cudaMemcpyArrayToArray + cudaMemcpyToArrayAsync + cudaMemcpyFromArrayAsync differ");
+  for (int i = 0; i < w * h; i++)
+    EXPECT(back3[i] == (i < w ? row[i] : back[i]), "cudaMemcpy2DToArrayAsync/2DFromArrayAsync element %d", i);
+  CHECK(cudaFreeArray(a2c));
 
   // 1D uchar4 surface
   int n = w * 3;
