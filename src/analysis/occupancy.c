@@ -408,6 +408,64 @@ static int write_all(int fd, const char *buf, size_t n)
     return 0;
 }
 
+/* The span of the number after ".version" in a PTX text (0 when there is none). */
+static int ptx_version_span(const char *ptx, size_t len, size_t *start, size_t *end)
+{
+    const char *key = ".version";
+    size_t kl = strlen(key);
+    for (size_t i = 0; i + kl < len; i++) {
+        if (ptx[i] != '.' || memcmp(ptx + i, key, kl) || (i && !isspace((unsigned char)ptx[i - 1]))) continue;
+        size_t j = i + kl;
+        while (j < len && (ptx[j] == ' ' || ptx[j] == '\t')) j++;
+        size_t k = j;
+        while (k < len && (isdigit((unsigned char)ptx[k]) || ptx[k] == '.')) k++;
+        if (k == j) return 0;
+        *start = j;
+        *end = k;
+        return 1;
+    }
+    return 0;
+}
+
+/* Write a PTX text to fd with its .target token [ts, te) replaced by arch and its .version number by ver (each
+ * when not NULL); 0 on success. */
+static int write_ptx(int fd, const char *ptx, size_t len, const char *arch, size_t ts, size_t te, const char *ver)
+{
+    size_t vs = 0, ve = 0;
+    if (!ver || !ptx_version_span(ptx, len, &vs, &ve)) ver = NULL;
+    struct ptx_cut { size_t s, e; const char *with; } cut[2];
+    int n = 0;
+    if (ver) cut[n++] = (struct ptx_cut){ vs, ve, ver };
+    if (arch) cut[n++] = (struct ptx_cut){ ts, te, arch };
+    if (n == 2 && cut[1].s < cut[0].s) {
+        struct ptx_cut t = cut[0];
+        cut[0] = cut[1];
+        cut[1] = t;
+    }
+    size_t at = 0;
+    for (int i = 0; i < n; i++) {
+        if (cut[i].s < at) return -1;
+        if (write_all(fd, ptx + at, cut[i].s - at) || write_all(fd, cut[i].with, strlen(cut[i].with))) return -1;
+        at = cut[i].e;
+    }
+    return write_all(fd, ptx + at, len - at);
+}
+
+/* From ptxas's "Unsupported .version X; current version is 'Y'", the version Y it knows; 1 when found. */
+static int ptxas_known_version(const char *out, char *ver, size_t vlen)
+{
+    const char *key = "current version is '";
+    const char *p = out ? strstr(out, key) : NULL;
+    if (!p) return 0;
+    p += strlen(key);
+    size_t n = 0;
+    while ((isdigit((unsigned char)p[n]) || p[n] == '.') && n + 1 < vlen) n++;
+    if (!n || p[n] != '\'') return 0;
+    memcpy(ver, p, n);
+    ver[n] = 0;
+    return 1;
+}
+
 /* Run ptxas on file for arch; its combined output in *outp (malloc'd); returns the exit status or -1. */
 static int run_ptxas(const char *ptxas, const char *arch, const char *file, int relocatable, char **outp)
 {
@@ -584,38 +642,42 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
                      "CUDA_HOME)");
         goto done;
     }
-    const char *tmpdir = getenv("TMPDIR");
-    snprintf(file, sizeof file, "%s/warpsim-ptx-XXXXXX.ptx", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    fd = mkstemps(file, 4);
-    if (fd < 0) {
-        if (err && errlen) snprintf(err, errlen, "cannot create a temporary file %s: %s", file, strerror(errno));
-        goto done;
-    }
-    /* lower a .target newer than the device so ptxas accepts it (the simulator runs such PTX on any preset) */
+    /* lower a .target newer than the device so ptxas accepts it (the simulator runs such PTX on any preset); a
+     * .version newer than this ptxas knows (PTX from a newer toolkit, as CuPy's wheels carry) is lowered to the one
+     * ptxas names, once, and kept only if ptxas then accepts the text */
     size_t ts = 0, te = 0;
     int target = ptx_target(ptx, len, &ts, &te);
     int want = dev->cc_major * 10 + dev->cc_minor;
-    int werr;
-    if (target > want) {
-        node->t.retargeted = 1;
-        werr = write_all(fd, ptx, ts) || write_all(fd, arch, strlen(arch)) || write_all(fd, ptx + te, len - te);
-    } else {
-        werr = write_all(fd, ptx, len);
-    }
-    close(fd);
-    if (werr) {
-        if (err && errlen) snprintf(err, errlen, "cannot write %s: %s", file, strerror(errno));
+    if (target > want) node->t.retargeted = 1;
+    char ver[16] = "";
+    int st = -1;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        const char *tmpdir = getenv("TMPDIR");
+        snprintf(file, sizeof file, "%s/warpsim-ptx-XXXXXX.ptx", tmpdir && *tmpdir ? tmpdir : "/tmp");
+        fd = mkstemps(file, 4);
+        if (fd < 0) {
+            if (err && errlen) snprintf(err, errlen, "cannot create a temporary file %s: %s", file, strerror(errno));
+            goto done;
+        }
+        int werr = write_ptx(fd, ptx, len, target > want ? arch : NULL, ts, te, ver[0] ? ver : NULL);
+        close(fd);
+        if (werr) {
+            if (err && errlen) snprintf(err, errlen, "cannot write %s: %s", file, strerror(errno));
+            unlink(file);
+            goto done;
+        }
+        st = run_ptxas(ptxas, arch, file, 0, &out);
+        if (st != 0 && memmem(ptx, len, ".extern", 7)) {
+            /* relocatable device code (-rdc): functions or variables of other units, compiled as ptxas -c does */
+            free(out);
+            out = NULL;
+            st = run_ptxas(ptxas, arch, file, 1, &out);
+        }
         unlink(file);
-        goto done;
-    }
-    int st = run_ptxas(ptxas, arch, file, 0, &out);
-    if (st != 0 && memmem(ptx, len, ".extern", 7)) {
-        /* relocatable device code (-rdc): functions or variables of other units, compiled as ptxas -c does */
+        if (st == 0 || attempt || !ptxas_known_version(out, ver, sizeof ver)) break;
         free(out);
         out = NULL;
-        st = run_ptxas(ptxas, arch, file, 1, &out);
     }
-    unlink(file);
     if (st != 0) {
         if (err && errlen) {
             const char *first = out ? out : "";

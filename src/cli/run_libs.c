@@ -11,8 +11,8 @@
 #define WS_CLI_PRELOAD "libwarpsim_preload.so"
 
 /* CuPy settings warpsim gives unless the user set them: NVRTC makes PTX (warpsim simulates PTX, not the cubin's
- * SASS), and CuPy's own reduction kernels instead of CUB's prebuilt ones (whose PTX is for compute_120 and
- * uses instructions warpsim's PTX reader lacks). */
+ * SASS), and CuPy's own reduction kernels instead of CUB's prebuilt ones (they run, but their 21 MB PTX unit takes
+ * ptxas about 50 s to size for occupancy in every process). */
 static const struct { const char *var, *value; } cupy_env[] = {
     { "CUPY_COMPILE_WITH_PTX", "1" },
     { "CUPY_ACCELERATORS", "" },

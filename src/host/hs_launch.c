@@ -25,7 +25,8 @@ int ws_hs_is_fault(int code)
     }
 }
 
-/* Registers per thread of a kernel as ptxas allocates them for the device (cached per PTX text). */
+/* Registers per thread of a kernel as ptxas allocates them for the device (cached per PTX text); without ptxas, the
+ * virtual registers it declares, capped so that its largest legal block fits. */
 int ws_hs_kernel_regs(const ws_device *d, const ws_hs_kernel *k)
 {
     int regs = 0;
@@ -35,6 +36,12 @@ int ws_hs_kernel_regs(const ws_device *d, const ws_hs_kernel *k)
     ws_kernel_get_info(k->k, &info);
     regs = info.ptx_regs;
     if (regs > d->max_regs_per_thread) regs = d->max_regs_per_thread;
+    /* ptxas always fits the kernel's largest legal block (.maxntid, else the device's limit) in a block's registers:
+     * so must the estimate, or an occupancy query would say 0 blocks for a kernel that launches */
+    int maxt = info.max_threads > 0 && info.max_threads < d->max_threads_per_block ? info.max_threads
+                                                                                  : d->max_threads_per_block;
+    int fit = maxt > 0 ? d->max_regs_per_block / ((maxt + 31) / 32 * 32) / 8 * 8 : regs;
+    if (fit > 0 && regs > fit) regs = fit;
     return regs < 16 ? 16 : regs;
 }
 

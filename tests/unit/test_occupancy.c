@@ -291,6 +291,29 @@ int main(void)
         check(rc == 0 && !a.rows[9].occ.ok && a.recommended >= 0, "advise teaching-sm R=64: 1024 cannot run, others can");
     }
 
+    /* PTX from a newer toolkit (CuPy's CUB kernels: .version 9.2, .target sm_120): ptxas sizes it once the
+     * target is lowered to the device and the version to the one this ptxas names */
+    {
+        static const char ptx[] =
+            ".version 9.9\n.target sm_120\n.address_size 64\n"
+            ".visible .entry newer(.param .u64 p)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n"
+            " ld.param.u64 %rd1, [p];\n cvta.to.global.u64 %rd2, %rd1;\n mov.u32 %r1, %tid.x;\n"
+            " st.global.u32 [%rd2], %r1;\n ret;\n}\n";
+        char err[512] = "";
+        const ws_ptxas_table *t = ws_occ_ptxas_table(ptx, sizeof ptx - 1, dev("h200"), err, sizeof err);
+        if (!t && strstr(err, "ptxas not found")) {
+            printf("SKIP  PTX 9.9 for sm_120 on h200: %s\n", err);
+        } else {
+            int regs = 0;
+            size_t smem = 1;
+            int rc = ws_occ_kernel_regs(ptx, sizeof ptx - 1, "newer", dev("h200"), &regs, &smem);
+            char desc[160];
+            snprintf(desc, sizeof desc, "PTX .version 9.9 .target sm_120 sized by ptxas for h200: rc %d, %d regs (%s)",
+                     rc, regs, t ? "ok" : err);
+            check(t && t->retargeted && rc == 0 && regs > 0 && regs <= 255 && smem == 0, desc);
+        }
+    }
+
     printf("%d checks, %d failed\n", g_checks, g_fail);
     return g_fail ? 1 : 0;
 }
