@@ -285,10 +285,13 @@ report() {
 }
 
 if [ "$NTESTS" -gt 0 ]; then
-  # label order for printing; start order: slowest first, by the last run's wall times (tests without one:
-  # cli scripts, then timing-mode programs, then the rest)
+  # label order for printing; start order: slowest first, by the last run's wall times, or in a fresh checkout
+  # by tests/lib/times.prior (a clean clone's times; tests in neither: cli scripts, then timing-mode programs, then
+  # the rest)
   mapfile -t PRINT_ORDER < <(for i in "${!LABELS[@]}"; do printf '%s\t%s\n' "${LABELS[$i]}" "$i"; done |
                               LC_ALL=C sort -t "$(printf '\t')" -k1,1 | cut -f2)
+  TIMES_FILE=$OUTDIR/times.txt
+  [ -f "$TIMES_FILE" ] || TIMES_FILE=tests/lib/times.prior
   mapfile -t START_ORDER < <(
     for i in "${!LABELS[@]}"; do
       prior=1
@@ -296,7 +299,7 @@ if [ "$NTESTS" -gt 0 ]; then
         cli:*) prior=100 ;; prog:timing) prior=20 ;; unit:*) prior=10 ;; prog:check) prior=5 ;;
       esac
       printf '%s\t%s\t%s\n' "${LABELS[$i]}" "$i" "$prior"
-    done | awk -F '\t' -v tf="$OUTDIR/times.txt" '
+    done | awk -F '\t' -v tf="$TIMES_FILE" '
              BEGIN { while ((getline l < tf) > 0) { split(l, a, "\t"); t[a[1]] = a[2] } }
              { print ($1 in t ? t[$1] : $3), $2 }' |
       sort -k1,1nr -s | cut -d' ' -f2)
