@@ -142,6 +142,14 @@ static size_t anchor(const page *g, size_t m)
     return g->base;
 }
 
+/* The value series s shows at x category c (the first point of the pair), NAN where it has none. */
+static double series_value(const page *g, size_t m, const int *ps, const int *pc, int s, int c)
+{
+    for (size_t p = 0; p < g->np; p++)
+        if (ps[p] == s && pc[p] == c) return g->val[p * g->nm + m];
+    return NAN;
+}
+
 /* One plot: metric m against parameter x; series by program (and device unless x is the device). */
 static void plot(FILE *f, const page *g, size_t x, size_t m)
 {
@@ -216,11 +224,27 @@ static void plot(FILE *f, const page *g, size_t x, size_t m)
         ws_rep_xs_text(f, cx, PT + ih + 17, "middle", 11, 400, XS_INK, cat[c]);
     }
     ws_rep_xs_text(f, PL + iw / 2, PH - 6, "middle", 12, 600, XS_INK, xname);
+    double ly = 0;   /* the legend's next row */
     for (size_t s = 0; s < ns; s++) {
         const char *col = g_colors[s % NCOLORS];
+        /* a series with exactly an earlier one's values would hide under it: drawn dashed, and the legend says so */
+        int same = -1;
+        for (size_t t = 0; t < s && same < 0; t++) {
+            int eq = 1;
+            for (size_t c = 0; c < nc && eq; c++) {
+                double a = series_value(g, m, ps, pc, (int)s, (int)c), b = series_value(g, m, ps, pc, (int)t, (int)c);
+                eq = isnan(a) ? isnan(b) : a == b;
+            }
+            if (eq) same = (int)t;
+        }
         fprintf(f, "<polyline class=\"series\" data-series=\"");
         ws_rep_xs_esc(f, sname[s]);
-        fprintf(f, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+        if (same >= 0) {
+            fprintf(f, "\" data-same-as=\"");
+            ws_rep_xs_esc(f, sname[same]);
+        }
+        fprintf(f, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", col,
+                same >= 0 ? " stroke-dasharray=\"7 5\"" : "");
         for (size_t c = 0; c < nc; c++)
             for (size_t p = 0; p < g->np; p++) {
                 if (ps[p] != (int)s || pc[p] != (int)c) continue;
@@ -243,9 +267,15 @@ static void plot(FILE *f, const page *g, size_t x, size_t m)
             fprintf(f, "%s: %s</title></circle>\n",
                     json_string_value(json_object_get(json_array_get(g->points, p), "point")), buf);
         }
-        ws_rep_xs_line(f, PW - PR + 14, PT + 10 + 18.0 * (double)s, PW - PR + 32, PT + 10 + 18.0 * (double)s, col, 2.5,
-                       NULL);
-        ws_rep_xs_text(f, PW - PR + 38, PT + 14 + 18.0 * (double)s, "start", 11.5, 400, XS_INK, sname[s]);
+        ws_rep_xs_line(f, PW - PR + 14, PT + 10 + ly, PW - PR + 32, PT + 10 + ly, col, 2.5, same >= 0 ? "7 5" : NULL);
+        ws_rep_xs_text(f, PW - PR + 38, PT + 14 + ly, "start", 11.5, 400, XS_INK, sname[s]);
+        if (same >= 0) {
+            char label[200];
+            snprintf(label, sizeof label, "= %s", sname[same]);
+            ws_rep_xs_text(f, PW - PR + 38, PT + 27 + ly, "start", 10, 400, XS_MUTED, label);
+            ly += 13;
+        }
+        ly += 18;
     }
     fprintf(f, "</svg>\n");
 done:

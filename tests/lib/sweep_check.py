@@ -5,7 +5,7 @@
   sweep_check.py same DIR1 DIR2            results.csv and results.json equal, bit for bit, once the host
                                            wall-clock column host_seconds is removed
 Prints one line per check; exits 1 when one fails."""
-import csv, json, os, subprocess, sys
+import csv, json, os, re, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
 HOST_COLUMNS = {"host_seconds"}   # host wall-clock: the only columns that differ between two runs
@@ -99,6 +99,12 @@ def individual(d, progs):
     check(page.count('class="t speedups"') == len([m for m in res["metrics"] if m != "occupancy_limiter"]),
           "results.html: a speedup table per numeric metric")
     check('<select id="metric">' in page and page.count("<polyline") > 0, "results.html: a metric select box, lines")
+    # functional mode: both devices count the same instructions, so a100's line lies exactly on h100's: it is
+    # drawn dashed and its legend says which line it equals
+    same = re.findall(r'<polyline class="series" data-series="a100" data-same-as="h100"[^>]*stroke-dasharray', page)
+    dashed = re.findall(r'<polyline [^>]*data-same-as=[^>]*stroke-dasharray', page)
+    check(len(same) > 0 and len(dashed) == page.count("data-same-as=") and ">= h100</text>" in page,
+          "results.html: a line equal to an earlier one is dashed and named (a100 = h100): %d plots" % len(same))
 
 
 def strip(rows):
