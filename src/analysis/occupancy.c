@@ -1,6 +1,7 @@
 /* occupancy.c - the occupancy calculator (the logic of NVIDIA's cuda_occupancy.h, driven by the device preset
  * instead of switches on the compute capability), waves, the launch advisor, and ptxas resource reports. */
 #include "occupancy.h"
+#include "ptxas_cache.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -651,7 +652,12 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
     if (target > want) node->t.retargeted = 1;
     char ver[16] = "";
     int st = -1;
-    for (int attempt = 0; attempt < 2; attempt++) {
+    /* another process may have sized this text already (ptxas's report on disk, keyed by ptxas and the text) */
+    char key[WS_PTXC_KEY_LEN], opts[64];
+    snprintf(opts, sizeof opts, "-arch=%s -v", arch);
+    int keyed = ws_ptxc_key(ptxas, opts, ptx, len, key) == 0, hit = 0;
+    if (keyed && (out = ws_ptxc_get(key)) != NULL) st = 0, hit = 1;
+    for (int attempt = 0; attempt < 2 && !out; attempt++) {
         const char *tmpdir = getenv("TMPDIR");
         snprintf(file, sizeof file, "%s/warpsim-ptx-XXXXXX.ptx", tmpdir && *tmpdir ? tmpdir : "/tmp");
         fd = mkstemps(file, 4);
@@ -690,6 +696,7 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
         }
         goto done;
     }
+    if (keyed && !hit) ws_ptxc_put(key, out ? out : "");
     if (parse_ptxas(out ? out : "", &node->t)) {
         if (err && errlen) snprintf(err, errlen, "out of memory parsing ptxas output");
         goto done;

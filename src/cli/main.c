@@ -1,7 +1,9 @@
 /* main.c - warpsim entry point: dispatches to the subcommands. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "paths.h"
 
 /* Print the top-level usage. */
 static void usage(FILE *f)
@@ -20,6 +22,15 @@ static void usage(FILE *f)
         "  explore [NAME]       the teaching material's \"Try it\" explorers, on real kernels (warpsim explore)\n");
 }
 
+/* ptxas's reports are kept in the user's cache folder (ptxas/) for this command and the programs it runs, unless
+ * WARPSIM_PTXAS_CACHE says where (an empty value: nowhere) */
+static void ptxas_cache_env(void)
+{
+    char dir[4096], err[256];
+    if (getenv("WARPSIM_PTXAS_CACHE")) return;
+    if (cli_cache_dir("ptxas", dir, sizeof dir, err, sizeof err) == 0) setenv("WARPSIM_PTXAS_CACHE", dir, 1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -27,6 +38,7 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *cmd = argv[1];
+    ptxas_cache_env();
     if (!strcmp(cmd, "run")) return cli_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "devices")) return cli_devices(argc - 1, argv + 1);
     if (!strcmp(cmd, "occupancy")) return cli_occupancy(argc - 1, argv + 1);

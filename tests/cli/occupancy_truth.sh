@@ -101,6 +101,27 @@ if ! "$WARPSIM" occupancy --gpu h200 --no-run --json "$BUILD/truth" > "$TMP/kern
     exit 1
 fi
 grep '"kernel": "' "$TMP/kernels.json" | sed -E 's/.*"kernel": "([^"]*)".*"registers": ([0-9]+),.*"static_smem": ([0-9]+), "barriers": ([0-9]+).*/\1 \2 \3 \4/' > "$TMP/ptxas_ours.txt"
+
+# ptxas's reports are kept on disk ($WARPSIM_PTXAS_CACHE): the second command reads what the first wrote (a report
+# edited in the cache shows in its answer), and an empty WARPSIM_PTXAS_CACHE keeps nothing
+C=$TMP/ptxas-cache
+WARPSIM_PTXAS_CACHE=$C "$WARPSIM" occupancy --gpu h200 --no-run --json "$BUILD/truth" > "$TMP/c1.json" 2>&1
+cf=$(ls "$C"/*.txt 2>/dev/null | head -1)
+ck=$([ -n "$cf" ] && awk '/Compiling entry function/ { match($0, /function .[^'"'"']*/); k = substr($0, RSTART + 10, RLENGTH - 10) }
+                         /Used [0-9]+ registers/ && k != "" { print k; exit }' "$cf")
+if [ -n "$ck" ] && cmp -s "$TMP/c1.json" "$TMP/kernels.json"; then
+    sed -i '0,/Used [0-9]* registers/s//Used 248 registers/' "$cf"
+    WARPSIM_PTXAS_CACHE=$C "$WARPSIM" occupancy --gpu h200 --no-run --json "$BUILD/truth" > "$TMP/c2.json" 2>&1
+    WARPSIM_PTXAS_CACHE= "$WARPSIM" occupancy --gpu h200 --no-run --json "$BUILD/truth" > "$TMP/c3.json" 2>&1
+    got=$(grep "\"kernel\": \"$ck\"" "$TMP/c2.json" | sed -E 's/.*"registers": ([0-9]+),.*/\1/')
+    if [ "$got" = 248 ] && cmp -s "$TMP/c3.json" "$TMP/kernels.json" && [ "$(ls "$C" | wc -l)" = 1 ]; then
+        pass "ptxas's report kept on disk: a second command reads it ($ck: the edited 248 registers), none kept when WARPSIM_PTXAS_CACHE is empty"
+    else
+        fail "ptxas's report cache: $ck shows '$got' registers after the cached report was edited to 248 (or an uncached run differs)"
+    fi
+else
+    fail "ptxas's report cache: no report in $C after a run, or the cached run's answer differs ($(ls "$C" 2>&1 | head -2))"
+fi
 n=0
 while read -r k r s b; do
     n=$((n + 1))
