@@ -1,4 +1,4 @@
-# warpsim - plain make. Builds build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1,
+# warpsim - plain make. Builds build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1, build/lib/libcublas.so.13,
 # build/lib/libnvJitLink.so.13, build/lib/libwarpsim_preload.so and build/libwarpsim.a.
 # Plain `make` compiles on every core (a -j given on the command line wins).
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
@@ -26,19 +26,21 @@ DRV_SRC  := $(wildcard src/driver/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 JL_SRC   := $(wildcard src/jitlink/*.c)
 PL_SRC   := $(wildcard src/preload/*.c)
+CB_SRC   := $(wildcard src/libs/cublas/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o)
 RT_OBJ   := $(RT_SRC:%.c=$(B)/obj/%.o)
 DRV_OBJ  := $(DRV_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
 JL_OBJ   := $(JL_SRC:%.c=$(B)/obj/%.o)
 PL_OBJ   := $(PL_SRC:%.c=$(B)/obj/%.o)
+CB_OBJ   := $(CB_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/cb_ptx.o
 # generated sources: the view page (src/report/view_page.html) as a C string, in $(B)/gen (never committed)
 GEN_OBJ  := $(B)/obj/gen/view_page.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/warpsim $(B)/lib/libcudart.so.13 $(B)/lib/libcuda.so.1 $(B)/lib/libnvJitLink.so.13 \
-     $(B)/lib/libwarpsim_preload.so $(B)/libwarpsim.a $(UNIT_BIN)
+     $(B)/lib/libwarpsim_preload.so $(B)/lib/libcublas.so.13 $(B)/libwarpsim.a $(UNIT_BIN)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -47,6 +49,7 @@ $(B)/obj/%.o: %.c
 # the runtime is compiled against NVIDIA's headers for exact CUDA types, enums and signatures
 $(B)/obj/src/runtime/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
 $(B)/obj/src/driver/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
+$(B)/obj/src/libs/cublas/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
 
 $(B)/libwarpsim.a: $(CORE_OBJ) $(GEN_OBJ)
 	@mkdir -p $(dir $@)
@@ -82,6 +85,26 @@ $(B)/lib/libcuda.so.1: $(DRV_OBJ) $(B)/lib/libcudart.so.13 src/driver/libcuda.ma
 	    $(filter-out -l%,$(LDLIBS)) -lpthread
 	ln -sf libcuda.so.1 $(B)/lib/libcuda.so
 
+# warpsim's cuBLAS (src/libs/cublas): our kernels (cb_kernels.cu, PTX made by the toolkit's nvcc as warpsim is
+# built, kept as a C string) launched through our driver API; libcudart.so.13 and libcuda.so.1 beside it ($ORIGIN)
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+$(B)/gen/cb_kernels.ptx: src/libs/cublas/cb_kernels.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=compute_75 -o $@.tmp $< && mv -f $@.tmp $@
+$(B)/gen/cb_ptx.c: $(B)/gen/cb_kernels.ptx
+	LC_ALL=C awk 'BEGIN { print "/* generated from src/libs/cublas/cb_kernels.cu by the Makefile: do not edit */"; \
+	    print "extern const char ws_cb_ptx[];"; print "const char ws_cb_ptx[] =" } \
+	  { o = ""; for (i = 1; i <= length($$0); i++) { c = substr($$0, i, 1); \
+	      o = o (c == "\\" || c == "\"" || c == "?" ? "\\" c : c) } print "\"" o "\\n\"" } \
+	  END { print ";" }' $< > $@.tmp
+	mv -f $@.tmp $@
+$(B)/lib/libcublas.so.13: $(CB_OBJ) $(B)/lib/libcuda.so.1 $(B)/lib/libcudart.so.13 src/libs/cublas/libcublas.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libcublas.so.13 -Wl,--version-script=src/libs/cublas/libcublas.map -Wl,-Bsymbolic \
+	    -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(CB_OBJ) $(B)/lib/libcuda.so.1 $(B)/lib/libcudart.so.13 \
+	    -lpthread $(filter -f%,$(LDLIBS))
+	ln -sf libcublas.so.13 $(B)/lib/libcublas.so
+
 # nvJitLink's stand-in (src/jitlink): refuses links to SASS, so cuda.core (Numba) links PTX with our driver
 $(B)/lib/libnvJitLink.so.13: $(JL_OBJ)
 	@mkdir -p $(dir $@)
@@ -114,7 +137,7 @@ PREFIX  ?= /usr/local
 INSTALL ?= install
 # the libraries `warpsim run` puts in front of NVIDIA's
 INSTALL_LIBS := $(B)/lib/libcudart.so.13 $(B)/lib/libcuda.so.1 $(B)/lib/libnvJitLink.so.13 \
-                $(B)/lib/libwarpsim_preload.so
+                $(B)/lib/libwarpsim_preload.so $(B)/lib/libcublas.so.13
 I_BIN   := $(DESTDIR)$(PREFIX)/bin
 I_LIB   := $(DESTDIR)$(PREFIX)/lib/warpsim
 I_DEV   := $(DESTDIR)$(PREFIX)/share/warpsim/devices

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # layers.sh - the architecture's one-way layers, as the #include lines show them: ptx -> core (mem, device) ->
 # timing, check (and analysis, fatbin beside) -> report -> host session -> runtime and cli (the faces) -> driver
-# (the driver API face, served by the runtime); jitlink (nvJitLink's stand-in) and preload
-# (libwarpsim_preload.so) stand alone. Each folder may
+# (the driver API face, served by the runtime); jitlink (nvJitLink's stand-in), preload (libwarpsim_preload.so)
+# and libs (CUDA's libraries, over the public CUDA APIs only) stand alone. Each folder may
 # include only the folders listed for it; nothing in src/ptx may include or call the core; the runtime sees the
 # simulator only through src/core/sim.h and the host session; the driver sees the runtime only through its bridge
 # (src/runtime/rt_bridge.h) and the CUDA runtime API.
@@ -25,6 +25,7 @@ declare -A allow=(
   [driver]="runtime"
   [jitlink]=""
   [preload]=""
+  [libs]=""       # CUDA's libraries as warpsim provides them (src/libs/cublas): only the CUDA API they are built on
 )
 fails=0
 for d in src/*/; do
@@ -33,7 +34,7 @@ for d in src/*/; do
   while IFS=: read -r file dep; do
     [ -n "$dep" ] || continue
     case " ${allow[$n]} " in *" $dep "*) ;; *) echo "FAIL  $file includes src/$dep (src/$n may include: ${allow[$n]:-nothing})"; fails=$((fails + 1)) ;; esac
-  done < <(grep -Ho '#include "\.\./[a-z]*/' "$d"*.[ch] 2>/dev/null | sed 's|:#include "\.\./|:|; s|/$||')
+  done < <(grep -rHo --include='*.[ch]' '#include "\.\./[a-z]*/' "$d" 2>/dev/null | sed 's|:#include "\.\./|:|; s|/$||')
 done
 # the runtime: only the public simulator header of the core
 bad=$(grep -Hn '#include "\.\./core/' src/runtime/*.[ch] | grep -v 'core/sim.h"' || true)

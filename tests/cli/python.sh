@@ -5,7 +5,8 @@
 # syncthreads) and numba_reduce.py (a tree sum and a histogram with atomics, on a stream) pass in functional mode,
 # and numba_reduce.py in --timing mode with a report naming both kernels and a --view page. CuPy: its wheels link
 # NVIDIA's CUDA runtime statically, and libwarpsim_preload.so sends its calls to warpsim's libcudart.so.13:
-# tests/python/cupy_basics.py (array expressions, ElementwiseKernel, reductions, RawKernel, RawModule) passes in
+# tests/python/cupy_basics.py (array expressions, ElementwiseKernel, reductions, RawKernel, RawModule, a matrix
+# product through warpsim's libcublas.so.13) passes in
 # functional and --timing mode, the report naming its kernels.
 # Exits 0 when every check passes, 77 (skip) when the environment cannot be made.
 set -u
