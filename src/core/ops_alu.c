@@ -658,7 +658,12 @@ static uint32_t compare_bits(ws_warp *w, const ws_insn *in, uint32_t mask)
     case WS_T_U16: case WS_T_B16: FOR_LANES(mask, { uint16_t x = (uint16_t)RG(a, l), y = (uint16_t)RG(b, l); bits |= (uint32_t)ICMP(cmp, x, y) << l; }); break;
     case WS_T_S8: FOR_LANES(mask, { int8_t x = (int8_t)RG(a, l), y = (int8_t)RG(b, l); bits |= (uint32_t)ICMP(cmp, x, y) << l; }); break;
     case WS_T_U8: case WS_T_B8: FOR_LANES(mask, { uint8_t x = (uint8_t)RG(a, l), y = (uint8_t)RG(b, l); bits |= (uint32_t)ICMP(cmp, x, y) << l; }); break;
-    case WS_T_F32: FOR_LANES(mask, { bits |= (uint32_t)fcmp(cmp, f32_of(RG(a, l)), f32_of(RG(b, l))) << l; }); break;
+    case WS_T_F32:
+        if (in->flags & WS_F_FTZ)   /* .ftz: subnormal operands compare as signed zeros */
+            FOR_LANES(mask, { bits |= (uint32_t)fcmp(cmp, ftz32(f32_of(RG(a, l))), ftz32(f32_of(RG(b, l)))) << l; });
+        else
+            FOR_LANES(mask, { bits |= (uint32_t)fcmp(cmp, f32_of(RG(a, l)), f32_of(RG(b, l))) << l; });
+        break;
     case WS_T_F64: FOR_LANES(mask, { bits |= (uint32_t)fcmp(cmp, f64_of(RG(a, l)), f64_of(RG(b, l))) << l; }); break;
     case WS_T_F16: FOR_LANES(mask, { bits |= (uint32_t)fcmp(cmp, ws_half_to_float((uint16_t)RG(a, l)), ws_half_to_float((uint16_t)RG(b, l))) << l; }); break;
     case WS_T_BF16: FOR_LANES(mask, { bits |= (uint32_t)fcmp(cmp, ws_bf16_to_float((uint16_t)RG(a, l)), ws_bf16_to_float((uint16_t)RG(b, l))) << l; }); break;
@@ -684,6 +689,72 @@ static void h_setp(ws_warp *w, const ws_insn *in, uint32_t mask)
     }
     PSET(in->d[0], bits, mask);
     if (in->d[1] != WS_SR_SINK) PSET(in->d[1], nbits, mask);
+}
+
+/* setp without a boolean operation for one type and comparison, chosen at decode time: the lane loop holds no
+ * decision (the common integer and ordered float comparisons) */
+#define SETP_FAST(name, T, conv, expr) \
+    static void name(ws_warp *w, const ws_insn *in, uint32_t mask) \
+    { \
+        const int a = in->s[0], b = in->s[1]; \
+        uint32_t bits = 0; \
+        FOR_LANES(mask, { T x = conv(RG(a, l)), y = conv(RG(b, l)); bits |= (uint32_t)(expr) << l; }); \
+        PSET(in->d[0], bits, mask); \
+        if (in->d[1] != WS_SR_SINK) PSET(in->d[1], ~bits, mask); \
+    }
+#define SETP_CONV_S32(v) ((int32_t)(v))
+#define SETP_CONV_U32(v) ((uint32_t)(v))
+#define SETP_CONV_S64(v) ((int64_t)(v))
+#define SETP_CONV_U64(v) ((uint64_t)(v))
+#define SETP_CONV_F32(v) f32_of(v)
+#define SETP_SIX(sfx, T, conv) \
+    SETP_FAST(h_setp_eq_##sfx, T, conv, x == y) SETP_FAST(h_setp_ne_##sfx, T, conv, x != y) \
+    SETP_FAST(h_setp_lt_##sfx, T, conv, x < y) SETP_FAST(h_setp_le_##sfx, T, conv, x <= y) \
+    SETP_FAST(h_setp_gt_##sfx, T, conv, x > y) SETP_FAST(h_setp_ge_##sfx, T, conv, x >= y)
+SETP_SIX(s32, int32_t, SETP_CONV_S32)
+SETP_SIX(u32, uint32_t, SETP_CONV_U32)
+SETP_SIX(s64, int64_t, SETP_CONV_S64)
+SETP_SIX(u64, uint64_t, SETP_CONV_U64)
+/* ordered float comparisons are false when either operand is NaN, as C's are, except ne */
+SETP_FAST(h_setp_eq_f32, float, SETP_CONV_F32, x == y)
+SETP_FAST(h_setp_ne_f32, float, SETP_CONV_F32, x < y || x > y)
+SETP_FAST(h_setp_lt_f32, float, SETP_CONV_F32, x < y)
+SETP_FAST(h_setp_le_f32, float, SETP_CONV_F32, x <= y)
+SETP_FAST(h_setp_gt_f32, float, SETP_CONV_F32, x > y)
+SETP_FAST(h_setp_ge_f32, float, SETP_CONV_F32, x >= y)
+
+/* The setp handler for an instruction: a specialised one where it exists, else the general h_setp. */
+static ws_handler select_setp(const ws_insn *in)
+{
+    static const ws_handler fast[5][6] = {
+        { h_setp_eq_s32, h_setp_ne_s32, h_setp_lt_s32, h_setp_le_s32, h_setp_gt_s32, h_setp_ge_s32 },
+        { h_setp_eq_u32, h_setp_ne_u32, h_setp_lt_u32, h_setp_le_u32, h_setp_gt_u32, h_setp_ge_u32 },
+        { h_setp_eq_s64, h_setp_ne_s64, h_setp_lt_s64, h_setp_le_s64, h_setp_gt_s64, h_setp_ge_s64 },
+        { h_setp_eq_u64, h_setp_ne_u64, h_setp_lt_u64, h_setp_le_u64, h_setp_gt_u64, h_setp_ge_u64 },
+        { h_setp_eq_f32, h_setp_ne_f32, h_setp_lt_f32, h_setp_le_f32, h_setp_gt_f32, h_setp_ge_f32 },
+    };
+    int t;
+    switch (in->type) {
+    case WS_T_S32: t = 0; break;
+    case WS_T_U32: case WS_T_B32: t = 1; break;
+    case WS_T_S64: t = 2; break;
+    case WS_T_U64: case WS_T_B64: t = 3; break;
+    case WS_T_F32: t = in->flags & WS_F_FTZ ? -1 : 4; break;
+    default: t = -1; break;
+    }
+    int c;
+    switch (in->cmp) {
+    case WS_C_EQ: c = 0; break;
+    case WS_C_NE: c = 1; break;
+    case WS_C_LT: case WS_C_LO: c = 2; break;
+    case WS_C_LE: case WS_C_LS: c = 3; break;
+    case WS_C_GT: case WS_C_HI: c = 4; break;
+    case WS_C_GE: case WS_C_HS: c = 5; break;
+    default: c = -1; break;
+    }
+    /* lo/ls/hi/hs are unsigned names: on a float they are not comparisons ICMP would make either */
+    if (t == 4 && (in->cmp == WS_C_LO || in->cmp == WS_C_LS || in->cmp == WS_C_HI || in->cmp == WS_C_HS)) c = -1;
+    return in->sub || t < 0 || c < 0 ? h_setp : fast[t][c];
 }
 
 /* set.cmp.dtype.stype d, a, b: all ones / 1.0f when true */
@@ -1053,7 +1124,7 @@ static ws_handler select_rn(const ws_insn *in)
     case WS_OP_BMSK: return h_bmsk;
     case WS_OP_PRMT: return h_prmt;
     case WS_OP_DP4A: case WS_OP_DP2A: return h_dp;
-    case WS_OP_SETP: return h_setp;
+    case WS_OP_SETP: return select_setp(in);
     case WS_OP_SET: return h_set;
     case WS_OP_SELP: return k == K_P ? NULL : h_selp;
     case WS_OP_SLCT: return h_slct;

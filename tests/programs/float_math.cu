@@ -81,6 +81,34 @@ static bool within_f(float g, double r, double ulps) {
   return fabs((double)g - r) <= ulps * ulpf(r) + 1e-38;   // + FLT_MIN-sized floor for subnormal results
 }
 
+// setp on floats: the six ordered comparisons, some unordered ones and num/nan, plain and .ftz (subnormal operands
+// compare as signed zeros), one bit each
+#define SETP_BIT(op, k) { unsigned r; asm("{ .reg .pred p; setp." op ".f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(r) : "f"(x), "f"(y)); m |= r << (k); }
+__global__ void cmps(const float *X, const float *Y, unsigned *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n) return;
+  float x = X[t], y = Y[t];
+  unsigned m = 0;
+  SETP_BIT("eq", 0) SETP_BIT("ne", 1) SETP_BIT("lt", 2) SETP_BIT("le", 3) SETP_BIT("gt", 4) SETP_BIT("ge", 5)
+  SETP_BIT("eq.ftz", 6) SETP_BIT("ne.ftz", 7) SETP_BIT("lt.ftz", 8) SETP_BIT("le.ftz", 9) SETP_BIT("gt.ftz", 10)
+  SETP_BIT("ge.ftz", 11) SETP_BIT("ltu", 12) SETP_BIT("neu", 13) SETP_BIT("num", 14) SETP_BIT("nan", 15)
+  SETP_BIT("geu.ftz", 16)
+  out[t] = m;
+}
+// the same on the CPU
+static unsigned cmp_ref(float x, float y) {
+  auto flush = [](float v) { return std::fabs(v) < 1.17549435e-38f ? std::copysign(0.0f, v) : v; };
+  auto bits = [](float a, float b, int base) {
+    bool un = std::isnan(a) || std::isnan(b);
+    return (unsigned)(!un && a == b) << base | (unsigned)(!un && a != b) << (base + 1) | (unsigned)(!un && a < b) << (base + 2) |
+           (unsigned)(!un && a <= b) << (base + 3) | (unsigned)(!un && a > b) << (base + 4) | (unsigned)(!un && a >= b) << (base + 5);
+  };
+  bool un = std::isnan(x) || std::isnan(y);
+  float fx = flush(x), fy = flush(y);
+  return bits(x, y, 0) | bits(fx, fy, 6) | (unsigned)(un || x < y) << 12 | (unsigned)(un || x != y) << 13 | (unsigned)!un << 14 |
+         (unsigned)un << 15 | (unsigned)(un || fx >= fy) << 16;
+}
+
 int main() {
   std::vector<float> X, Y;
   const float ex[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.5f, -2.5f, 3.5f, -3.5f, 0.49999997f, 1e-40f, -3e-39f, 1e30f, -1e30f,
@@ -215,6 +243,17 @@ int main() {
       EXPECT(hl[i] == tr_l[i], "(long long)%g = %lld, expected %lld", cx[i], hl[i], tr_l[i]);
     }
     CHECK(cudaFree(dcx)); CHECK(cudaFree(doi)); CHECK(cudaFree(dou)); CHECK(cudaFree(dol));
+  }
+  {  // setp on every input pair (subnormals among them: 1e-40, -3e-39)
+    unsigned *dm;
+    CHECK(cudaMalloc(&dm, n * sizeof(unsigned)));
+    cmps<<<(n + 127) / 128, 128>>>(dX, dY, dm, n);
+    CHECK_LAUNCH();
+    std::vector<unsigned> hm(n);
+    CHECK(cudaMemcpy(hm.data(), dm, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+      EXPECT(hm[i] == cmp_ref(X[i], Y[i]), "setp bits for (%.9g, %.9g) = %05x, expected %05x", X[i], Y[i], hm[i], cmp_ref(X[i], Y[i]));
+    CHECK(cudaFree(dm));
   }
   printf("float/double math: %d results checked over %d input pairs; 1.0f/3.0f = %.9g, 1.0/3.0 = %.17g\n", checked, n, 1.0f / 3.0f, 1.0 / 3.0);
   CHECK(cudaFree(dX)); CHECK(cudaFree(dY)); CHECK(cudaFree(dof)); CHECK(cudaFree(dDX)); CHECK(cudaFree(dDY)); CHECK(cudaFree(dod));
