@@ -48,7 +48,8 @@ long ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t
     r->error = status ? ws_hs_error_name(status) : NULL;
     if (status && !r->error) r->error = "error";
     r->stats = *st;
-    r->device = ws_hs_device_count() > 1 ? ws_hs_current() : -1;
+    r->device = ws_hs_current();
+    r->ndevices = ws_hs_device_count();
     if (occ) { r->has_occ = 1; r->occ = *occ; }
     if (tm && tm->valid) { r->has_tm = 1; r->tm = *tm; }
     return index;
@@ -131,7 +132,7 @@ static void summary_print(void)
         int n = 0;
         double total = 0;
         const ws_rep_launch *last = r;
-        if (r->device >= 0) d = ws_hs_device_at(r->device);   /* one entry per kernel and device */
+        if (r->ndevices > 1) d = ws_hs_device_at(r->device);   /* one entry per kernel and device */
         for (size_t j = i; j < nlaunches; j++)
             if (!strcmp(launches[j].kernel, r->kernel) && launches[j].device == r->device && launches[j].has_tm) {
                 n++;
@@ -144,7 +145,7 @@ static void summary_print(void)
         double ai = bytes > 0 ? (double)t->flops / bytes : 0;
         double ridge = d->fp32_tflops * 1e12 / (d->mem_bandwidth_gbs * 1e9);
         double secs = t->duration_ns * 1e-9;
-        if (r->device >= 0) fprintf(stderr, "  [device %d: %s]", r->device, d->full_name);
+        if (r->ndevices > 1) fprintf(stderr, "  [device %d: %s]", r->device, d->full_name);
         fprintf(stderr, "  %s  <<<(%u,%u,%u), (%u,%u,%u)>>>  %d launch%s, %.2f us total\n", last->kernel, last->grid.x,
                 last->grid.y, last->grid.z, last->block.x, last->block.y, last->block.z, n, n == 1 ? "" : "es", total / 1e3);
         fprintf(stderr, "    last launch: %.2f us, %llu cycles; limiter: %s\n", t->duration_ns / 1e3,

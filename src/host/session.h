@@ -3,7 +3,9 @@
  * API call holds, the timing model, the checkers, the sticky fault state, the kernel-launch path (occupancy ->
  * launch configuration -> core -> report record -> simulated clock), the run report and timing summary written at
  * exit, the simulated clock (clock.h), and the host timeline (hs_timeline.h: trace, statistics, NVTX). Status
- * codes are the core's WS_ERR_* (the values of cudaError_t); each face turns them into its own enum. The faces see the simulator only through this header and src/core/sim.h. */
+ * codes are the core's WS_ERR_* (the values of cudaError_t); each face turns them into its own enum. The faces see the simulator only through this header and src/core/sim.h.
+ * Several simulated devices (WARPSIM_GPUS): each has its own preset, GPU, timing model and faults; the calling
+ * thread's current device (ws_hs_set_current) is the one the device, GPU, launch and fault calls below mean. */
 #ifndef WS_SESSION_H
 #define WS_SESSION_H
 

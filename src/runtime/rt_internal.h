@@ -1,6 +1,7 @@
 /* rt_internal.h - shared state of the replacement CUDA runtime (libcudart.so.13).
  * The runtime is built against NVIDIA's headers for exact types and serves every call on the host session's
- * simulated device (src/host/session.h, src/core/sim.h). All stream work runs synchronously at enqueue time, so
+ * simulated devices (src/host/session.h, src/core/sim.h): the calling thread's current device, or the device a
+ * stream or a pointer belongs to. All stream work runs synchronously at enqueue time, so
  * in-order execution and event ordering hold trivially; stream capture records the work into a graph instead. */
 #ifndef WS_RT_INTERNAL_H
 #define WS_RT_INTERNAL_H
