@@ -128,6 +128,8 @@ void ws_hs_clock_peer(ws_hs_queue *q, size_t bytes, int src, int dst, int blocki
     double t0 = start_time(q, ENG_PEER);
     int other = dev_of(q) == src ? dst : src;
     if (clk[other].engine_free[ENG_PEER] > t0) t0 = clk[other].engine_free[ENG_PEER];
+    /* on a default queue (cudaMemcpyPeer) it also waits for the other device's blocking work */
+    if (!q && all_ready(other) > t0) t0 = all_ready(other);
     last_t0 = t0;
     double t = last_t1 = t0 + secs;
     *ready_of(q) = t;
