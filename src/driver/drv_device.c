@@ -147,3 +147,13 @@ WS_DRV_EXPORT CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, C
     cudaError_t e = cudaDeviceCanAccessPeer(canAccessPeer, dev, peerDev);
     WS_DRV_RET(e == cudaErrorInvalidDevice ? CUDA_ERROR_INVALID_DEVICE : ws_drv_from_rt(e));
 }
+
+/* cuDeviceGetP2PAttribute: the runtime's answer (CUdevice_P2PAttribute and cudaDeviceP2PAttr share values). */
+WS_DRV_EXPORT CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice,
+                                               CUdevice dstDevice)
+{
+    WS_DRV_ENTER();
+    if (!value) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    cudaError_t e = cudaDeviceGetP2PAttribute(value, (enum cudaDeviceP2PAttr)attrib, srcDevice, dstDevice);
+    WS_DRV_RET(e == cudaErrorInvalidDevice ? CUDA_ERROR_INVALID_DEVICE : ws_drv_from_rt(e));
+}

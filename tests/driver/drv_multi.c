@@ -27,6 +27,9 @@ int main(void)
     EXPECT(can == 1);
     CK(cuDeviceCanAccessPeer(&can, d1, d1));
     EXPECT(can == 0);
+    int p2p = -1;
+    CK(cuDeviceGetP2PAttribute(&p2p, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, d0, d1));
+    EXPECT(p2p == 1);
 
     CUcontext c1, p0;
     CK(cuCtxCreate(&c1, NULL, 0, d1));

@@ -93,6 +93,11 @@ int main()
         int sms = 0;
         expect_rc(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d), cudaSuccess, "attribute");
         expect(sms == p.multiProcessorCount, "cudaDeviceGetAttribute agrees with the properties");
+        char bus[32];
+        int back = -1;
+        expect_rc(cudaDeviceGetPCIBusId(bus, sizeof bus, d), cudaSuccess, "cudaDeviceGetPCIBusId");
+        expect_rc(cudaDeviceGetByPCIBusId(&back, bus), cudaSuccess, "cudaDeviceGetByPCIBusId");
+        expect(back == d, "a device's PCI bus id names it");
         printf("device %d: %s, %d SMs, cc %d.%d\n", d, p.name, p.multiProcessorCount, p.major, p.minor);
     }
     int can = -1;
@@ -138,6 +143,12 @@ int main()
         expect(last == ndev - 1 && cur == ndev - 1, "cudaSetDevice is per thread");
         expect_rc(cudaDeviceCanAccessPeer(&can, 0, 1), cudaSuccess, "cudaDeviceCanAccessPeer(0, 1)");
         expect(can == 1, "two devices are peers");
+        int p2p = -1;
+        expect_rc(cudaDeviceGetP2PAttribute(&p2p, cudaDevP2PAttrAccessSupported, 0, 1), cudaSuccess,
+                  "cudaDeviceGetP2PAttribute");
+        expect(p2p == 1, "peer access is supported between two devices");
+        expect_rc(cudaDeviceGetP2PAttribute(&p2p, cudaDevP2PAttrAccessSupported, 1, 1), cudaErrorInvalidDevice,
+                  "cudaDeviceGetP2PAttribute of a device with itself");
         // the devices after 0 write their partial sums into device 0's memory: they need access to it
         for (int d = 1; d < ndev; d++) {
             cudaSetDevice(d);
