@@ -262,17 +262,6 @@ WS_DRV_EXPORT CUresult cuCtxResetPersistingL2Cache(void)
     return CUDA_SUCCESS;
 }
 
-/* cuDeviceGetP2PAttribute: one device, no peers. */
-WS_DRV_EXPORT CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice,
-                                               CUdevice dstDevice)
-{
-    (void)attrib;
-    WS_DRV_ENTER();
-    if (!value) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
-    if (srcDevice != 0 || dstDevice != 0) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
-    *value = 0;
-    return CUDA_SUCCESS;
-}
 
 /* the per-thread default stream forms */
 WS_DRV_PT_ALIAS(cuMemAllocAsync, cuMemAllocAsync_ptsz);
