@@ -154,6 +154,7 @@ void ws_rep_host_json(ws_json *w, const ws_rep_host *h)
         char auto_name[32] = "default";
         if (h->streams[i].id) snprintf(auto_name, sizeof auto_name, "stream %d", h->streams[i].id);
         ws_json_member_string(w, "name", h->streams[i].name ? h->streams[i].name : auto_name);
+        if (h->ndevices > 1) ws_json_member_int(w, "device", h->streams[i].device);
         ws_json_end_object(w);
     }
     ws_json_end_array(w);
