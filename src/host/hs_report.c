@@ -64,17 +64,57 @@ void ws_hs_report_parent(long index, int depth, long parent)
     }
 }
 
-/* The report's members after "launches": "devices" (the presets, with several devices) and "view" (--view). */
+/* Copies per device and direction (enum ws_rep_copy_dir), for the report's "devices". */
+static struct { uint64_t count, bytes; double seconds; } copies[WS_HS_MAX_DEVICES][WS_REP_COPY_DIR_COUNT];
+
+/* Count one copy of a device. */
+void ws_hs_report_copy(int device, int dir, uint64_t bytes, double seconds)
+{
+    if (device < 0 || device >= WS_HS_MAX_DEVICES || dir < 0 || dir >= WS_REP_COPY_DIR_COUNT) return;
+    copies[device][dir].count++;
+    copies[device][dir].bytes += bytes;
+    copies[device][dir].seconds += seconds;
+}
+
+/* The report's "devices" (several devices): each one's preset, name, launches and copies by direction. */
+static void devices_member(ws_json *w, int nd)
+{
+    ws_json_key(w, "devices");
+    ws_json_begin_array(w);
+    for (int i = 0; i < nd; i++) {
+        const ws_device *d = ws_hs_device_at(i);
+        size_t nl = 0;
+        for (size_t j = 0; j < nlaunches; j++) nl += launches[j].device == i;
+        ws_json_break(w, 2);
+        ws_json_begin_object(w);
+        ws_json_member_int(w, "index", i);
+        ws_json_member_string(w, "preset", d->name);
+        ws_json_member_string(w, "name", d->full_name);
+        ws_json_member_uint(w, "launches", nl);
+        ws_json_key(w, "copies");
+        ws_json_begin_array(w);
+        for (int k = 0; k < WS_REP_COPY_DIR_COUNT; k++) {
+            if (!copies[i][k].count) continue;
+            ws_json_begin_object(w);
+            ws_json_member_string(w, "direction", ws_rep_copy_dir_name(k));
+            ws_json_member_uint(w, "count", copies[i][k].count);
+            ws_json_member_uint(w, "bytes", copies[i][k].bytes);
+            ws_json_member_double_g(w, "seconds", copies[i][k].seconds, 12);
+            ws_json_end_object(w);
+        }
+        ws_json_end_array(w);
+        ws_json_end_object(w);
+    }
+    ws_json_break(w, 0);
+    ws_json_end_array(w);
+}
+
+/* The report's members after "launches": "devices" (with several devices) and "view" (--view). */
 static void extra_members(ws_json *w, void *ctx)
 {
     (void)ctx;
     int nd = ws_hs_device_count();
-    if (nd > 1) {
-        ws_json_key(w, "devices");
-        ws_json_begin_array(w);
-        for (int i = 0; i < nd; i++) ws_json_string(w, ws_hs_device_at(i)->name);
-        ws_json_end_array(w);
-    }
+    if (nd > 1) devices_member(w, nd);
     if (ws_hs_view_enabled()) ws_hs_view_member(w, launches, nlaunches);
 }
 

@@ -121,6 +121,9 @@ void ws_hs_set_error_namer(const char *(*name)(int code));
 /* ---- the report ---- */
 /* Whether a run report was requested (WARPSIM_REPORT) for this process. */
 int ws_hs_report_enabled(void);
+/* A copy of `bytes` in direction dir (enum ws_rep_copy_dir) done by device `device`, taking `seconds` of
+ * simulated time (0 in functional mode): with several devices the report sums them per device and direction. */
+void ws_hs_report_copy(int device, int dir, uint64_t bytes, double seconds);
 /* Write the run report and the timing summary now (also done at exit). */
 void ws_hs_report_flush(void);
 

@@ -36,7 +36,8 @@ enum ws_rep_hkind {
 };
 
 /* copy directions (WS_REP_HK_MEMCPY's sub) */
-enum ws_rep_copy_dir { WS_REP_HTOD, WS_REP_DTOH, WS_REP_DTOD, WS_REP_HTOH, WS_REP_PTOP /* device to another device */ };
+enum ws_rep_copy_dir { WS_REP_HTOD, WS_REP_DTOH, WS_REP_DTOD, WS_REP_HTOH, WS_REP_PTOP /* device to another device */,
+                       WS_REP_COPY_DIR_COUNT };
 
 /* NVTX styles (WS_REP_HK_NVTX's sub) */
 enum ws_rep_nvtx_style {

@@ -105,14 +105,17 @@ cudaError_t ws_rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpy
         /* between two devices' memories (cudaMemcpyPeer, or UVA's cudaMemcpy): over the peer link */
         ws_rt_stream *cs = ws_rt_clock_ctx_stream();
         if (clk) ws_hs_clock_peer(cs ? &cs->q : NULL, count, sdev, ddev, ws_rt_clock_ctx_blocking());
+        double c0 = 0, c1 = 0;
+        if (clk) ws_hs_clock_last(&c0, &c1);
+        ws_hs_report_copy(ws_rt_stream_device(cs), WS_REP_PTOP, count, c1 - c0);
         if (tl) {
             double t1 = ws_hs_tl_now();
-            if (clk) ws_hs_clock_last(&t0, &t1);
+            if (clk) t0 = c0, t1 = c1;
             tl_op(WS_REP_HK_MEMCPY, ws_rt_stream_id(cs), WS_REP_PTOP, 0, count, t0, t1);
         }
         return cudaSuccess;
     }
-    if (clk || tl) {
+    if (clk || tl || ws_hs_device_count() > 1) {
         int k = kind;
         if (k == cudaMemcpyDefault) {
             int dd = ws_is_device_addr(gd, (uint64_t)(uintptr_t)dst, NULL, NULL) && !ws_rt_clock_pinned(dst);
@@ -123,6 +126,9 @@ cudaError_t ws_rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpy
         int pinned = ws_rt_clock_pinned(host);
         if (clk && k != cudaMemcpyHostToHost)
             ws_rt_clock_copy(ws_rt_clock_ctx_stream(), count, k, pinned, ws_rt_clock_ctx_blocking());
+        double c0 = 0, c1 = 0;
+        if (clk && k != cudaMemcpyHostToHost) ws_hs_clock_last(&c0, &c1);
+        ws_hs_report_copy(ws_rt_stream_device(ws_rt_clock_ctx_stream()), tl_dir(k), count, c1 - c0);
         if (tl) {
             /* the simulated interval in timing mode, else the wall time of the copy */
             double t1 = ws_hs_tl_now();

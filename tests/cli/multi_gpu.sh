@@ -5,7 +5,8 @@
 # suite also runs it alone on one device) runs with --gpus 2 in functional mode, with --gpus 2 in timing mode at
 # --threads 1 and 2 (same output, same report but host_seconds), and with the list --gpus h200,a100 in timing
 # mode; an 8 MiB peer copy takes the presets' peer_link_gbs (450 GB/s h200, 300 a100: the slower end) plus
-# peer_link_latency_us; the report gives each launch its device and lists the presets, the trace puts every
+# peer_link_latency_us; the report gives each launch its device and each device its preset, launches and copies
+# by direction (the peer copies on device 0), the trace puts every
 # device's kernels and the PtoP copies on their device. tests/driver/drv_multi.c (gcc, the driver API) runs with
 # --gpus 2. Bad --gpus values are refused. Exits 77 (skipped) when nvcc, gcc or python3 is missing.
 set -u
@@ -72,7 +73,14 @@ checks = []
 t1, t2 = json.load(open(f"{out}/t1.json")), json.load(open(f"{out}/t2.json"))
 checks.append(("the same output at --threads 1 and 2", lines("t1") == lines("t2")))
 checks.append(("the same report at --threads 1 and 2 (but host_seconds)", strip(t1) == strip(t2)))
-checks.append(("the report lists the presets", t1.get("devices") == ["h200", "h200"] and t1["device"] == "h200"))
+dv = t1.get("devices", [])
+checks.append(("the report lists the devices", [d["preset"] for d in dv] == ["h200", "h200"] and t1["device"] == "h200"))
+checks.append(("the report's launches per device add up", sum(d["launches"] for d in dv) == len(t1["launches"])
+               and all(d["launches"] == sum(l["device"] == d["index"] for l in t1["launches"]) for d in dv)))
+cp = {(d["index"], c["direction"]): c for d in dv for c in d["copies"]}
+checks.append(("the report counts device 0's peer copies (PtoP, the 8 MiB one among them) and device 1's upload",
+               (0, "PtoP") in cp and cp[(0, "PtoP")]["bytes"] >= 8 * 2**20 and cp[(0, "PtoP")]["count"] >= 2
+               and cp.get((1, "HtoD"), {}).get("bytes") == 65536 and (1, "PtoP") not in cp))
 devs = {}
 for l in t1["launches"]:
     devs.setdefault(l["kernel"], set()).add(l.get("device"))
@@ -85,7 +93,8 @@ for name, gbs in (("t1", 450.0), ("mixed", 300.0)):
     checks.append((f"{name}: the 8 MiB peer copy takes {ms} ms = 8 MiB / {gbs:.0f} GB/s + 2 us ({want:.6f} ms)",
                    ms is not None and abs(ms - want) < 0.01 * want))
 m = json.load(open(f"{out}/mixed.json"))
-checks.append(("--gpus h200,a100: the report lists both presets", m.get("devices") == ["h200", "a100"]))
+checks.append(("--gpus h200,a100: the report lists both presets",
+               [d["preset"] for d in m.get("devices", [])] == ["h200", "a100"]))
 checks.append(("--gpus h200,a100: device 1 is the A100", any("device 1: NVIDIA A100" in l for l in lines("mixed"))))
 tr = json.load(open(f"{out}/t1.trace.json"))
 evs = tr["traceEvents"] if isinstance(tr, dict) else tr
