@@ -75,6 +75,16 @@ static int load_preset(int i, const char *name)
     return -1;
 }
 
+/* n devices, or 0 (with a message) when the checkers run: they watch one device (`warpsim run` refuses it). */
+static int checked_count(int n)
+{
+    if (n > 1 && ws_hs_checking()) {
+        fprintf(stderr, "warpsim: the checkers (WARPSIM_CHECK) watch one device; WARPSIM_GPUS gives %d\n", n);
+        return 0;
+    }
+    return n;
+}
+
 /* Read the device list once: WARPSIM_GPUS = N (N devices of WARPSIM_GPU's preset, default h200) or a
  * comma-separated list of presets; unset: one device of WARPSIM_GPU. 0 when it cannot be used (with a message). */
 static int read_devices(void)
@@ -95,7 +105,7 @@ static int read_devices(void)
         }
         for (int i = 0; i < n; i++)
             if (load_preset(i, one)) return 0;
-        return ndevs = (int)n;
+        return ndevs = checked_count((int)n);
     }
     int k = 0;
     for (const char *p = list; ; ) {
@@ -113,7 +123,7 @@ static int read_devices(void)
         if (!c) break;
         p = c + 1;
     }
-    return ndevs = k;
+    return ndevs = checked_count(k);
 }
 
 /* Number of simulated devices (0 when the presets cannot be loaded). */
