@@ -347,6 +347,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceReset(void)
         ws_rt_managed *m = *pm;
         if (m->device != ws_hs_current()) { pm = &m->next; continue; }
         *pm = m->next;
+        free(m->ptr);   /* managed memory goes with its device, as every allocation on it */
         free(m);
     }
     ws_rt_g.allocated[ws_hs_current()] = 0;
