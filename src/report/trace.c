@@ -243,8 +243,8 @@ static void dims(ws_json *w, const char *key, const uint32_t d[3])
     ws_json_end_array(w);
 }
 
-/* Write one host event as its trace event(s). */
-static void trace_event(ws_json *w, const ws_rep_hevent *e, size_t index, kcache *kc)
+/* Write one host event as its trace event(s); with several devices (ndevices > 1) kernels and copies name theirs. */
+static void trace_event(ws_json *w, const ws_rep_hevent *e, size_t index, kcache *kc, int ndevices)
 {
     char name[512];
     long long host_tid = (long long)e->thread + 1;
@@ -257,7 +257,7 @@ static void trace_event(ws_json *w, const ws_rep_hevent *e, size_t index, kcache
         ws_json_begin_object(w);
         ws_json_member_string(w, "kernel", kernel_label(kc, e->name, 1));
         ws_json_member_string(w, "mangled", e->name);
-        ws_json_member_int(w, "device", e->device);
+        if (ndevices > 1) ws_json_member_int(w, "device", e->device);
         dims(w, "grid", e->grid);
         dims(w, "block", e->block);
         if (e->launch >= 0) ws_json_member_int(w, "launch", e->launch);
@@ -273,7 +273,7 @@ static void trace_event(ws_json *w, const ws_rep_hevent *e, size_t index, kcache
         ws_json_begin_object(w);
         ws_json_member_uint(w, "bytes", e->bytes);
         ws_json_member_string(w, "direction", ws_rep_copy_dir_name(e->sub));
-        ws_json_member_int(w, "device", e->device);
+        if (ndevices > 1) ws_json_member_int(w, "device", e->device);
         ws_json_member_bool(w, "pinned", e->pinned);
         ws_json_end_object(w);
         break;
@@ -420,7 +420,7 @@ int ws_rep_trace_write(FILE *out, const ws_rep_host *h)
         trace_tracks(&w, h, used, nsm);
         kcache kc = { 0 };
         ws_rep_host_order(h->events, h->nevents, idx);
-        for (size_t k = 0; k < h->nevents; k++) trace_event(&w, &h->events[idx[k]], idx[k], &kc);
+        for (size_t k = 0; k < h->nevents; k++) trace_event(&w, &h->events[idx[k]], idx[k], &kc, h->ndevices);
         if (h->nblocks) {
             memcpy(blocks, h->blocks, h->nblocks * sizeof *blocks);
             qsort(blocks, h->nblocks, sizeof *blocks, block_cmp);
