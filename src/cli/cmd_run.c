@@ -1,6 +1,6 @@
 /* cmd_run.c - `warpsim run`: run an unmodified CUDA program (built with nvcc -cudart shared) on the simulated
  * GPU by starting it with warpsim's libcudart.so.13 and libcuda.so.1 (the driver API) in front of NVIDIA's.
- * Options reach the runtime through the environment: WARPSIM_GPU, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_SIMT, WARPSIM_QUIET, WARPSIM_ROOT_PID, WARPSIM_THREADS,
+ * Options reach the runtime through the environment: WARPSIM_GPU, WARPSIM_GPUS, WARPSIM_REPORT, WARPSIM_BLOCK_ORDER, WARPSIM_SIMT, WARPSIM_QUIET, WARPSIM_ROOT_PID, WARPSIM_THREADS,
  * WARPSIM_DEVICES (the preset folder this process uses, so the program's runtime reads the same presets), and
  * those of the checking options (run_check.h) and of the host timeline's (run_timeline.h); libraries the program
  * opens while it runs (Python modules) get libwarpsim_preload.so and CuPy's settings (run_libs.h). */
@@ -35,6 +35,9 @@ static void run_usage(FILE *f)
     fprintf(f,
         "usage: warpsim run [options] [--] PROGRAM|FILE.cu [args...]\n"
         "  --gpu NAME              device preset to simulate (default h200; `warpsim devices` lists them)\n"
+        "  --gpus N|NAME,NAME,...  several simulated devices (up to 16): N of --gpu's preset, or one per preset named\n"
+        "                          (e.g. --gpus h200,h200,a100); device i is cudaSetDevice(i); peer copies take the\n"
+        "                          presets' peer_link_gbs (sets WARPSIM_GPUS)\n"
         "  --report FILE.json      write per-launch counts (instructions, grid, block, time) as JSON at exit\n"
         "  --block-order=random:SEED  run the blocks of every launch in a shuffled order\n"
         "  --quiet                 no warpsim messages (fault descriptions, compile notes, timing summary)\n"
@@ -65,6 +68,58 @@ static int ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static void unknown_gpu(const char *name, const char *err);
+
+/* Check --gpus (a count from 1 to 16, or preset names separated by commas) against --gpu, --set and --check;
+ * the number of devices, or 0 after a message. */
+static int check_gpus(const char *spec, const char *gpu, int nsets, int checking)
+{
+    char err[1024] = "";
+    int n = 0;
+    const char *p = spec;
+    while (*p >= '0' && *p <= '9') p++;
+    if (p != spec && !*p) {
+        long v = strtol(spec, NULL, 10);
+        if (v < 1 || v > 16) {
+            fprintf(stderr, "warpsim run: --gpus=%s: expected 1 to 16 devices\n", spec);
+            return 0;
+        }
+        n = (int)v;
+    } else {
+        if (gpu) {
+            fprintf(stderr, "warpsim run: --gpus=%s names the presets; leave out --gpu, or give --gpus a count\n", spec);
+            return 0;
+        }
+        if (nsets) {
+            fprintf(stderr, "warpsim run: --set changes --gpu's preset; with it give --gpus a count, not a list\n");
+            return 0;
+        }
+        for (const char *s = spec;; n++) {
+            const char *c = strchr(s, ',');
+            size_t len = c ? (size_t)(c - s) : strlen(s);
+            char name[128];
+            if (!len || len >= sizeof name || n == 16) {
+                fprintf(stderr, "warpsim run: --gpus=%s: expected a count or up to 16 preset names separated by "
+                        "commas (e.g. --gpus h200,a100)\n", spec);
+                return 0;
+            }
+            memcpy(name, s, len);
+            name[len] = 0;
+            if (!ws_device_get(name, err, sizeof err)) {
+                unknown_gpu(name, err);
+                return 0;
+            }
+            if (!c) { n++; break; }
+            s = c + 1;
+        }
+    }
+    if (n > 1 && checking) {
+        fprintf(stderr, "warpsim run: --check runs on one device; leave out --gpus (or use --gpus 1)\n");
+        return 0;
+    }
+    return n;
 }
 
 /* Print the unknown-device error with the list of presets. */
@@ -268,7 +323,7 @@ static void set_cleanup_at_exit(void)
 int cli_run(int argc, char **argv)
 {
     const char *gpu = NULL, *report = NULL, *block_order = NULL, *cache_control = NULL, *mode = NULL, *simt = NULL;
-    const char *threads = NULL;
+    const char *threads = NULL, *gpus = NULL;
     int quiet = 0, timing = 0, i = 1;
     cli_check_opts chk;
     cli_check_init(&chk);
@@ -310,7 +365,8 @@ int cli_run(int argc, char **argv)
             timing = 1;
             continue;
         }
-        if ((v = opt_value(argc, argv, &i, "--gpu", &missing))) gpu = v;
+        if ((v = opt_value(argc, argv, &i, "--gpus", &missing))) gpus = v;
+        else if ((v = opt_value(argc, argv, &i, "--gpu", &missing))) gpu = v;
         else if ((v = opt_value(argc, argv, &i, "--report", &missing))) report = v;
         else if ((v = opt_value(argc, argv, &i, "--block-order", &missing))) block_order = v;
         else if ((v = opt_value(argc, argv, &i, "--cache-control", &missing))) cache_control = v;
@@ -352,10 +408,15 @@ int cli_run(int argc, char **argv)
         return 2;
     }
     char err[1024] = "";
+    if (gpu && strchr(gpu, ',')) {
+        fprintf(stderr, "warpsim run: --gpu=%s: one preset; several devices are --gpus %s\n", gpu, gpu);
+        return 2;
+    }
     if (gpu && !ws_device_get(gpu, err, sizeof err)) {
         unknown_gpu(gpu, err);
         return 2;
     }
+    if (gpus && !check_gpus(gpus, gpu, sets.n, chk.checks != NULL)) return 2;
     if (cli_set_prepare(&sets, gpu, "warpsim run")) return 2;
     if (sets.n) gpu = sets.preset;   /* the derived preset, removed when the program has exited */
     if (block_order && !valid_block_order(block_order)) {
@@ -429,7 +490,7 @@ int cli_run(int argc, char **argv)
         (quiet && setenv("WARPSIM_QUIET", "1", 1) != 0) || (timing && setenv("WARPSIM_TIMING", "1", 1) != 0) ||
         (cache_control && setenv("WARPSIM_CACHE_CONTROL", cache_control, 1) != 0) ||
         (simt && setenv("WARPSIM_SIMT", simt, 1) != 0) ||
-        (threads && setenv("WARPSIM_THREADS", threads, 1) != 0)) {
+        (threads && setenv("WARPSIM_THREADS", threads, 1) != 0) || (gpus && setenv("WARPSIM_GPUS", gpus, 1) != 0)) {
         fprintf(stderr, "warpsim run: cannot set up the environment\n");
         return 2;
     }

@@ -213,7 +213,7 @@ static int grid_barrier_stuck(ws_run *L, ws_block **res, uint64_t hi, uint64_t i
     for (uint64_t i = 0; i < hi; i++)
         if (res[i] && !res[i]->grid_wait) { gw->rounds = 0; return 0; }
     uint32_t v;
-    memcpy(&v, L->gstore + (L->coop_ws + 4 - WS_GLOBAL_BASE), sizeof v);
+    memcpy(&v, L->gstore + (L->coop_ws + 4 - L->gbase), sizeof v);
     if (gw->rounds && v != gw->last) gw->rounds = 0;
     if (!gw->rounds) gw->insts = 0;
     gw->last = v;
@@ -239,7 +239,7 @@ int ws_run_grid_stuck(ws_run *L, int *armed, uint32_t *last)
         }
     }
     uint32_t v;
-    memcpy(&v, L->gstore + (L->coop_ws + 4 - WS_GLOBAL_BASE), sizeof v);
+    memcpy(&v, L->gstore + (L->coop_ws + 4 - L->gbase), sizeof v);
     if (*armed && v == *last) return 1;
     *armed = 1;
     *last = v;

@@ -121,6 +121,7 @@ typedef struct ws_run {
     int warps_per_block;
     uint8_t *gstore;         /* global arena store */
     uint64_t glimit;         /* bytes of arena in use */
+    uint64_t gbase;          /* first address of the arena (the device's global range) */
     int fault;               /* first fault's status code */
     char fault_msg[512];
     FILE *printf_out;

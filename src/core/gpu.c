@@ -14,7 +14,7 @@ ws_gpu *ws_gpu_create(const ws_device *dev, const ws_options *opt)
     g->dev = dev;
     if (opt) g->opt = *opt;
     size_t cap = dev && dev->global_mem ? dev->global_mem : (16ull << 30);
-    g->mem = ws_mem_create(cap);
+    g->mem = ws_mem_create(cap, opt ? opt->device_index : 0);
     if (!g->mem) { free(g); return NULL; }
     return g;
 }
@@ -136,6 +136,16 @@ void ws_register_host(ws_gpu *g, void *p, size_t size) { ws_mem_add_host(g->mem,
 
 /* Forget a registered host range. */
 void ws_unregister_host(ws_gpu *g, void *p) { ws_mem_remove_host(g->mem, p); }
+
+/* Make peer's memory reachable from g's kernels as peer `index` (NULL forgets it); its global memory only when
+ * enabled (peer access), its host-visible memory always. */
+void ws_gpu_set_peer(ws_gpu *g, int index, ws_gpu *peer, int enabled)
+{
+    ws_mem_set_peer(g->mem, index, peer ? peer->mem : NULL, enabled);
+}
+
+/* Whether addr lies in g's global address range (allocated or not). */
+int ws_gpu_owns_range(const ws_gpu *g, uint64_t addr) { return ws_mem_in_range(g->mem, addr); }
 
 /* Host view of a device range. */
 void *ws_host_view(ws_gpu *g, uint64_t addr, size_t len) { return ws_mem_view(g->mem, addr, len); }

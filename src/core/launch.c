@@ -31,7 +31,7 @@ void ws_fault(ws_warp *w, const ws_insn *in, int code, const char *fmt, ...)
 void *ws_xlate_slow(ws_warp *w, uint64_t addr, unsigned size, int lane)
 {
     ws_run *L = w->L;
-    uint64_t off = addr - WS_GLOBAL_BASE;
+    uint64_t off = addr - L->gbase;
     if (off < L->glimit && off + size <= L->glimit) return L->gstore + off;
     off = addr - WS_SHARED_WIN;
     if (off < WS_WIN_SPAN) return off + size <= w->blk->smem_size ? w->blk->smem + off : NULL;
@@ -286,6 +286,7 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
     }
     L.gstore = ws_mem_store(g->mem);
     L.glimit = ws_mem_limit(g->mem);
+    L.gbase = ws_mem_base(g->mem);
     L.local_stride = (f->stack_need + 15) & ~(size_t)15;
     L.max_inst = g->opt.max_instructions;
     L.nobs = g->nobs;

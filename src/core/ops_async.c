@@ -97,7 +97,7 @@ static void h_cp_async(ws_warp *w, const ws_insn *in, uint32_t mask)
         if (!d) return;
         uint8_t buf[16] = {0};
         if (ss) {
-            uint64_t off = sa - WS_GLOBAL_BASE;
+            uint64_t off = sa - w->L->gbase;
             uint8_t *s = off < w->L->glimit && off + ss <= w->L->glimit ? w->L->gstore + off : ws_xlate_slow(w, sa, ss, l);
             if (!s || (sa & (cp - 1))) {
                 ws_fault(w, in, WS_ERR_ILLEGAL_ADDRESS, "cp.async: invalid or misaligned global source 0x%llx (size %u) by thread %d of block (%u,%u,%u)",

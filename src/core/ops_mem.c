@@ -5,7 +5,7 @@
 /* Host pointer for a global (or constant) address; inline fast path, slow path for everything else. */
 static inline uint8_t *xlate_global(ws_warp *w, uint64_t addr, unsigned size, int lane)
 {
-    uint64_t off = addr - WS_GLOBAL_BASE;
+    uint64_t off = addr - w->L->gbase;
     if (off < w->L->glimit && off + size <= w->L->glimit) return w->L->gstore + off;
     return ws_xlate_slow(w, addr, size, lane);
 }
@@ -107,10 +107,10 @@ static void h_ld(ws_warp *w, const ws_insn *in, uint32_t mask)
 static inline void ld_global_32(ws_warp *w, const ws_insn *in, uint32_t mask, const int sx)
 {
     const int d = in->d[0], b = in->base;
-    const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit;
+    const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit, gb = w->L->gbase;
     uint8_t *store = w->L->gstore;
     FOR_LANES(mask, {
-        uint64_t off = RG(b, l) + imm - WS_GLOBAL_BASE;
+        uint64_t off = RG(b, l) + imm - gb;
         if (off + 4 > lim || (off & 3)) { h_ld(w, in, 1u << l); if (w->state == WS_W_FAULT) return; continue; }
         uint32_t v;
         memcpy(&v, store + off, 4);
@@ -169,10 +169,10 @@ static void h_st(ws_warp *w, const ws_insn *in, uint32_t mask)
 static void h_st_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const int s = in->s[0], b = in->base;
-    const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit;
+    const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit, gb = w->L->gbase;
     uint8_t *store = w->L->gstore;
     FOR_LANES(mask, {
-        uint64_t off = RG(b, l) + imm - WS_GLOBAL_BASE;
+        uint64_t off = RG(b, l) + imm - gb;
         if (off + 4 > lim || (off & 3)) { h_st(w, in, 1u << l); if (w->state == WS_W_FAULT) return; continue; }
         uint32_t v = (uint32_t)RG(s, l);
         memcpy(store + off, &v, 4);

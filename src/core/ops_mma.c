@@ -331,7 +331,7 @@ static uint8_t *mx_ptr(ws_warp *w, const ws_insn *in, int sp, uint64_t a, unsign
     if (sp == WS_S_SHARED) {
         if (a + size <= w->blk->smem_size && a + size >= a) p = w->blk->smem + a;
     } else {
-        uint64_t off = a - WS_GLOBAL_BASE;
+        uint64_t off = a - w->L->gbase;
         if (off < w->L->glimit && off + size <= w->L->glimit) p = w->L->gstore + off;
         else p = ws_xlate_slow(w, a, size, l);
     }

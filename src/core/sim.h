@@ -44,6 +44,8 @@ typedef struct ws_options {
     int simt_stack;           /* 1: the pre-Volta model (--simt=stack): a warp's divergent paths run one after the
                                * other to their reconvergence point, never interleaved; 0: independent thread
                                * scheduling (sm_70+): a path that spins gives the others a turn, __syncwarp waits */
+    int device_index;         /* which device of the process (0..15): its global addresses start at
+                               * WS_GLOBAL_BASE + index * WS_GLOBAL_SPAN (src/mem/mem.h), unique in the process */
 } ws_options;
 
 /* Create a simulated GPU for device model dev. */
@@ -66,6 +68,11 @@ void ws_register_host(ws_gpu *g, void *p, size_t size);
 void ws_unregister_host(ws_gpu *g, void *p);
 /* Host view of device range [addr, addr+len), or NULL when any part of it is not allocated memory. */
 void *ws_host_view(ws_gpu *g, uint64_t addr, size_t len);
+/* Make peer's memory reachable from g's kernels as peer `index` (0..15; NULL forgets it): its global memory only
+ * when enabled (peer access; else an access there is an illegal address), its host-visible memory always. */
+void ws_gpu_set_peer(ws_gpu *g, int index, ws_gpu *peer, int enabled);
+/* Whether addr lies in g's global address range, allocated or not (which device a pointer belongs to). */
+int ws_gpu_owns_range(const ws_gpu *g, uint64_t addr);
 /* Whether addr lies in device memory (an allocation or a module variable); fills base/size of the allocation. */
 int ws_is_device_addr(ws_gpu *g, uint64_t addr, uint64_t *base, size_t *size);
 /* Tell instrumentation (the checkers) that the host side wrote (write=1: cudaMemcpy, cudaMemset) or read

@@ -81,6 +81,8 @@ static const field FIELDS[] = {
     FD(tensor_tflops, 0, 0, "0"),
     FD(host_link_gbs_pinned, 1, 0, NULL),
     FD(host_link_gbs_pageable, 1, 0, NULL),
+    FD(peer_link_gbs, 0, 0, "0"),
+    FD(peer_link_latency_us, 0, 0, "0"),
     FI(teaching, 0, 0, "0"),
     /* timing model (defaults: Hopper-class values; presets name their sources) */
     FI(lat_int, 0, 1, "4"),

@@ -60,6 +60,8 @@ typedef struct ws_device {
     double tensor_tflops;       /* peak dense FP16/BF16 tensor */
     double host_link_gbs_pinned;   /* host<->device copies from pinned memory, GB/s */
     double host_link_gbs_pageable; /* from pageable memory, GB/s */
+    double peer_link_gbs;       /* GPU-to-GPU copies (NVLink), GB/s one way; 0: over PCIe at host_link_gbs_pinned */
+    double peer_link_latency_us;/* fixed cost of one GPU-to-GPU copy, microseconds; 0: 2 us as other copies */
     int teaching;               /* 1 for the seed's invented machines */
 
     /* timing model: dependent-issue latencies (cycles) and pipeline widths (lanes per SM) */

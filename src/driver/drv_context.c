@@ -1,6 +1,6 @@
-/* drv_context.c - cuInit, the primary context (the runtime's context) and the per-thread context stack. Every
- * context stands for the one simulated device; a context made by cuCtxCreate is a separate handle over the same
- * device, memory and streams. */
+/* drv_context.c - cuInit, the primary contexts (one per simulated device: the runtime's context of that device)
+ * and the per-thread context stack. A context made by cuCtxCreate is a separate handle over its device's memory
+ * and streams. Making a context current makes its device the runtime's current device on the thread. */
 #include "drv_internal.h"
 
 #include <pthread.h>
@@ -11,12 +11,12 @@
 /* The driver's process-wide state. */
 static struct {
     int inited;
-    ws_drv_ctx primary;
-    int primary_refs;            /* cuDevicePrimaryCtxRetain minus Release */
+    ws_drv_ctx primary[WS_DRV_MAX_DEVICES];
+    int primary_refs[WS_DRV_MAX_DEVICES];   /* cuDevicePrimaryCtxRetain minus Release */
     int ctx_used;                /* the program has made a context current itself */
     ws_drv_ctx *created;         /* contexts from cuCtxCreate */
     unsigned long long next_id;
-} drv = { .primary = { WS_DRV_CTX_MAGIC, 1, 0, 1, NULL }, .next_id = 2 };
+} drv = { .primary = { { WS_DRV_CTX_MAGIC, 1, 0, 1, NULL, 0 } }, .next_id = 2 };
 
 static pthread_mutex_t drv_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static _Thread_local ws_drv_ctx *stack[WS_DRV_STACK_DEPTH];
@@ -31,14 +31,44 @@ void ws_drv_unlock(void) { pthread_mutex_unlock(&drv_mutex); }
 /* Whether cuInit has run. */
 CUresult ws_drv_inited(void) { return drv.inited ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED; }
 
-/* The primary context object. */
-ws_drv_ctx *ws_drv_primary(void) { return &drv.primary; }
+/* The primary context of device dev (made on first use; device 0's has id 1, as with one device). */
+ws_drv_ctx *ws_drv_primary_of(int dev)
+{
+    if (dev < 0 || dev >= WS_DRV_MAX_DEVICES) dev = 0;
+    ws_drv_ctx *c = &drv.primary[dev];
+    if (!c->magic) {
+        ws_drv_lock();
+        if (!c->magic) *c = (ws_drv_ctx){ WS_DRV_CTX_MAGIC, 1, 0, 1000ull + (unsigned long long)dev, NULL, dev };
+        ws_drv_unlock();
+    }
+    return c;
+}
+
+/* The primary context of the runtime's current device. */
+ws_drv_ctx *ws_drv_primary(void)
+{
+    int d = 0;
+    cudaGetDevice(&d);
+    return ws_drv_primary_of(d);
+}
+
+/* Whether c is one of the primary contexts. */
+static int is_primary(const ws_drv_ctx *c)
+{
+    return c >= &drv.primary[0] && c < &drv.primary[WS_DRV_MAX_DEVICES] && c->magic == WS_DRV_CTX_MAGIC;
+}
+
+/* The thread's context c became current: its device becomes the runtime's current device. */
+static void bind(const ws_drv_ctx *c)
+{
+    if (c) cudaSetDevice(c->device);
+}
 
 /* Whether c is a live context. */
 int ws_drv_ctx_valid(const ws_drv_ctx *c)
 {
     if (!c) return 0;
-    if (c == &drv.primary) return 1;
+    if (is_primary(c)) return 1;
     ws_drv_lock();
     int ok = 0;
     for (ws_drv_ctx *p = drv.created; p; p = p->next)
@@ -52,7 +82,7 @@ int ws_drv_ctx_valid(const ws_drv_ctx *c)
 ws_drv_ctx *ws_drv_current(void)
 {
     if (depth > 0) return stack[depth - 1];
-    if (!drv.ctx_used && ws_rtx_gpu_exists()) return &drv.primary;
+    if (!drv.ctx_used && ws_rtx_gpu_exists()) return ws_drv_primary();
     return NULL;
 }
 
@@ -82,7 +112,12 @@ WS_DRV_EXPORT CUresult cuDriverGetVersion(int *driverVersion)
 }
 
 /* Check a device ordinal. */
-static CUresult check_dev(CUdevice dev) { return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+static CUresult check_dev(CUdevice dev)
+{
+    int n = 0;
+    cudaGetDeviceCount(&n);
+    return dev >= 0 && dev < n && dev < WS_DRV_MAX_DEVICES ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
 
 /* cuDevicePrimaryCtxRetain: the primary context, activated. */
 WS_DRV_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
@@ -91,9 +126,9 @@ WS_DRV_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
     if (!pctx) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
     if (check_dev(dev)) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
     ws_drv_lock();
-    drv.primary_refs++;
+    drv.primary_refs[dev]++;
     ws_drv_unlock();
-    *pctx = (CUcontext)&drv.primary;
+    *pctx = (CUcontext)ws_drv_primary_of(dev);
     return CUDA_SUCCESS;
 }
 
@@ -103,8 +138,8 @@ WS_DRV_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
     WS_DRV_ENTER();
     if (check_dev(dev)) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
     ws_drv_lock();
-    CUresult r = drv.primary_refs > 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
-    if (!r) drv.primary_refs--;
+    CUresult r = drv.primary_refs[dev] > 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+    if (!r) drv.primary_refs[dev]--;
     ws_drv_unlock();
     WS_DRV_RET(r);
 }
@@ -118,8 +153,8 @@ WS_DRV_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *fl
     WS_DRV_ENTER();
     if (!flags || !active) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
     if (check_dev(dev)) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
-    *flags = drv.primary.flags;
-    *active = drv.primary_refs > 0 || ws_rtx_gpu_exists();
+    *flags = ws_drv_primary_of(dev)->flags;
+    *active = drv.primary_refs[dev] > 0 || ws_rtx_gpu_exists();
     return CUDA_SUCCESS;
 }
 
@@ -131,7 +166,7 @@ WS_DRV_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int 
     if (flags & ~(unsigned)(CU_CTX_SCHED_MASK | CU_CTX_LMEM_RESIZE_TO_MAX | CU_CTX_COREDUMP_ENABLE |
                             CU_CTX_USER_COREDUMP_ENABLE | CU_CTX_SYNC_MEMOPS))
         WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
-    drv.primary.flags = flags;
+    ws_drv_primary_of(dev)->flags = flags;
     return CUDA_SUCCESS;
 }
 
@@ -146,8 +181,13 @@ WS_DRV_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
     WS_DRV_ENTER();
     if (check_dev(dev)) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
-    drv.primary_refs = 0;
-    WS_DRV_RT(cudaDeviceReset());
+    drv.primary_refs[dev] = 0;
+    int cur = 0;
+    cudaGetDevice(&cur);
+    cudaSetDevice(dev);   /* the runtime resets its current device */
+    cudaError_t e = cudaDeviceReset();
+    cudaSetDevice(cur);
+    WS_DRV_RT(e);
 }
 
 /* cuDevicePrimaryCtxReset: the CUDA 10 name. */
@@ -165,12 +205,14 @@ static CUresult create_ctx(CUcontext *pctx, unsigned flags, CUdevice dev)
     ws_drv_lock();
     c->magic = WS_DRV_CTX_MAGIC;
     c->flags = flags;
+    c->device = dev;
     c->id = drv.next_id++;
     c->next = drv.created;
     drv.created = c;
     drv.ctx_used = 1;
     ws_drv_unlock();
     stack[depth++] = c;
+    bind(c);
     *pctx = (CUcontext)c;
     return CUDA_SUCCESS;
 }
@@ -209,7 +251,7 @@ WS_DRV_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
     WS_DRV_ENTER();
     ws_drv_ctx *c = (ws_drv_ctx *)ctx;
-    if (!c || c == &drv.primary || !ws_drv_ctx_valid(c)) WS_DRV_RET(CUDA_ERROR_INVALID_CONTEXT);
+    if (!c || is_primary(c) || !ws_drv_ctx_valid(c)) WS_DRV_RET(CUDA_ERROR_INVALID_CONTEXT);
     cudaDeviceSynchronize();
     ws_drv_lock();
     for (ws_drv_ctx **p = &drv.created; *p; p = &(*p)->next)
@@ -236,6 +278,7 @@ WS_DRV_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext ctx)
     if (depth >= WS_DRV_STACK_DEPTH) WS_DRV_RET(CUDA_ERROR_OUT_OF_MEMORY);
     drv.ctx_used = 1;
     stack[depth++] = (ws_drv_ctx *)ctx;
+    bind((ws_drv_ctx *)ctx);
     return CUDA_SUCCESS;
 }
 
@@ -249,6 +292,7 @@ WS_DRV_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *pctx)
     if (depth == 0) WS_DRV_RET(CUDA_ERROR_INVALID_CONTEXT);
     ws_drv_ctx *c = stack[--depth];
     if (pctx) *pctx = (CUcontext)c;
+    if (depth > 0) bind(stack[depth - 1]);
     return CUDA_SUCCESS;
 }
 
@@ -262,12 +306,14 @@ WS_DRV_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx)
     if (!ctx) {
         if (depth > 0) depth--;
         drv.ctx_used = 1;
+        if (depth > 0) bind(stack[depth - 1]);
         return CUDA_SUCCESS;
     }
     if (!ws_drv_ctx_valid((ws_drv_ctx *)ctx)) WS_DRV_RET(CUDA_ERROR_INVALID_CONTEXT);
     drv.ctx_used = 1;
     if (depth == 0) depth = 1;
     stack[depth - 1] = (ws_drv_ctx *)ctx;
+    bind((ws_drv_ctx *)ctx);
     return CUDA_SUCCESS;
 }
 
@@ -280,13 +326,29 @@ WS_DRV_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx)
     return CUDA_SUCCESS;
 }
 
-/* cuCtxGetDevice: the current context's device (the one simulated device). */
+/* cuCtxGetDevice: the current context's device. */
 WS_DRV_EXPORT CUresult cuCtxGetDevice(CUdevice *device)
 {
     WS_DRV_ENTER_CTX();
     if (!device) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
-    *device = 0;
+    *device = ws_drv_current()->device;
     return CUDA_SUCCESS;
+}
+
+/* cuCtxEnablePeerAccess: the current context's kernels may access peerContext's device memory. */
+WS_DRV_EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
+{
+    WS_DRV_ENTER_CTX();
+    if (!ws_drv_ctx_valid((ws_drv_ctx *)peerContext)) WS_DRV_RET(CUDA_ERROR_INVALID_CONTEXT);
+    WS_DRV_RT(cudaDeviceEnablePeerAccess(((ws_drv_ctx *)peerContext)->device, Flags));
+}
+
+/* cuCtxDisablePeerAccess: undo cuCtxEnablePeerAccess. */
+WS_DRV_EXPORT CUresult cuCtxDisablePeerAccess(CUcontext peerContext)
+{
+    WS_DRV_ENTER_CTX();
+    if (!ws_drv_ctx_valid((ws_drv_ctx *)peerContext)) WS_DRV_RET(CUDA_ERROR_INVALID_CONTEXT);
+    WS_DRV_RT(cudaDeviceDisablePeerAccess(((ws_drv_ctx *)peerContext)->device));
 }
 
 /* cuCtxGetFlags: the current context's flags. */

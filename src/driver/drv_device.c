@@ -1,4 +1,4 @@
-/* drv_device.c - device queries: the one simulated device, described by the runtime (cudaDeviceAttr and
+/* drv_device.c - device queries: the simulated devices, described by the runtime (cudaDeviceAttr and
  * CUdevice_attribute share their values). */
 #include "drv_internal.h"
 
@@ -8,11 +8,11 @@
 /* The runtime's properties of device dev. */
 static CUresult props(CUdevice dev, struct cudaDeviceProp *p)
 {
-    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-    return ws_drv_from_rt(cudaGetDeviceProperties(p, 0));
+    cudaError_t e = cudaGetDeviceProperties(p, dev);
+    return e == cudaErrorInvalidDevice ? CUDA_ERROR_INVALID_DEVICE : ws_drv_from_rt(e);
 }
 
-/* cuDeviceGetCount: one simulated device. */
+/* cuDeviceGetCount: the simulated devices. */
 WS_DRV_EXPORT CUresult cuDeviceGetCount(int *count)
 {
     WS_DRV_ENTER();
@@ -69,8 +69,10 @@ WS_DRV_EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, 
 {
     WS_DRV_ENTER();
     if (!pi) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
-    if (dev != 0) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
-    WS_DRV_RT(cudaDeviceGetAttribute(pi, (enum cudaDeviceAttr)attrib, 0));
+    int n = 0;
+    cudaGetDeviceCount(&n);
+    if (dev < 0 || dev >= n) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
+    WS_DRV_RT(cudaDeviceGetAttribute(pi, (enum cudaDeviceAttr)attrib, dev));
 }
 
 /* cuDeviceGetUuid_v2: the device's UUID. */
@@ -121,7 +123,7 @@ WS_DRV_EXPORT CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev)
     prop->memPitch = (int)(p.memPitch > 0x7fffffff ? 0x7fffffff : p.memPitch);
     prop->regsPerBlock = p.regsPerBlock;
     int clk = 0;
-    cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
+    cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, dev);
     prop->clockRate = clk;
     prop->textureAlign = (int)p.textureAlignment;
     return CUDA_SUCCESS;
@@ -131,16 +133,27 @@ WS_DRV_EXPORT CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev)
 WS_DRV_EXPORT CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
 {
     WS_DRV_ENTER();
-    if (dev != 0) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
-    WS_DRV_RT(cudaDeviceGetPCIBusId(pciBusId, len, 0));
+    int n = 0;
+    cudaGetDeviceCount(&n);
+    if (dev < 0 || dev >= n) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
+    WS_DRV_RT(cudaDeviceGetPCIBusId(pciBusId, len, dev));
 }
 
-/* cuDeviceCanAccessPeer: one device, no peers. */
+/* cuDeviceCanAccessPeer: every two distinct devices (the runtime's answer). */
 WS_DRV_EXPORT CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev)
 {
     WS_DRV_ENTER();
     if (!canAccessPeer) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
-    if (dev != 0 || peerDev != 0) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
-    *canAccessPeer = 0;
-    return CUDA_SUCCESS;
+    cudaError_t e = cudaDeviceCanAccessPeer(canAccessPeer, dev, peerDev);
+    WS_DRV_RET(e == cudaErrorInvalidDevice ? CUDA_ERROR_INVALID_DEVICE : ws_drv_from_rt(e));
+}
+
+/* cuDeviceGetP2PAttribute: the runtime's answer (CUdevice_P2PAttribute and cudaDeviceP2PAttr share values). */
+WS_DRV_EXPORT CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice,
+                                               CUdevice dstDevice)
+{
+    WS_DRV_ENTER();
+    if (!value) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    cudaError_t e = cudaDeviceGetP2PAttribute(value, (enum cudaDeviceP2PAttr)attrib, srcDevice, dstDevice);
+    WS_DRV_RET(e == cudaErrorInvalidDevice ? CUDA_ERROR_INVALID_DEVICE : ws_drv_from_rt(e));
 }

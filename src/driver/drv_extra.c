@@ -167,15 +167,15 @@ WS_DRV_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream h
     WS_DRV_RET(copy3d(pCopy, hStream, 0));
 }
 
-/* cuMemcpyPeerAsync: one device, so an ordinary copy on the stream. */
+/* cuMemcpyPeerAsync: cuMemcpyPeer on a stream (the runtime's cudaMemcpyPeerAsync). */
 WS_DRV_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
                                          CUcontext srcContext, size_t ByteCount, CUstream hStream)
 {
     WS_DRV_ENTER_CTX();
     if (!ws_drv_ctx_valid((ws_drv_ctx *)dstContext) || !ws_drv_ctx_valid((ws_drv_ctx *)srcContext))
         WS_DRV_RET(CUDA_ERROR_INVALID_CONTEXT);
-    WS_DRV_RT(cudaMemcpyAsync(dp(dstDevice), dp(srcDevice), ByteCount, cudaMemcpyDeviceToDevice,
-                              (cudaStream_t)hStream));
+    WS_DRV_RT(cudaMemcpyPeerAsync(dp(dstDevice), ((ws_drv_ctx *)dstContext)->device, dp(srcDevice),
+                                  ((ws_drv_ctx *)srcContext)->device, ByteCount, (cudaStream_t)hStream));
 }
 
 /* cuStreamGetCaptureInfo_v3: capture status, id, graph and the dependencies (the runtime's answer). */
@@ -262,17 +262,6 @@ WS_DRV_EXPORT CUresult cuCtxResetPersistingL2Cache(void)
     return CUDA_SUCCESS;
 }
 
-/* cuDeviceGetP2PAttribute: one device, no peers. */
-WS_DRV_EXPORT CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice,
-                                               CUdevice dstDevice)
-{
-    (void)attrib;
-    WS_DRV_ENTER();
-    if (!value) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
-    if (srcDevice != 0 || dstDevice != 0) WS_DRV_RET(CUDA_ERROR_INVALID_DEVICE);
-    *value = 0;
-    return CUDA_SUCCESS;
-}
 
 /* the per-thread default stream forms */
 WS_DRV_PT_ALIAS(cuMemAllocAsync, cuMemAllocAsync_ptsz);

@@ -25,6 +25,7 @@ typedef struct ws_drv_ctx {
     unsigned flags;
     unsigned long long id;
     struct ws_drv_ctx *next;
+    int device;                  /* the simulated device it stands for */
 } ws_drv_ctx;
 
 /* The per-thread-default-stream form of an implemented function (the _ptds/_ptsz symbol that code built with
@@ -49,8 +50,11 @@ CUresult ws_drv_inited(void);
 CUresult ws_drv_need_ctx(void);
 /* The calling thread's current context (the runtime's primary context once the runtime used the device). */
 ws_drv_ctx *ws_drv_current(void);
-/* The primary context object. */
+/* The primary context of the runtime's current device. */
 ws_drv_ctx *ws_drv_primary(void);
+/* The primary context of device dev (0 .. WS_DRV_MAX_DEVICES-1). */
+ws_drv_ctx *ws_drv_primary_of(int dev);
+#define WS_DRV_MAX_DEVICES 16
 /* Whether c is a live context. */
 int ws_drv_ctx_valid(const ws_drv_ctx *c);
 /* Take / release the driver's lock (its own state: contexts; the runtime locks the device itself). */

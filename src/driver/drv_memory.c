@@ -194,14 +194,15 @@ WS_DRV_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr s
     WS_DRV_RET(copy(dp(dstDevice), dp(srcDevice), ByteCount, cudaMemcpyDeviceToDevice, hStream, 0));
 }
 
-/* cuMemcpyPeer: one device, so an ordinary copy. */
+/* cuMemcpyPeer: a copy between two contexts' memories (the runtime's cudaMemcpyPeer). */
 WS_DRV_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
                                     CUcontext srcContext, size_t ByteCount)
 {
     WS_DRV_ENTER_CTX();
     if (!ws_drv_ctx_valid((ws_drv_ctx *)dstContext) || !ws_drv_ctx_valid((ws_drv_ctx *)srcContext))
         WS_DRV_RET(CUDA_ERROR_INVALID_CONTEXT);
-    WS_DRV_RET(copy(dp(dstDevice), dp(srcDevice), ByteCount, cudaMemcpyDeviceToDevice, NULL, 1));
+    WS_DRV_RT(cudaMemcpyPeer(dp(dstDevice), ((ws_drv_ctx *)dstContext)->device, dp(srcDevice),
+                             ((ws_drv_ctx *)srcContext)->device, ByteCount));
 }
 
 /* One side of a 2D copy: its address (with the X/Y offsets applied); 0, or -1 for arrays. */

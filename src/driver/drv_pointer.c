@@ -20,7 +20,7 @@ static CUresult attribute(void *data, CUpointer_attribute attr, CUdeviceptr ptr,
     if (known) ws_rtx_mem_range(ptr, &base, &size);
     switch (attr) {
     case CU_POINTER_ATTRIBUTE_CONTEXT:
-        *(CUcontext *)data = known ? (CUcontext)ws_drv_primary() : NULL;
+        *(CUcontext *)data = known ? (CUcontext)ws_drv_primary_of(a.device) : NULL;
         break;
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
         *(unsigned *)data = !known ? 0 : a.type == cudaMemoryTypeHost ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
@@ -44,7 +44,7 @@ static CUresult attribute(void *data, CUpointer_attribute attr, CUdeviceptr ptr,
         *(int *)data = a.type == cudaMemoryTypeManaged;
         break;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
-        *(int *)data = known ? 0 : -2;
+        *(int *)data = known ? a.device : -2;
         break;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
         *(CUdeviceptr *)data = known ? (CUdeviceptr)base : 0;

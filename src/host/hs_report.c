@@ -48,6 +48,8 @@ long ws_hs_report_launch(const char *kernel, ws_dim3 grid, ws_dim3 block, size_t
     r->error = status ? ws_hs_error_name(status) : NULL;
     if (status && !r->error) r->error = "error";
     r->stats = *st;
+    r->device = ws_hs_current();
+    r->ndevices = ws_hs_device_count();
     if (occ) { r->has_occ = 1; r->occ = *occ; }
     if (tm && tm->valid) { r->has_tm = 1; r->tm = *tm; }
     return index;
@@ -62,14 +64,61 @@ void ws_hs_report_parent(long index, int depth, long parent)
     }
 }
 
-/* Write the report file named by WARPSIM_REPORT. */
-/* The "view" member of the report (--view). */
-static void view_member(ws_json *w, void *ctx)
+/* Copies per device and direction (enum ws_rep_copy_dir), for the report's "devices". */
+static struct { uint64_t count, bytes; double seconds; } copies[WS_HS_MAX_DEVICES][WS_REP_COPY_DIR_COUNT];
+
+/* Count one copy of a device. */
+void ws_hs_report_copy(int device, int dir, uint64_t bytes, double seconds)
 {
-    (void)ctx;
-    ws_hs_view_member(w, launches, nlaunches);
+    if (device < 0 || device >= WS_HS_MAX_DEVICES || dir < 0 || dir >= WS_REP_COPY_DIR_COUNT) return;
+    copies[device][dir].count++;
+    copies[device][dir].bytes += bytes;
+    copies[device][dir].seconds += seconds;
 }
 
+/* The report's "devices" (several devices): each one's preset, name, launches and copies by direction. */
+static void devices_member(ws_json *w, int nd)
+{
+    ws_json_key(w, "devices");
+    ws_json_begin_array(w);
+    for (int i = 0; i < nd; i++) {
+        const ws_device *d = ws_hs_device_at(i);
+        size_t nl = 0;
+        for (size_t j = 0; j < nlaunches; j++) nl += launches[j].device == i;
+        ws_json_break(w, 2);
+        ws_json_begin_object(w);
+        ws_json_member_int(w, "index", i);
+        ws_json_member_string(w, "preset", d->name);
+        ws_json_member_string(w, "name", d->full_name);
+        ws_json_member_uint(w, "launches", nl);
+        ws_json_key(w, "copies");
+        ws_json_begin_array(w);
+        for (int k = 0; k < WS_REP_COPY_DIR_COUNT; k++) {
+            if (!copies[i][k].count) continue;
+            ws_json_begin_object(w);
+            ws_json_member_string(w, "direction", ws_rep_copy_dir_name(k));
+            ws_json_member_uint(w, "count", copies[i][k].count);
+            ws_json_member_uint(w, "bytes", copies[i][k].bytes);
+            ws_json_member_double_g(w, "seconds", copies[i][k].seconds, 12);
+            ws_json_end_object(w);
+        }
+        ws_json_end_array(w);
+        ws_json_end_object(w);
+    }
+    ws_json_break(w, 0);
+    ws_json_end_array(w);
+}
+
+/* The report's members after "launches": "devices" (with several devices) and "view" (--view). */
+static void extra_members(ws_json *w, void *ctx)
+{
+    (void)ctx;
+    int nd = ws_hs_device_count();
+    if (nd > 1) devices_member(w, nd);
+    if (ws_hs_view_enabled()) ws_hs_view_member(w, launches, nlaunches);
+}
+
+/* Write the report file named by WARPSIM_REPORT. */
 static void report_write(void)
 {
     if (!ws_hs_report_enabled()) return;
@@ -81,11 +130,10 @@ static void report_write(void)
     }
     /* another thread may still be inside a call at exit: wait a little for it, then write anyway */
     int locked = ws_hs_lock_timed(2);
-    int e = 0;
-    const ws_device *d = ws_hs_device(&e);
+    const ws_device *d = ws_hs_device_at(0);
     int bad = ws_rep_run_write_ex(out, d ? d->name : "unknown", launches, nlaunches,
                                   ws_hs_chk_report(),   /* --check: the findings */
-                                  ws_hs_view_enabled() ? view_member : NULL, NULL);
+                                  ws_hs_view_enabled() || ws_hs_device_count() > 1 ? extra_members : NULL, NULL);
     if (locked) ws_hs_unlock();
     if (fclose(out) != 0 || bad) fprintf(stderr, "warpsim: error writing the report %s\n", path);
 }
@@ -106,24 +154,27 @@ static const char *limiter_of(const ws_device *d, const ws_tm_result *t)
 /* Print a short human summary per kernel (timing mode, unless quiet) on stderr. */
 static void summary_print(void)
 {
-    if (!ws_hs_tm() || ws_hs_quiet() || !nlaunches) return;
+    if (!ws_hs_timing() || ws_hs_quiet() || !nlaunches) return;
     int any = 0;
     for (size_t i = 0; i < nlaunches; i++) any |= launches[i].has_tm;
     if (!any) return;
-    int e = 0;
-    const ws_device *d = ws_hs_device(&e);
+    const ws_device *d = ws_hs_device_at(0);
     if (!d) return;
-    fprintf(stderr, "\nwarpsim timing summary (%s, %d SMs at %.0f MHz)\n", d->full_name, d->sm_count, d->sm_clock_mhz);
+    int nd = ws_hs_device_count();
+    if (nd > 1) fprintf(stderr, "\nwarpsim timing summary (%d devices, the first a %s)\n", nd, d->full_name);
+    else fprintf(stderr, "\nwarpsim timing summary (%s, %d SMs at %.0f MHz)\n", d->full_name, d->sm_count, d->sm_clock_mhz);
     for (size_t i = 0; i < nlaunches; i++) {
         const ws_rep_launch *r = &launches[i];
         int seen = 0;
-        for (size_t j = 0; j < i; j++) if (!strcmp(launches[j].kernel, r->kernel)) seen = 1;
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(launches[j].kernel, r->kernel) && launches[j].device == r->device) seen = 1;
         if (seen || !r->has_tm) continue;
         int n = 0;
         double total = 0;
         const ws_rep_launch *last = r;
+        if (r->ndevices > 1) d = ws_hs_device_at(r->device);   /* one entry per kernel and device */
         for (size_t j = i; j < nlaunches; j++)
-            if (!strcmp(launches[j].kernel, r->kernel) && launches[j].has_tm) {
+            if (!strcmp(launches[j].kernel, r->kernel) && launches[j].device == r->device && launches[j].has_tm) {
                 n++;
                 total += launches[j].tm.duration_ns;
                 last = &launches[j];
@@ -134,6 +185,7 @@ static void summary_print(void)
         double ai = bytes > 0 ? (double)t->flops / bytes : 0;
         double ridge = d->fp32_tflops * 1e12 / (d->mem_bandwidth_gbs * 1e9);
         double secs = t->duration_ns * 1e-9;
+        if (r->ndevices > 1) fprintf(stderr, "  [device %d: %s]", r->device, d->full_name);
         fprintf(stderr, "  %s  <<<(%u,%u,%u), (%u,%u,%u)>>>  %d launch%s, %.2f us total\n", last->kernel, last->grid.x,
                 last->grid.y, last->grid.z, last->block.x, last->block.y, last->block.z, n, n == 1 ? "" : "es", total / 1e3);
         fprintf(stderr, "    last launch: %.2f us, %llu cycles; limiter: %s\n", t->duration_ns / 1e3,

@@ -160,6 +160,7 @@ static ws_rep_hevent *add(int kind, double t0, double t1)
     e->stream = -1;
     e->launch = -1;
     e->thread = (uint16_t)thread_index();
+    e->device = (uint8_t)ws_hs_current();
     return e;
 }
 
@@ -217,6 +218,7 @@ static void stream_add(int id)
     }
     streams[nstreams].id = id;
     streams[nstreams].name = NULL;
+    streams[nstreams].device = id ? ws_hs_current() : 0;
     nstreams++;
 }
 
@@ -564,8 +566,10 @@ void ws_hs_tl_install(ws_gpu *g, ws_tm *tm)
 {
     if (!ws_hs_tl_on()) return;
     const ws_device *d = ws_gpu_device(g);
-    devname = d->full_name;
-    sm_mhz = d->sm_clock_mhz;
+    if (!devname || g == ws_hs_gpu_if(0)) {   /* the trace names device 0 */
+        devname = d->full_name;
+        sm_mhz = d->sm_clock_mhz;
+    }
     if (tm && trace_path && ws_tm_add_listener(tm, &block_listener) != 0)
         fprintf(stderr, "warpsim: the timing model has no room for the trace's block listener\n");
 }
@@ -575,9 +579,10 @@ void ws_hs_tl_install(ws_gpu *g, ws_tm *tm)
 /* The timeline so far. */
 const ws_rep_host *ws_hs_tl_data(void)
 {
-    static ws_rep_hstream dflt = { 0, NULL };
+    static ws_rep_hstream dflt = { 0, NULL, 0 };
     view.simulated = simulated;
     view.device = devname;
+    view.ndevices = ws_hs_device_count();
     view.events = events;
     view.nevents = nevents;
     view.dropped = dropped;

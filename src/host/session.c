@@ -11,11 +11,20 @@
 #include "hs_internal.h"
 
 static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
-static const ws_device *dev;
-static ws_gpu *gpu;
-static ws_tm *tm;
-static int dev_failed, gpu_failed;
-static int sticky, pending;
+
+/* One simulated device of the process: its preset, its GPU (memory, modules), its timing model, its faults. */
+typedef struct hs_dev {
+    const ws_device *dev;
+    ws_gpu *gpu;
+    ws_tm *tm;
+    int gpu_failed;
+    int sticky, pending;                     /* faults of its context */
+    unsigned char peer[WS_HS_MAX_DEVICES];   /* peer access to device j's memory is enabled */
+} hs_dev;
+
+static hs_dev devs[WS_HS_MAX_DEVICES];
+static int ndevs = -1;                        /* -1: the device list is not read yet; 0: it could not be */
+static _Thread_local int cur;                 /* the calling thread's current device (cudaSetDevice) */
 static void (*created_hooks[4])(ws_gpu *g);
 static int ncreated_hooks;
 static const char *(*error_namer)(int code);
@@ -56,22 +65,89 @@ int ws_hs_root_process(void)
     return !root || !*root || strtol(root, NULL, 10) == (long)getpid();
 }
 
-/* The device preset selected by WARPSIM_GPU (default h200). */
+/* Load preset `name` as device i; 0, or -1 with a message. */
+static int load_preset(int i, const char *name)
+{
+    char msg[512];
+    devs[i].dev = ws_device_get(name, msg, sizeof msg);
+    if (devs[i].dev) return 0;
+    fprintf(stderr, "warpsim: %s\n", msg);
+    return -1;
+}
+
+/* n devices, or 0 (with a message) when the checkers run: they watch one device (`warpsim run` refuses it). */
+static int checked_count(int n)
+{
+    if (n > 1 && ws_hs_checking()) {
+        fprintf(stderr, "warpsim: the checkers (WARPSIM_CHECK) watch one device; WARPSIM_GPUS gives %d\n", n);
+        return 0;
+    }
+    return n;
+}
+
+/* Read the device list once: WARPSIM_GPUS = N (N devices of WARPSIM_GPU's preset, default h200) or a
+ * comma-separated list of presets; unset: one device of WARPSIM_GPU. 0 when it cannot be used (with a message). */
+static int read_devices(void)
+{
+    if (ndevs >= 0) return ndevs;
+    ndevs = 0;
+    const char *one = getenv("WARPSIM_GPU");
+    if (!one || !*one) one = "h200";
+    const char *list = getenv("WARPSIM_GPUS");
+    if (!list || !*list) return ndevs = load_preset(0, one) ? 0 : 1;
+    char *end;
+    errno = 0;
+    long n = strtol(list, &end, 10);
+    if (end != list && !*end) {
+        if (errno || n < 1 || n > WS_HS_MAX_DEVICES) {
+            fprintf(stderr, "warpsim: WARPSIM_GPUS='%s': expected 1 to %d devices\n", list, WS_HS_MAX_DEVICES);
+            return 0;
+        }
+        for (int i = 0; i < n; i++)
+            if (load_preset(i, one)) return 0;
+        return ndevs = checked_count((int)n);
+    }
+    int k = 0;
+    for (const char *p = list; ; ) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        char name[128];
+        if (!len || len >= sizeof name || k == WS_HS_MAX_DEVICES) {
+            fprintf(stderr, "warpsim: WARPSIM_GPUS='%s': expected a count or up to %d preset names separated by "
+                    "commas\n", list, WS_HS_MAX_DEVICES);
+            return 0;
+        }
+        memcpy(name, p, len);
+        name[len] = 0;
+        if (load_preset(k++, name)) return 0;
+        if (!c) break;
+        p = c + 1;
+    }
+    return ndevs = checked_count(k);
+}
+
+/* Number of simulated devices (0 when the presets cannot be loaded). */
+int ws_hs_device_count(void) { return read_devices(); }
+
+/* The calling thread's current device. */
+int ws_hs_current(void) { return cur; }
+
+/* Make device i the calling thread's current device; WS_ERR_INVALID_DEVICE when there is none such. */
+int ws_hs_set_current(int i)
+{
+    if (i < 0 || i >= read_devices()) return WS_ERR_INVALID_DEVICE_ID;
+    cur = i;
+    return WS_OK;
+}
+
+/* The preset of device i, or NULL. */
+const ws_device *ws_hs_device_at(int i) { return i >= 0 && i < read_devices() ? devs[i].dev : NULL; }
+
+/* The current device's preset. */
 const ws_device *ws_hs_device(int *err)
 {
-    if (dev) return dev;
-    if (dev_failed) { *err = WS_ERR_NO_DEVICE; return NULL; }
-    const char *name = getenv("WARPSIM_GPU");
-    if (!name || !*name) name = "h200";
-    char msg[512];
-    dev = ws_device_get(name, msg, sizeof msg);
-    if (!dev) {
-        dev_failed = 1;
-        fprintf(stderr, "warpsim: %s\n", msg);
-        *err = WS_ERR_NO_DEVICE;
-        return NULL;
-    }
-    return dev;
+    if (!read_devices()) { *err = WS_ERR_NO_DEVICE; return NULL; }
+    return devs[cur].dev;
 }
 
 /* Parse WARPSIM_BLOCK_ORDER ("random:SEED", "random", "inorder") into opt; 0 on success. */
@@ -116,50 +192,98 @@ static void options_from_env(const ws_device *d, ws_options *opt)
     if (mcv && (!opt->max_instructions || mcv < opt->max_instructions)) opt->max_instructions = mcv;
 }
 
-/* The simulated GPU, created on first use. */
-ws_gpu *ws_hs_gpu(int *err)
+/* Tell every existing GPU about the others (peer access as enabled; host-visible memory always). */
+static void link_peers(void)
 {
-    if (gpu) return gpu;
-    if (gpu_failed) { *err = WS_ERR_NO_DEVICE; return NULL; }
-    const ws_device *d = ws_hs_device(err);
-    if (!d) return NULL;
+    for (int i = 0; i < ndevs; i++)
+        for (int j = 0; j < ndevs; j++)
+            if (i != j && devs[i].gpu) ws_gpu_set_peer(devs[i].gpu, j, devs[j].gpu, devs[i].peer[j]);
+}
+
+/* Device i's simulated GPU, created on first use (NULL with *err set). */
+ws_gpu *ws_hs_gpu_at(int i, int *err)
+{
+    if (i < 0 || i >= read_devices()) { *err = read_devices() ? WS_ERR_INVALID_DEVICE_ID : WS_ERR_NO_DEVICE; return NULL; }
+    hs_dev *x = &devs[i];
+    if (x->gpu) return x->gpu;
+    if (x->gpu_failed) { *err = WS_ERR_NO_DEVICE; return NULL; }
+    const ws_device *d = x->dev;
     ws_options opt;
     options_from_env(d, &opt);
-    gpu = ws_gpu_create(d, &opt);
-    if (!gpu) {
-        gpu_failed = 1;
+    opt.device_index = i;
+    x->gpu = ws_gpu_create(d, &opt);
+    if (!x->gpu) {
+        x->gpu_failed = 1;
         fprintf(stderr, "warpsim: cannot create the simulated device '%s'\n", d->name);
         *err = WS_ERR_NO_DEVICE;
         return NULL;
     }
-    for (int i = 0; i < ncreated_hooks; i++) created_hooks[i](gpu);
+    ws_gpu *gpu = x->gpu;
+    link_peers();
+    for (int k = 0; k < ncreated_hooks; k++) created_hooks[k](gpu);
     ws_hs_chk_install(gpu);   /* --check: the checkers observe this GPU */
     ws_hs_progress_install(gpu);   /* a progress line for long launches on a terminal */
     if (ws_hs_timing()) {
         /* a fresh timing model (empty caches) for every GPU; the clock goes on */
-        ws_tm_destroy(tm);
-        tm = ws_tm_create(d);
+        ws_tm_destroy(x->tm);
+        x->tm = ws_tm_create(d);
         const char *cc = getenv("WARPSIM_CACHE_CONTROL");
-        ws_tm_set_cache_control(tm, !(cc && !strcmp(cc, "none")));
-        ws_hs_clock_start(d);
-        ws_tm_attach(tm, gpu);
+        ws_tm_set_cache_control(x->tm, !(cc && !strcmp(cc, "none")));
+        ws_hs_clock_start(i, d);
+        ws_tm_attach(x->tm, gpu);
     }
-    ws_hs_view_install(gpu, ws_hs_timing() ? tm : NULL);   /* --view: what each launch did */
-    ws_hs_tl_install(gpu, ws_hs_timing() ? tm : NULL);   /* the host timeline: device, SM blocks for a trace */
+    ws_hs_view_install(gpu, ws_hs_timing() ? x->tm : NULL);   /* --view: what each launch did */
+    ws_hs_tl_install(gpu, ws_hs_timing() ? x->tm : NULL);   /* the host timeline: device, SM blocks for a trace */
     return gpu;
 }
 
-/* The simulated GPU if it exists. */
-ws_gpu *ws_hs_current_gpu(void) { return gpu; }
+/* The current device's simulated GPU, created on first use. */
+ws_gpu *ws_hs_gpu(int *err)
+{
+    if (!read_devices()) { *err = WS_ERR_NO_DEVICE; return NULL; }
+    return ws_hs_gpu_at(cur, err);
+}
 
-/* Destroy the GPU and clear the fault state. */
+/* The current device's simulated GPU if it exists. */
+ws_gpu *ws_hs_current_gpu(void) { return ndevs > 0 ? devs[cur].gpu : NULL; }
+
+/* Device i's GPU if it exists. */
+ws_gpu *ws_hs_gpu_if(int i) { return i >= 0 && i < ndevs ? devs[i].gpu : NULL; }
+
+/* The device whose address range holds addr (allocated or not), or -1. */
+int ws_hs_device_of(uint64_t addr)
+{
+    for (int i = 0; i < ndevs; i++)
+        if (devs[i].gpu && ws_gpu_owns_range(devs[i].gpu, addr)) return i;
+    return -1;
+}
+
+/* Destroy the current device's GPU and clear its fault state. */
 void ws_hs_gpu_reset(void)
 {
-    if (gpu) {
-        ws_gpu_destroy(gpu);
-        gpu = NULL;
+    if (ndevs <= 0) return;
+    hs_dev *x = &devs[cur];
+    if (x->gpu) {
+        for (int j = 0; j < ndevs; j++)
+            if (devs[j].gpu && j != cur) ws_gpu_set_peer(devs[j].gpu, cur, NULL, 0);
+        ws_gpu_destroy(x->gpu);
+        x->gpu = NULL;
     }
-    sticky = pending = 0;
+    /* a reset context has no peer mappings, and nobody keeps one to it */
+    memset(x->peer, 0, sizeof x->peer);
+    for (int j = 0; j < ndevs; j++) devs[j].peer[cur] = 0;
+    x->sticky = x->pending = 0;
+}
+
+/* Whether the current device has enabled access to device peer's memory. */
+int ws_hs_peer_enabled(int peer) { return ndevs > 0 && peer >= 0 && peer < ndevs && devs[cur].peer[peer]; }
+
+/* Enable (1) or disable (0) the current device's access to device peer's memory. */
+void ws_hs_peer_set(int peer, int enabled)
+{
+    if (ndevs <= 0 || peer < 0 || peer >= ndevs || peer == cur) return;
+    devs[cur].peer[peer] = (unsigned char)(enabled != 0);
+    link_peers();
 }
 
 /* Register a hook called for every GPU created from now on. */
@@ -175,27 +299,39 @@ int ws_hs_timing(void)
     return t && *t && strcmp(t, "0") != 0;
 }
 
-/* The timing model, or NULL. */
-ws_tm *ws_hs_tm(void) { return tm; }
+/* The current device's timing model, or NULL. */
+ws_tm *ws_hs_tm(void) { return ndevs > 0 ? devs[cur].tm : NULL; }
 
-/* Sticky error check at the start of an API call. */
+/* Device i's timing model, or NULL. */
+ws_tm *ws_hs_tm_at(int i) { return i >= 0 && i < ndevs ? devs[i].tm : NULL; }
+
+/* The current device's fault state (a dummy before the device list is read). */
+static hs_dev *fault_dev(void)
+{
+    static hs_dev none;
+    return ndevs > 0 ? &devs[cur] : &none;
+}
+
+/* Sticky error check at the start of an API call (the current device's context). */
 int ws_hs_fault_check(int sync)
 {
-    if (sync && pending && !sticky) {
-        sticky = pending;
-        pending = 0;
+    hs_dev *x = fault_dev();
+    if (sync && x->pending && !x->sticky) {
+        x->sticky = x->pending;
+        x->pending = 0;
     }
-    return sticky;
+    return x->sticky;
 }
 
-/* Remember a kernel fault until the next synchronizing call. */
+/* Remember a kernel fault of the current device until the next synchronizing call. */
 void ws_hs_fault(int code)
 {
-    if (!sticky && !pending) pending = code;
+    hs_dev *x = fault_dev();
+    if (!x->sticky && !x->pending) x->pending = code;
 }
 
-/* A fault not yet reported, or 0. */
-int ws_hs_fault_pending(void) { return pending; }
+/* A fault of the current device not yet reported, or 0. */
+int ws_hs_fault_pending(void) { return fault_dev()->pending; }
 
 /* Set the face's namer of status codes. */
 void ws_hs_set_error_namer(const char *(*name)(int code)) { error_namer = name; }

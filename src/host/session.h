@@ -3,7 +3,9 @@
  * API call holds, the timing model, the checkers, the sticky fault state, the kernel-launch path (occupancy ->
  * launch configuration -> core -> report record -> simulated clock), the run report and timing summary written at
  * exit, the simulated clock (clock.h), and the host timeline (hs_timeline.h: trace, statistics, NVTX). Status
- * codes are the core's WS_ERR_* (the values of cudaError_t); each face turns them into its own enum. The faces see the simulator only through this header and src/core/sim.h. */
+ * codes are the core's WS_ERR_* (the values of cudaError_t); each face turns them into its own enum. The faces see the simulator only through this header and src/core/sim.h.
+ * Several simulated devices (WARPSIM_GPUS): each has its own preset, GPU, timing model and faults; the calling
+ * thread's current device (ws_hs_set_current) is the one the device, GPU, launch and fault calls below mean. */
 #ifndef WS_SESSION_H
 #define WS_SESSION_H
 
@@ -16,8 +18,12 @@
 
 /* status codes beyond the core's */
 enum {
-    WS_ERR_NO_DEVICE = 100       /* cudaErrorNoDevice: no preset or no simulated GPU */
+    WS_ERR_NO_DEVICE = 100,      /* cudaErrorNoDevice: no preset or no simulated GPU */
+    WS_ERR_INVALID_DEVICE_ID = 101   /* cudaErrorInvalidDevice: no device of that ordinal */
 };
+
+/* most simulated devices of one process (`warpsim run --gpus`; one address range each, src/mem/mem.h) */
+#define WS_HS_MAX_DEVICES 16
 
 /* ---- the lock ---- */
 /* Take / release the session lock (recursive): every API call holds it. */
@@ -31,22 +37,42 @@ int ws_hs_lock_timed(double seconds);
 int ws_hs_quiet(void);
 /* The program's short name (for messages, titles and tables). */
 const char *ws_hs_program_name(void);
-/* The device preset (WARPSIM_GPU, default h200), or NULL with *err = WS_ERR_NO_DEVICE. */
+/* Number of simulated devices: WARPSIM_GPUS = N (N devices of WARPSIM_GPU's preset) or a comma-separated list of
+ * presets; unset, one device of WARPSIM_GPU (default h200). 0 when a preset cannot be loaded (said once). */
+int ws_hs_device_count(void);
+/* The calling thread's current device (cudaSetDevice is per host thread; 0 at first). */
+int ws_hs_current(void);
+/* Make device i the calling thread's current device: WS_OK or WS_ERR_INVALID_DEVICE_ID. */
+int ws_hs_set_current(int i);
+/* The preset of device i, or NULL when there is no such device. */
+const ws_device *ws_hs_device_at(int i);
+/* The current device's preset, or NULL with *err = WS_ERR_NO_DEVICE. */
 const ws_device *ws_hs_device(int *err);
 /* The simulated GPU, created on first use (options from WARPSIM_BLOCK_ORDER, WARPSIM_TRACE,
  * WARPSIM_MAX_INSTRUCTIONS, WARPSIM_MAX_CYCLES; the timing model with WARPSIM_TIMING; the checkers with
  * WARPSIM_CHECK), or NULL with *err set. */
 ws_gpu *ws_hs_gpu(int *err);
-/* The simulated GPU if it exists (no creation). */
+/* Device i's simulated GPU, created on first use, or NULL with *err set. */
+ws_gpu *ws_hs_gpu_at(int i, int *err);
+/* The current device's simulated GPU if it exists (no creation). */
 ws_gpu *ws_hs_current_gpu(void);
-/* Destroy the simulated GPU and clear the fault state (cudaDeviceReset); the next ws_hs_gpu makes a new one. */
+/* Device i's simulated GPU if it exists (no creation), else NULL. */
+ws_gpu *ws_hs_gpu_if(int i);
+/* The device whose address range holds addr (allocated or not; only devices whose GPU exists), or -1. */
+int ws_hs_device_of(uint64_t addr);
+/* Destroy the current device's GPU and clear its fault state and peer mappings (cudaDeviceReset); the next
+ * ws_hs_gpu makes a new one. */
 void ws_hs_gpu_reset(void);
+/* Whether the current device has enabled access to device peer's memory (cudaDeviceEnablePeerAccess). */
+int ws_hs_peer_enabled(int peer);
+/* Enable (1) or disable (0) the current device's kernels' access to device peer's global memory. */
+void ws_hs_peer_set(int peer, int enabled);
 /* Call fn(g) for every GPU the session creates from now on (a face re-registers its pinned host memory). */
 void ws_hs_on_gpu_created(void (*fn)(ws_gpu *g));
 /* Whether the timing model runs launches (WARPSIM_TIMING). */
 int ws_hs_timing(void);
 
-/* ---- faults ---- */
+/* ---- faults (each device's context has its own) ---- */
 /* The sticky error to report at the start of a call (0 if none); sync=1 first turns a pending fault sticky. */
 int ws_hs_fault_check(int sync);
 /* A kernel fault: it becomes visible (sticky) at the next synchronizing call. */
@@ -95,6 +121,9 @@ void ws_hs_set_error_namer(const char *(*name)(int code));
 /* ---- the report ---- */
 /* Whether a run report was requested (WARPSIM_REPORT) for this process. */
 int ws_hs_report_enabled(void);
+/* A copy of `bytes` in direction dir (enum ws_rep_copy_dir) done by device `device`, taking `seconds` of
+ * simulated time (0 in functional mode): with several devices the report sums them per device and direction. */
+void ws_hs_report_copy(int device, int dir, uint64_t bytes, double seconds);
 /* Write the run report and the timing summary now (also done at exit). */
 void ws_hs_report_flush(void);
 

@@ -15,6 +15,9 @@ struct ws_mem {
     int nh, caph;
     void *resv[3];        /* PROT_NONE reservations of the three ranges */
     size_t guard;         /* bytes left free after every allocation (a guard zone, under --check) */
+    uint64_t base;        /* first address of the global range */
+    ws_mem *peer[WS_MEM_MAX_DEVICES];            /* the other devices' address spaces */
+    unsigned char peer_ok[WS_MEM_MAX_DEVICES];   /* peer access to their global memory is enabled */
 };
 
 /* Reserve [addr, addr+len) with no access; returns the mapping or NULL. */
@@ -27,10 +30,12 @@ static void *reserve(uint64_t addr, size_t len)
 }
 
 /* Create the address space. */
-ws_mem *ws_mem_create(size_t capacity)
+ws_mem *ws_mem_create(size_t capacity, int index)
 {
+    if (index < 0 || index >= WS_MEM_MAX_DEVICES) return NULL;
     ws_mem *m = calloc(1, sizeof *m);
     if (!m) return NULL;
+    m->base = WS_GLOBAL_BASE + (uint64_t)index * WS_GLOBAL_SPAN;
     if (capacity > WS_GLOBAL_SPAN) capacity = WS_GLOBAL_SPAN;
     for (;;) {
         void *p = mmap(NULL, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -40,10 +45,24 @@ ws_mem *ws_mem_create(size_t capacity)
     }
     m->capacity = capacity;
     /* The reservations are best effort: if a range is taken, device pointers still never alias the store. */
-    m->resv[0] = reserve(WS_GLOBAL_BASE, WS_GLOBAL_SPAN);
+    m->resv[0] = reserve(m->base, WS_GLOBAL_SPAN);
     m->resv[1] = reserve(WS_SHARED_WIN, WS_WIN_SPAN);
     m->resv[2] = reserve(WS_LOCAL_WIN, WS_WIN_SPAN);
     return m;
+}
+
+/* First address of the global range. */
+uint64_t ws_mem_base(const ws_mem *m) { return m->base; }
+
+/* Whether addr lies in the global range. */
+int ws_mem_in_range(const ws_mem *m, uint64_t addr) { return addr - m->base < WS_GLOBAL_SPAN; }
+
+/* Set (or forget) peer `index`. */
+void ws_mem_set_peer(ws_mem *m, int index, ws_mem *peer, int enabled)
+{
+    if (index < 0 || index >= WS_MEM_MAX_DEVICES) return;
+    m->peer[index] = peer;
+    m->peer_ok[index] = peer && enabled;
 }
 
 /* Release everything. */
@@ -89,12 +108,12 @@ int ws_mem_alloc(ws_mem *m, size_t size, int kind, uint64_t *addr)
     uint64_t prev_end = 0;
     int i;
     for (i = 0; i < m->n; i++) {
-        uint64_t off = m->a[i].addr - WS_GLOBAL_BASE;
+        uint64_t off = m->a[i].addr - m->base;
         if (off - prev_end >= span) break;
         prev_end = off + m->a[i].span;
     }
     if (prev_end + span > m->capacity) return -1;
-    ws_alloc r = { WS_GLOBAL_BASE + prev_end, size, span, kind, NULL };
+    ws_alloc r = { m->base + prev_end, size, span, kind, NULL };
     if (insert_at(m, i, r)) return -1;
     if (prev_end + span > m->top) m->top = prev_end + span;
     m->used += span;
@@ -124,7 +143,7 @@ int ws_mem_free(ws_mem *m, uint64_t addr)
     m->used -= m->a[i].span;
     memmove(&m->a[i], &m->a[i + 1], (size_t)(m->n - i - 1) * sizeof *m->a);
     m->n--;
-    m->top = m->n ? m->a[m->n - 1].addr - WS_GLOBAL_BASE + m->a[m->n - 1].span : 0;
+    m->top = m->n ? m->a[m->n - 1].addr - m->base + m->a[m->n - 1].span : 0;
     return 0;
 }
 
@@ -179,11 +198,31 @@ const ws_alloc *ws_mem_nearest(const ws_mem *m, uint64_t addr)
     return addr - (below->addr + below->size) < above->addr - addr ? below : above;
 }
 
-/* Host pointer for a range outside the arena. */
-void *ws_mem_view_slow(ws_mem *m, uint64_t addr, size_t len)
+/* Host pointer for a range in m's own host-visible ranges, or NULL. */
+static void *view_host(const ws_mem *m, uint64_t addr, size_t len)
 {
     for (int j = 0; j < m->nh; j++)
         if (addr >= m->h[j].addr && addr + len <= m->h[j].addr + m->h[j].size) return (void *)(uintptr_t)addr;
+    return NULL;
+}
+
+/* Host pointer for a range outside the arena: host-visible memory (any device's), or a peer's global memory when
+ * peer access to it is enabled. */
+void *ws_mem_view_slow(ws_mem *m, uint64_t addr, size_t len)
+{
+    void *p = view_host(m, addr, len);
+    if (p) return p;
+    for (int i = 0; i < WS_MEM_MAX_DEVICES; i++) {
+        ws_mem *q = m->peer[i];
+        if (!q) continue;
+        if (ws_mem_in_range(q, addr)) {
+            if (!m->peer_ok[i]) return NULL;
+            int k = find_index(q, addr);
+            if (k < 0 || addr + len > q->a[k].addr + q->a[k].span) return NULL;
+            return q->store + (addr - q->base);
+        }
+        if ((p = view_host(q, addr, len))) return p;
+    }
     return NULL;
 }
 
@@ -194,7 +233,7 @@ void *ws_mem_view(ws_mem *m, uint64_t addr, size_t len)
     if (i >= 0) {
         const ws_alloc *r = &m->a[i];
         if (addr + len > r->addr + r->span) return NULL;
-        return m->store + (addr - WS_GLOBAL_BASE);
+        return m->store + (addr - m->base);
     }
     return ws_mem_view_slow(m, addr, len);
 }

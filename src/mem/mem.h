@@ -33,8 +33,19 @@ typedef struct ws_alloc {
 
 typedef struct ws_mem ws_mem;
 
-/* Create the address space (reserves the ranges above and the backing store). */
-ws_mem *ws_mem_create(size_t capacity);
+/* Most simulated devices of one process: device i's global range starts at WS_GLOBAL_BASE + i * WS_GLOBAL_SPAN,
+ * so pointers of different devices never collide (16 ranges fit below WS_SHARED_WIN). */
+#define WS_MEM_MAX_DEVICES 16
+
+/* Create the address space of device `index` (reserves the ranges above and the backing store). */
+ws_mem *ws_mem_create(size_t capacity, int index);
+/* First address of the global range (WS_GLOBAL_BASE + index * WS_GLOBAL_SPAN). */
+uint64_t ws_mem_base(const ws_mem *m);
+/* Whether addr lies in this address space's global range (allocated or not). */
+int ws_mem_in_range(const ws_mem *m, uint64_t addr);
+/* Another device's address space as peer `index` (NULL forgets it): its host-visible ranges are always reachable,
+ * its global memory only when enabled (peer access); else an access there finds no memory. */
+void ws_mem_set_peer(ws_mem *m, int index, ws_mem *peer, int enabled);
 /* Release everything. */
 void ws_mem_destroy(ws_mem *m);
 /* Allocate size bytes aligned to 256; 0 and *addr on success, -1 when out of memory. */

@@ -77,6 +77,7 @@ void ws_rep_launch_json(ws_json *w, const ws_rep_launch *r)
 {
     ws_json_begin_object(w);
     ws_json_member_string(w, "kernel", r->kernel);
+    if (r->ndevices > 1) ws_json_member_int(w, "device", r->device);
     ws_json_key(w, "grid");
     dim3_json(w, r->grid);
     ws_json_key(w, "block");

@@ -31,6 +31,8 @@ typedef struct ws_rep_launch {
     ws_tm_result tm;
     int depth;                  /* dynamic parallelism: 0 for a host launch, else the grid's nesting depth */
     long parent;                /* depth > 0: index (in "launches") of the grid that launched it */
+    int device;                 /* the device it ran on (`warpsim run --gpus`) */
+    int ndevices;               /* devices of the run; "device" is written only when there are several */
 } ws_rep_launch;
 
 /* Write one launch record as a JSON object: the one place that lists the per-launch metrics. */

@@ -244,6 +244,7 @@ static const char *memop_name(const ws_rep_hevent *e)
     case WS_REP_HTOD: return "[CUDA memcpy Host-to-Device]";
     case WS_REP_DTOH: return "[CUDA memcpy Device-to-Host]";
     case WS_REP_DTOD: return "[CUDA memcpy Device-to-Device]";
+    case WS_REP_PTOP: return "[CUDA memcpy Peer-to-Peer]";
     default: return "[CUDA memcpy Host-to-Host]";
     }
 }

@@ -25,6 +25,7 @@ const char *ws_rep_copy_dir_name(int dir)
     case WS_REP_HTOD: return "HtoD";
     case WS_REP_DTOH: return "DtoH";
     case WS_REP_DTOD: return "DtoD";
+    case WS_REP_PTOP: return "PtoP";
     default: return "HtoH";
     }
 }
@@ -153,6 +154,7 @@ void ws_rep_host_json(ws_json *w, const ws_rep_host *h)
         char auto_name[32] = "default";
         if (h->streams[i].id) snprintf(auto_name, sizeof auto_name, "stream %d", h->streams[i].id);
         ws_json_member_string(w, "name", h->streams[i].name ? h->streams[i].name : auto_name);
+        if (h->ndevices > 1) ws_json_member_int(w, "device", h->streams[i].device);
         ws_json_end_object(w);
     }
     ws_json_end_array(w);
@@ -169,6 +171,7 @@ void ws_rep_host_json(ws_json *w, const ws_rep_host *h)
         if (e->kind == WS_REP_HK_KERNEL) ws_json_member_string(w, "name", kernel_label(&kc, e->name, 0));
         else ws_json_member_string(w, "name", e->name ? e->name : "");
         if (e->stream >= 0) ws_json_member_int(w, "stream", e->stream);
+        if (h->ndevices > 1 && e->stream >= 0) ws_json_member_int(w, "device", e->device);
         ws_json_member_double_g(w, "t0", e->t0, 12);
         ws_json_member_double_g(w, "t1", e->t1, 12);
         if (e->kind == WS_REP_HK_MEMCPY || e->kind == WS_REP_HK_MEMSET) ws_json_member_uint(w, "bytes", e->bytes);
@@ -225,6 +228,12 @@ static void meta(ws_json *w, const char *what, int pid, long long tid, const cha
 /* Track (tid) of a stream. */
 static long long stream_tid(int stream) { return (long long)stream + 1; }
 
+/* The track of an event's stream: device d's default stream has a track of its own (d > 0). */
+static long long ev_tid(const ws_rep_hevent *e)
+{
+    return e->stream == 0 && e->device ? 1000000LL * e->device + 1 : stream_tid(e->stream);
+}
+
 /* Write a three-element dimension array member. */
 static void dims(ws_json *w, const char *key, const uint32_t d[3])
 {
@@ -234,20 +243,21 @@ static void dims(ws_json *w, const char *key, const uint32_t d[3])
     ws_json_end_array(w);
 }
 
-/* Write one host event as its trace event(s). */
-static void trace_event(ws_json *w, const ws_rep_hevent *e, size_t index, kcache *kc)
+/* Write one host event as its trace event(s); with several devices (ndevices > 1) kernels and copies name theirs. */
+static void trace_event(ws_json *w, const ws_rep_hevent *e, size_t index, kcache *kc, int ndevices)
 {
     char name[512];
     long long host_tid = (long long)e->thread + 1;
     switch (e->kind) {
     case WS_REP_HK_KERNEL:
-        ev_begin(w, kernel_label(kc, e->name, 0), "X", PID_STREAMS, stream_tid(e->stream));
+        ev_begin(w, kernel_label(kc, e->name, 0), "X", PID_STREAMS, ev_tid(e));
         ws_json_member_string(w, "cat", "kernel");
         put_time(w, e->t0, e->t1, 1);
         ws_json_key(w, "args");
         ws_json_begin_object(w);
         ws_json_member_string(w, "kernel", kernel_label(kc, e->name, 1));
         ws_json_member_string(w, "mangled", e->name);
+        if (ndevices > 1) ws_json_member_int(w, "device", e->device);
         dims(w, "grid", e->grid);
         dims(w, "block", e->block);
         if (e->launch >= 0) ws_json_member_int(w, "launch", e->launch);
@@ -256,18 +266,19 @@ static void trace_event(ws_json *w, const ws_rep_hevent *e, size_t index, kcache
     case WS_REP_HK_MEMCPY:
         snprintf(name, sizeof name, "Memcpy %s%s", ws_rep_copy_dir_name(e->sub),
                  e->sub == WS_REP_HTOD || e->sub == WS_REP_DTOH ? (e->pinned ? " (pinned)" : " (pageable)") : "");
-        ev_begin(w, name, "X", PID_STREAMS, stream_tid(e->stream));
+        ev_begin(w, name, "X", PID_STREAMS, ev_tid(e));
         ws_json_member_string(w, "cat", "memcpy");
         put_time(w, e->t0, e->t1, 1);
         ws_json_key(w, "args");
         ws_json_begin_object(w);
         ws_json_member_uint(w, "bytes", e->bytes);
         ws_json_member_string(w, "direction", ws_rep_copy_dir_name(e->sub));
+        if (ndevices > 1) ws_json_member_int(w, "device", e->device);
         ws_json_member_bool(w, "pinned", e->pinned);
         ws_json_end_object(w);
         break;
     case WS_REP_HK_MEMSET:
-        ev_begin(w, "Memset", "X", PID_STREAMS, stream_tid(e->stream));
+        ev_begin(w, "Memset", "X", PID_STREAMS, ev_tid(e));
         ws_json_member_string(w, "cat", "memset");
         put_time(w, e->t0, e->t1, 1);
         ws_json_key(w, "args");
@@ -276,14 +287,14 @@ static void trace_event(ws_json *w, const ws_rep_hevent *e, size_t index, kcache
         ws_json_end_object(w);
         break;
     case WS_REP_HK_EVENT:
-        ev_begin(w, e->name ? e->name : "event", "i", PID_STREAMS, stream_tid(e->stream));
+        ev_begin(w, e->name ? e->name : "event", "i", PID_STREAMS, ev_tid(e));
         ws_json_member_string(w, "cat", "event");
         ws_json_member_string(w, "s", "t");
         put_time(w, e->t0, e->t0, 0);
         break;
     case WS_REP_HK_CALLBACK:
     case WS_REP_HK_GRAPH:
-        ev_begin(w, e->name ? e->name : ws_rep_hkind_name(e->kind), "X", PID_STREAMS, stream_tid(e->stream));
+        ev_begin(w, e->name ? e->name : ws_rep_hkind_name(e->kind), "X", PID_STREAMS, ev_tid(e));
         ws_json_member_string(w, "cat", ws_rep_hkind_name(e->kind));
         put_time(w, e->t0, e->t1, 1);
         break;
@@ -353,9 +364,17 @@ static void trace_tracks(ws_json *w, const ws_rep_host *h, const unsigned char *
     for (size_t i = 0; i < h->nstreams; i++) {
         const ws_rep_hstream *st = &h->streams[i];
         const char *label = st->name ? st->name : st->id ? NULL : "default";
-        snprintf(name, sizeof name, "stream %d%s%s%s", st->id, label ? " (" : "", label ? label : "", label ? ")" : "");
+        char dev[32] = "";
+        if (h->ndevices > 1) snprintf(dev, sizeof dev, " [device %d]", st->device);
+        snprintf(name, sizeof name, "stream %d%s%s%s%s", st->id, label ? " (" : "", label ? label : "", label ? ")" : "",
+                 dev);
         meta(w, "thread_name", PID_STREAMS, stream_tid(st->id), name, 0);
         meta(w, "thread_sort_index", PID_STREAMS, stream_tid(st->id), NULL, st->id);
+    }
+    for (int d = 1; d < h->ndevices; d++) {   /* the other devices' default streams */
+        snprintf(name, sizeof name, "stream 0 (default) [device %d]", d);
+        meta(w, "thread_name", PID_STREAMS, 1000000LL * d + 1, name, 0);
+        meta(w, "thread_sort_index", PID_STREAMS, 1000000LL * d + 1, NULL, 1000000LL * d);
     }
     if (!nsm) return;
     meta(w, "process_name", PID_SMS, 0, "SMs (simulated blocks)", 0);
@@ -401,7 +420,7 @@ int ws_rep_trace_write(FILE *out, const ws_rep_host *h)
         trace_tracks(&w, h, used, nsm);
         kcache kc = { 0 };
         ws_rep_host_order(h->events, h->nevents, idx);
-        for (size_t k = 0; k < h->nevents; k++) trace_event(&w, &h->events[idx[k]], idx[k], &kc);
+        for (size_t k = 0; k < h->nevents; k++) trace_event(&w, &h->events[idx[k]], idx[k], &kc, h->ndevices);
         if (h->nblocks) {
             memcpy(blocks, h->blocks, h->nblocks * sizeof *blocks);
             qsort(blocks, h->nblocks, sizeof *blocks, block_cmp);

@@ -36,7 +36,8 @@ enum ws_rep_hkind {
 };
 
 /* copy directions (WS_REP_HK_MEMCPY's sub) */
-enum ws_rep_copy_dir { WS_REP_HTOD, WS_REP_DTOH, WS_REP_DTOD, WS_REP_HTOH };
+enum ws_rep_copy_dir { WS_REP_HTOD, WS_REP_DTOH, WS_REP_DTOD, WS_REP_HTOH, WS_REP_PTOP /* device to another device */,
+                       WS_REP_COPY_DIR_COUNT };
 
 /* NVTX styles (WS_REP_HK_NVTX's sub) */
 enum ws_rep_nvtx_style {
@@ -59,6 +60,7 @@ typedef struct ws_rep_hevent {
     uint8_t sub;              /* memcpy: enum ws_rep_copy_dir; nvtx: enum ws_rep_nvtx_style */
     int16_t depth;            /* nvtx: nesting depth of a push/pop range (0 = outermost) */
     uint8_t pinned;           /* memcpy: the host side is page-locked memory */
+    uint8_t device;           /* the device (`warpsim run --gpus`) current when it was recorded */
 } ws_rep_hevent;
 
 /* One block of a kernel on an SM (timing mode). */
@@ -73,12 +75,14 @@ typedef struct ws_rep_hblock {
 typedef struct ws_rep_hstream {
     int id;                   /* 0 = the default stream, then 1, 2, ... in creation order */
     const char *name;         /* the program's name for it (nvtxNameCudaStream), NULL: "default" / "stream N" */
+    int device;               /* its device (a default stream is listed once per device when there are several) */
 } ws_rep_hstream;
 
 /* The host side of a run. */
 typedef struct ws_rep_host {
     int simulated;                    /* 1: simulated time (timing mode); 0: wall time */
     const char *device;               /* the simulated device's full name (trace metadata), or NULL */
+    int ndevices;                     /* simulated devices; above 1 every stream event names its "device" */
     const ws_rep_hevent *events;      /* in the order they were recorded */
     size_t nevents;
     uint64_t dropped;                 /* events past the timeline's limit, counted but not kept */
@@ -93,7 +97,7 @@ typedef struct ws_rep_host {
 
 /* The kind's name as docs/view-format.md spells it ("kernel", "memcpy", ...). */
 const char *ws_rep_hkind_name(int kind);
-/* A copy direction's short name: "HtoD", "DtoH", "DtoD", "HtoH". */
+/* A copy direction's short name: "HtoD", "DtoH", "DtoD", "HtoH", "PtoP" (as nsys names them). */
 const char *ws_rep_copy_dir_name(int dir);
 /* The display name of a kernel: demangled, without its parameter list and return type ("vecAdd"). */
 void ws_rep_kernel_short_name(const char *mangled, char *buf, size_t cap);

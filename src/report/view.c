@@ -964,6 +964,7 @@ void ws_view_json_members(ws_view *v, ws_json *w, const ws_rep_launch *launches,
         ws_json_member_uint(w, "index", i);
         ws_json_member_string(w, "kernel", r->kernel);
         ws_json_member_string(w, "name", name);
+        if (r->ndevices > 1) ws_json_member_int(w, "device", r->device);   /* several devices (--gpus) */
         ws_json_key(w, "grid");
         ws_json_begin_array(w);
         ws_json_uint(w, r->grid.x); ws_json_uint(w, r->grid.y); ws_json_uint(w, r->grid.z);

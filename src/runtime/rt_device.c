@@ -1,4 +1,5 @@
-/* rt_device.c - device management and query: one simulated device (index 0) described by the preset. */
+/* rt_device.c - device management and query: the simulated devices (`warpsim run --gpus`, one by default), each
+ * described by its preset; the current device per host thread; peer access between them. */
 #include "rt_internal.h"
 
 #include <cuda_profiler_api.h>
@@ -6,13 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fill a cudaDeviceProp from a device preset (CUDA 13 layout). */
-static void fill_props(struct cudaDeviceProp *p, const ws_device *d)
+/* Fill a cudaDeviceProp of device `index` from its preset (CUDA 13 layout). */
+static void fill_props(struct cudaDeviceProp *p, const ws_device *d, int index)
 {
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", d->full_name[0] ? d->full_name : d->name);
     for (size_t i = 0; i < sizeof p->uuid.bytes; i++) /* a stable made-up UUID derived from the preset name */
-        p->uuid.bytes[i] = (char)(0x57 ^ (unsigned char)d->name[i % (strlen(d->name) ? strlen(d->name) : 1)] ^ (i * 37));
+        p->uuid.bytes[i] = (char)(0x57 ^ (unsigned char)d->name[i % (strlen(d->name) ? strlen(d->name) : 1)] ^ (i * 37) ^
+                                  (i == 15 ? index : 0));   /* device 0 keeps the single device's UUID */
     p->totalGlobalMem = d->global_mem;
     p->sharedMemPerBlock = d->smem_per_block;
     p->regsPerBlock = d->max_regs_per_block;
@@ -53,7 +55,7 @@ static void fill_props(struct cudaDeviceProp *p, const ws_device *d)
     p->surfaceAlignment = 512;
     p->concurrentKernels = 1;
     p->ECCEnabled = d->teaching ? 0 : 1;
-    p->pciBusID = 0x1b;
+    p->pciBusID = 0x1b + index;
     p->pciDeviceID = 0;
     p->pciDomainID = 0;
     p->tccDriver = 0;
@@ -69,7 +71,7 @@ static void fill_props(struct cudaDeviceProp *p, const ws_device *d)
     p->sharedMemPerMultiprocessor = d->smem_per_sm;
     p->regsPerMultiprocessor = d->regs_per_sm;
     p->managedMemory = 1;
-    p->isMultiGpuBoard = 0;
+    p->isMultiGpuBoard = 0;   /* separate boards joined by the peer link */
     p->multiGpuBoardGroupID = 0;
     p->hostNativeAtomicSupported = 0;
     p->pageableMemoryAccess = 0;
@@ -100,22 +102,22 @@ static void fill_props(struct cudaDeviceProp *p, const ws_device *d)
     p->hostNumaId = -1;
 }
 
-/* Check a device ordinal: only device 0 exists. */
+/* Check a device ordinal against the simulated devices. */
 static cudaError_t check_device(int device)
 {
-    cudaError_t e = cudaSuccess;
-    if (!ws_rt_device(&e)) return e;
-    return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+    int n = ws_hs_device_count();
+    if (!n) return cudaErrorNoDevice;
+    return device >= 0 && device < n ? cudaSuccess : cudaErrorInvalidDevice;
 }
 
-/* cudaGetDeviceCount: one simulated device (0 and cudaErrorNoDevice if the preset cannot be loaded). */
+/* cudaGetDeviceCount: the simulated devices (0 and cudaErrorNoDevice if a preset cannot be loaded). */
 WS_RT_EXPORT cudaError_t cudaGetDeviceCount(int *count)
 {
     WS_RT_API();
     if (!count) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
-    cudaError_t e = cudaSuccess;
-    *count = ws_rt_device(&e) ? 1 : 0;
+    *count = ws_hs_device_count();
+    cudaError_t e = *count ? cudaSuccess : cudaErrorNoDevice;
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
@@ -127,16 +129,17 @@ WS_RT_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, in
     if (!prop) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = check_device(device);
-    if (!e) fill_props(prop, ws_rt_device(&e));
+    if (!e) fill_props(prop, ws_hs_device_at(device), device);
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
 
-/* Value of a device attribute; cudaErrorInvalidValue for an unknown attribute. */
-static cudaError_t attribute(const ws_device *d, enum cudaDeviceAttr attr, int *v)
+/* Value of an attribute of device `index`; cudaErrorInvalidValue for an unknown attribute. */
+static cudaError_t attribute(int index, enum cudaDeviceAttr attr, int *v)
 {
+    const ws_device *d = ws_hs_device_at(index);
     struct cudaDeviceProp p;
-    fill_props(&p, d);
+    fill_props(&p, d, index);
     switch ((int)attr) {
     case cudaDevAttrMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; break;
     case cudaDevAttrMaxBlockDimX: *v = p.maxThreadsDim[0]; break;
@@ -236,17 +239,18 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr 
     if (!value) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = check_device(device);
-    if (!e) e = attribute(ws_rt_device(&e), attr, value);
+    if (!e) e = attribute(device, attr, value);
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
 
-/* cudaSetDevice: only device 0 exists. */
+/* cudaSetDevice: the calling thread's device from now on (its context's sticky fault, if any, is returned). */
 WS_RT_EXPORT cudaError_t cudaSetDevice(int device)
 {
     WS_RT_API();
     ws_rt_lock();
     cudaError_t e = check_device(device);
+    if (!e) e = ws_rt_set_device(device);
     if (!e) e = ws_rt_check(0);
     ws_rt_unlock();
     return ws_rt_set_error(e);
@@ -259,38 +263,47 @@ WS_RT_EXPORT cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, un
     (void)deviceFlags, (void)flags;
     ws_rt_lock();
     cudaError_t e = check_device(device);
+    if (!e) e = ws_rt_set_device(device);
     if (!e) ws_rt_gpu(&e);
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
 
-/* cudaGetDevice: always 0. */
+/* cudaGetDevice: the calling thread's current device. */
 WS_RT_EXPORT cudaError_t cudaGetDevice(int *device)
 {
     WS_RT_API();
     if (!device) return ws_rt_set_error(cudaErrorInvalidValue);
     ws_rt_lock();
     cudaError_t e = cudaSuccess;
-    if (ws_rt_device(&e)) *device = 0;
+    if (ws_rt_device(&e)) *device = ws_hs_current();
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
 
-/* cudaChooseDevice: the only device. */
+/* cudaChooseDevice: the device whose compute capability is closest to the requested one (the first on a tie). */
 WS_RT_EXPORT cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
     WS_RT_API();
     if (!device || !prop) return ws_rt_set_error(cudaErrorInvalidValue);
-    return cudaGetDevice(device);
+    int n = ws_hs_device_count(), best = 0, bestd = -1;
+    if (!n) return ws_rt_set_error(cudaErrorNoDevice);
+    for (int i = 0; i < n; i++) {
+        const ws_device *d = ws_hs_device_at(i);
+        int dist = abs((d->cc_major * 10 + d->cc_minor) - (prop->major * 10 + prop->minor));
+        if (bestd < 0 || dist < bestd) best = i, bestd = dist;
+    }
+    *device = best;
+    return cudaSuccess;
 }
 
-/* cudaSetValidDevices: accepts a list holding device 0. */
+/* cudaSetValidDevices: accepts a list of existing devices. */
 WS_RT_EXPORT cudaError_t cudaSetValidDevices(int *device_arr, int len)
 {
     WS_RT_API();
     if (len < 0 || (len > 0 && !device_arr)) return ws_rt_set_error(cudaErrorInvalidValue);
     for (int i = 0; i < len; i++)
-        if (device_arr[i] != 0) return ws_rt_set_error(cudaErrorInvalidDevice);
+        if (check_device(device_arr[i])) return ws_rt_set_error(cudaErrorInvalidDevice);
     return cudaSuccess;
 }
 
@@ -316,13 +329,13 @@ WS_RT_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags)
     return cudaSuccess;
 }
 
-/* cudaDeviceReset: drop the simulated device and everything on it; clears a sticky fault. */
+/* cudaDeviceReset: drop the current simulated device and everything on it; clears its sticky fault. */
 WS_RT_EXPORT cudaError_t cudaDeviceReset(void)
 {
     WS_RT_API();
     ws_rt_lock();
     ws_hs_gpu_reset();   /* the GPU goes; the sticky fault too */
-    ws_rt_modules_reset();   /* and the driver API's modules with it */
+    ws_rt_modules_reset();   /* and the driver API's modules on it */
     for (ws_rt_fatbin *fb = ws_rt_g.fatbins; fb; fb = fb->next) ws_rt_unload(fb);
     for (ws_rt_func *f = ws_rt_g.funcs; f; f = f->next) {
         f->kernel = NULL;
@@ -330,12 +343,14 @@ WS_RT_EXPORT cudaError_t cudaDeviceReset(void)
         f->carveout = -1;
     }
     for (ws_rt_var *v = ws_rt_g.vars; v; v = v->next) v->resolved = 0;
-    while (ws_rt_g.managed) {
-        ws_rt_managed *m = ws_rt_g.managed;
-        ws_rt_g.managed = m->next;
+    for (ws_rt_managed **pm = &ws_rt_g.managed; *pm;) {
+        ws_rt_managed *m = *pm;
+        if (m->device != ws_hs_current()) { pm = &m->next; continue; }
+        *pm = m->next;
+        free(m->ptr);   /* managed memory goes with its device, as every allocation on it */
         free(m);
     }
-    ws_rt_g.allocated = 0;
+    ws_rt_g.allocated[ws_hs_current()] = 0;
     ws_rt_g.device_flags = 0;
     ws_rt_g.cache_config = cudaFuncCachePreferNone;
     ws_rt_last_error(1);
@@ -453,7 +468,8 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, in
     return cudaSuccess;
 }
 
-/* cudaDeviceCanAccessPeer: there is a single device, so no peer. */
+/* cudaDeviceCanAccessPeer: every two distinct devices reach each other over the peer link; a device is not its
+ * own peer. */
 WS_RT_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
 {
     WS_RT_API();
@@ -461,26 +477,43 @@ WS_RT_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device,
     ws_rt_lock();
     cudaError_t e = check_device(device);
     if (!e) e = check_device(peerDevice);
-    if (!e) *canAccessPeer = 0;
+    if (!e) *canAccessPeer = device != peerDevice;
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
 
-/* cudaDeviceEnablePeerAccess: no peer device exists. */
+/* cudaDeviceEnablePeerAccess: the current device's kernels may access peerDevice's memory from now on. */
 WS_RT_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
 {
     WS_RT_API();
-    (void)peerDevice;
-    if (flags) return ws_rt_set_error(cudaErrorInvalidValue);
-    return ws_rt_set_error(cudaErrorInvalidDevice);
+    ws_rt_lock();
+    cudaError_t e = ws_rt_check(0);
+    if (!e && flags) e = cudaErrorInvalidValue;
+    if (!e) e = check_device(peerDevice);
+    if (!e && peerDevice == ws_hs_current()) e = cudaErrorInvalidDevice;
+    if (!e && ws_hs_peer_enabled(peerDevice)) e = cudaErrorPeerAccessAlreadyEnabled;
+    if (!e) ws_rt_gpu(&e);   /* both contexts exist, as on hardware */
+    if (!e) {
+        int err = 0;
+        if (!ws_hs_gpu_at(peerDevice, &err)) e = (cudaError_t)err;
+    }
+    if (!e) ws_hs_peer_set(peerDevice, 1);
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
 }
 
-/* cudaDeviceDisablePeerAccess: peer access was never enabled. */
+/* cudaDeviceDisablePeerAccess: the current device's kernels lose access to peerDevice's memory. */
 WS_RT_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 {
     WS_RT_API();
-    (void)peerDevice;
-    return ws_rt_set_error(cudaErrorInvalidDevice);
+    ws_rt_lock();
+    cudaError_t e = ws_rt_check(0);
+    if (!e) e = check_device(peerDevice);
+    if (!e && peerDevice == ws_hs_current()) e = cudaErrorInvalidDevice;
+    if (!e && !ws_hs_peer_enabled(peerDevice)) e = cudaErrorPeerAccessNotEnabled;
+    if (!e) ws_hs_peer_set(peerDevice, 0);
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
 }
 
 /* cudaDeviceGetPCIBusId: a made-up bus id of the simulated device. */
@@ -492,7 +525,7 @@ WS_RT_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int devi
     cudaError_t e = check_device(device);
     ws_rt_unlock();
     if (e) return ws_rt_set_error(e);
-    snprintf(pciBusId, (size_t)len, "0000:1B:00.0");
+    snprintf(pciBusId, (size_t)len, "0000:%02X:00.0", 0x1b + device);
     return cudaSuccess;
 }
 

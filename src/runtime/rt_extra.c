@@ -193,23 +193,40 @@ WS_RT_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamA
     return ws_rt_set_error(e);
 }
 
-/* cudaDeviceGetByPCIBusId: device 0 for its bus id. */
+/* cudaDeviceGetByPCIBusId: the device of a bus id cudaDeviceGetPCIBusId gave ("[0000:]BB:00.0", bus 0x1B + i). */
 WS_RT_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
 {
     WS_RT_API();
     if (!device || !pciBusId) return ws_rt_set_error(cudaErrorInvalidValue);
-    if (strcasecmp(pciBusId, "0000:1B:00.0") != 0 && strcasecmp(pciBusId, "1B:00.0") != 0)
+    const char *p = pciBusId;
+    if (strlen(p) == 12 && !strncmp(p, "0000:", 5)) p += 5;
+    unsigned bus = 0;
+    char tail[8] = "";
+    int n = ws_hs_device_count();
+    if (strlen(p) != 7 || sscanf(p, "%2x:%7s", &bus, tail) != 2 || strcmp(tail, "00.0") || bus < 0x1b ||
+        (int)(bus - 0x1b) >= n)
         return ws_rt_set_error(cudaErrorInvalidDevice);
-    *device = 0;
+    *device = (int)(bus - 0x1b);
     return cudaSuccess;
 }
 
-/* cudaDeviceGetP2PAttribute: there is no second device. */
+/* cudaDeviceGetP2PAttribute: every two distinct devices are peers; over NVLink (both presets have peer_link_gbs)
+ * with native atomics and array access, ranked 0, else over PCIe without them, ranked 1. */
 WS_RT_EXPORT cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice,
                                                    int dstDevice)
 {
     WS_RT_API();
-    (void)attr, (void)srcDevice, (void)dstDevice;
     if (!value) return ws_rt_set_error(cudaErrorInvalidValue);
-    return ws_rt_set_error(cudaErrorInvalidDevice);
+    const ws_device *a = ws_hs_device_at(srcDevice), *b = ws_hs_device_at(dstDevice);
+    if (!a || !b || srcDevice == dstDevice) return ws_rt_set_error(cudaErrorInvalidDevice);
+    int nvlink = a->peer_link_gbs > 0 && b->peer_link_gbs > 0;
+    switch ((int)attr) {
+    case cudaDevP2PAttrPerformanceRank: *value = nvlink ? 0 : 1; break;
+    case cudaDevP2PAttrAccessSupported: *value = 1; break;
+    case cudaDevP2PAttrNativeAtomicSupported: *value = nvlink; break;
+    case cudaDevP2PAttrCudaArrayAccessSupported: *value = nvlink; break;
+    case cudaDevP2PAttrOnlyPartialNativeAtomicSupported: *value = 0; break;
+    default: return ws_rt_set_error(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
 }

@@ -1,6 +1,7 @@
 /* rt_internal.h - shared state of the replacement CUDA runtime (libcudart.so.13).
  * The runtime is built against NVIDIA's headers for exact types and serves every call on the host session's
- * simulated device (src/host/session.h, src/core/sim.h). All stream work runs synchronously at enqueue time, so
+ * simulated devices (src/host/session.h, src/core/sim.h): the calling thread's current device, or the device a
+ * stream or a pointer belongs to. All stream work runs synchronously at enqueue time, so
  * in-order execution and event ordering hold trivially; stream capture records the work into a graph instead. */
 #ifndef WS_RT_INTERNAL_H
 #define WS_RT_INTERNAL_H
@@ -22,7 +23,20 @@
 ws_module *ws_rt_link_units(ws_gpu *g, char **ptx, const size_t *len, const unsigned *arch, int n, char *err,
                             size_t errlen);
 
-/* One registered fatbin (one CUDA translation unit); its PTX is parsed on first use. */
+/* What a fatbin holds for one device (its PTX units for that device's architecture, loaded there). */
+typedef struct ws_rt_fbdev {
+    int state;
+    cudaError_t load_error;
+    int nmod, nlinked;
+    ws_module **modules;
+    char **ptx;
+    size_t *ptx_len;
+    unsigned *arch;
+} ws_rt_fbdev;
+
+/* One registered fatbin (one CUDA translation unit); its PTX is parsed on first use. A registered fatbin loads on
+ * every device the program uses: the fields from state to arch are the bound device's (ws_rt_lock binds the
+ * calling thread's current device; the others wait in per_dev). A driver-API module lives on one device. */
 typedef struct ws_rt_fatbin {
     const void *wrapper;        /* first member: the handle given to the program points here */
     int id;                     /* registration order, for messages */
@@ -34,6 +48,9 @@ typedef struct ws_rt_fatbin {
     char **ptx;                 /* their PTX texts (kept while the modules live) */
     size_t *ptx_len;
     unsigned *arch;             /* arch of each chosen PTX entry */
+    int registered;             /* registered by the program (__cudaRegisterFatBinary): per-device state */
+    int device;                 /* a driver-API module: the device it was loaded on */
+    ws_rt_fbdev per_dev[WS_HS_MAX_DEVICES];   /* registered: the other devices' state (not the bound one's) */
     struct ws_rt_fatbin *next;
 } ws_rt_fatbin;
 
@@ -48,6 +65,8 @@ typedef struct ws_rt_func {
     size_t max_dyn_smem;        /* cudaFuncAttributeMaxDynamicSharedMemorySize, (size_t)-1 when unset */
     int carveout;               /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 when unset */
     int cache_config;           /* cudaFuncSetCacheConfig */
+    ws_kernel *dev_kernel[WS_HS_MAX_DEVICES];   /* registered fatbins: kernel and mod on the devices not bound */
+    int dev_mod[WS_HS_MAX_DEVICES];
     struct ws_rt_func *next, *hnext;
 } ws_rt_func;
 #define WS_RT_FUNC_MAGIC 0x5752464eu
@@ -60,7 +79,9 @@ typedef struct ws_rt_var {
     size_t size;
     int constant, managed;
     int resolved;
-    uint64_t addr;              /* device address once resolved */
+    uint64_t addr;              /* device address once resolved (on the bound device) */
+    int dev_resolved[WS_HS_MAX_DEVICES];        /* not managed: resolved and addr on the devices not bound */
+    uint64_t dev_addr[WS_HS_MAX_DEVICES];
     struct ws_rt_var *next, *hnext;
 } ws_rt_var;
 
@@ -77,6 +98,7 @@ typedef struct ws_rt_hostmem {
 typedef struct ws_rt_managed {
     void *ptr;
     size_t size;
+    int device;                 /* the device it was allocated on */
     struct ws_rt_managed *next;
 } ws_rt_managed;
 
@@ -93,7 +115,7 @@ typedef struct ws_rt_stream {
     int capture_origin;               /* 1 on the stream that began the capture */
     enum cudaStreamCaptureMode capture_mode;
     unsigned long long capture_id;
-    ws_hs_queue q;                    /* timing mode: its queue on the session's simulated clock */
+    ws_hs_queue q;                    /* timing mode: its queue on the session's simulated clock; q.dev: its device */
     struct ws_rt_stream *next;
 } ws_rt_stream;
 #define WS_RT_STREAM_MAGIC 0x57525354u
@@ -105,6 +127,7 @@ typedef struct ws_rt_event {
     int recorded;
     double t;                         /* seconds, CLOCK_MONOTONIC */
     struct ws_rt_graph *capture;      /* recorded while capturing into this graph */
+    int device;                       /* the device current when it was created */
     struct ws_rt_event *next;
 } ws_rt_event;
 #define WS_RT_EVENT_MAGIC 0x57524556u
@@ -166,7 +189,7 @@ typedef struct ws_rt_state {
     ws_rt_stream *streams;
     ws_rt_event *events;
     ws_rt_graph *graphs;              /* graphs and executable graphs, for handle checks */
-    size_t allocated;                 /* bytes of device memory in use (cudaMemGetInfo) */
+    size_t allocated[WS_HS_MAX_DEVICES];   /* bytes of device memory in use per device (cudaMemGetInfo) */
     unsigned device_flags;
     enum cudaFuncCache cache_config;
     enum cudaSharedMemConfig smem_config;
@@ -178,9 +201,13 @@ typedef struct ws_rt_state {
 extern ws_rt_state ws_rt_g;
 
 /* ---- rt_state.c ---- */
-/* Take / release the runtime lock (recursive). */
+/* Take / release the runtime lock (recursive); taking it binds the calling thread's current device's state of the
+ * registered fatbins, kernels and variables. */
 void ws_rt_lock(void);
 void ws_rt_unlock(void);
+/* Make device i the calling thread's current device (lock held) and bind its state: cudaSuccess or
+ * cudaErrorInvalidDevice. */
+cudaError_t ws_rt_set_device(int i);
 /* Record e as the calling thread's last error when it is an error; returns e. */
 cudaError_t ws_rt_set_error(cudaError_t e);
 /* The same for callers without the CUDA headers (rt_stubs.c). */
@@ -306,6 +333,9 @@ void ws_rt_api_end(ws_rt_api_scope *s);
 /* Record several copies or fills (the rows of a 2D/3D one) as one timeline event: begin, the operations, end. */
 void ws_rt_tl_batch_begin(void);
 void ws_rt_tl_batch_end(void);
+
+/* The device of stream s (NULL: the current device's default stream). */
+static inline int ws_rt_stream_device(const ws_rt_stream *s) { return s ? s->q.dev : ws_hs_current(); }
 
 /* The timeline number of stream s (0 for the default streams). */
 static inline int ws_rt_stream_id(const ws_rt_stream *s) { return s ? s->q.id : 0; }

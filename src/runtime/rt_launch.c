@@ -32,6 +32,8 @@ static ws_hs_kernel hs_kernel(const ws_rt_func *f, ws_kernel *k)
 /* Run a kernel now: resolve it and launch it through the session (faults become a pending error). */
 cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem, int coop)
 {
+    if (!f->fb->registered && f->fb->device != ws_hs_current())
+        return cudaErrorInvalidResourceHandle;   /* a driver module's kernel runs only on its own device */
     ws_kernel *k = NULL;
     cudaError_t e = ws_rt_func_kernel(f, &k);
     if (e) return e;
@@ -52,6 +54,8 @@ static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, siz
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_check(0);
     if (!e) e = ws_rt_stream_get(stream, &s);
+    if (!e && ws_rt_stream_device(s) != ws_hs_current())
+        e = cudaErrorInvalidResourceHandle;   /* a stream of another device, as on hardware */
     if (!e) {
         ws_rt_graph *cg = ws_rt_capturing(stream);
         if (cg) {

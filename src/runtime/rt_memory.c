@@ -7,11 +7,20 @@
 
 enum { WANT_HOST, WANT_DEVICE, WANT_ANY };
 
-/* Host-usable pointer for p[0, n): the simulator's view of device memory, or p itself for host memory.
- * NULL when p must be device memory and is not, or lies partly outside an allocation. */
+/* The GPU whose memory holds address p: the device whose address range holds it, else (host memory) g. */
+static ws_gpu *owner_of(ws_gpu *g, const void *p)
+{
+    int d = ws_hs_device_of((uint64_t)(uintptr_t)p);
+    ws_gpu *o = d >= 0 ? ws_hs_gpu_if(d) : NULL;
+    return o ? o : g;
+}
+
+/* Host-usable pointer for p[0, n): the simulator's view of device memory (of whichever device holds it), or p
+ * itself for host memory. NULL when p must be device memory and is not, or lies partly outside an allocation. */
 static void *resolve(ws_gpu *g, const void *p, size_t n, int want)
 {
     if (!p) return NULL;
+    g = owner_of(g, p);
     uint64_t a = (uint64_t)(uintptr_t)p;
     uint64_t base = 0;
     size_t size = 0;
@@ -87,20 +96,39 @@ cudaError_t ws_rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpy
     if (!d || !s) return cudaErrorInvalidValue;
     int tl = ws_hs_tl_on(), clk = ws_rt_clock_on();
     double t0 = tl ? ws_hs_tl_now() : 0;
-    ws_gpu_host_access(g, (uint64_t)(uintptr_t)src, count, 0);   /* --check: initcheck sees host-side copies */
+    ws_gpu *gs = owner_of(g, src), *gd = owner_of(g, dst);
+    ws_gpu_host_access(gs, (uint64_t)(uintptr_t)src, count, 0);   /* --check: initcheck sees host-side copies */
     memmove(d, s, count);
-    ws_gpu_host_access(g, (uint64_t)(uintptr_t)dst, count, 1);
-    if (clk || tl) {
+    ws_gpu_host_access(gd, (uint64_t)(uintptr_t)dst, count, 1);
+    int sdev = ws_hs_device_of((uint64_t)(uintptr_t)src), ddev = ws_hs_device_of((uint64_t)(uintptr_t)dst);
+    if (sdev >= 0 && ddev >= 0 && sdev != ddev) {
+        /* between two devices' memories (cudaMemcpyPeer, or UVA's cudaMemcpy): over the peer link */
+        ws_rt_stream *cs = ws_rt_clock_ctx_stream();
+        if (clk) ws_hs_clock_peer(cs ? &cs->q : NULL, count, sdev, ddev, ws_rt_clock_ctx_blocking());
+        double c0 = 0, c1 = 0;
+        if (clk) ws_hs_clock_last(&c0, &c1);
+        ws_hs_report_copy(ws_rt_stream_device(cs), WS_REP_PTOP, count, c1 - c0);
+        if (tl) {
+            double t1 = ws_hs_tl_now();
+            if (clk) t0 = c0, t1 = c1;
+            tl_op(WS_REP_HK_MEMCPY, ws_rt_stream_id(cs), WS_REP_PTOP, 0, count, t0, t1);
+        }
+        return cudaSuccess;
+    }
+    if (clk || tl || ws_hs_device_count() > 1) {
         int k = kind;
         if (k == cudaMemcpyDefault) {
-            int dd = ws_is_device_addr(g, (uint64_t)(uintptr_t)dst, NULL, NULL) && !ws_rt_clock_pinned(dst);
-            int sd = ws_is_device_addr(g, (uint64_t)(uintptr_t)src, NULL, NULL) && !ws_rt_clock_pinned(src);
+            int dd = ws_is_device_addr(gd, (uint64_t)(uintptr_t)dst, NULL, NULL) && !ws_rt_clock_pinned(dst);
+            int sd = ws_is_device_addr(gs, (uint64_t)(uintptr_t)src, NULL, NULL) && !ws_rt_clock_pinned(src);
             k = dd && sd ? cudaMemcpyDeviceToDevice : dd ? cudaMemcpyHostToDevice : sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost;
         }
         const void *host = k == cudaMemcpyHostToDevice ? src : dst;
         int pinned = ws_rt_clock_pinned(host);
         if (clk && k != cudaMemcpyHostToHost)
             ws_rt_clock_copy(ws_rt_clock_ctx_stream(), count, k, pinned, ws_rt_clock_ctx_blocking());
+        double c0 = 0, c1 = 0;
+        if (clk && k != cudaMemcpyHostToHost) ws_hs_clock_last(&c0, &c1);
+        ws_hs_report_copy(ws_rt_stream_device(ws_rt_clock_ctx_stream()), tl_dir(k), count, c1 - c0);
         if (tl) {
             /* the simulated interval in timing mode, else the wall time of the copy */
             double t1 = ws_hs_tl_now();
@@ -120,6 +148,7 @@ cudaError_t ws_rt_fill(void *dst, int value, size_t count)
     cudaError_t e = cudaSuccess;
     ws_gpu *g = ws_rt_gpu(&e);
     if (!g) return e;
+    g = owner_of(g, dst);
     uint64_t a = (uint64_t)(uintptr_t)dst, base = 0;
     size_t size = 0;
     if (!ws_is_device_addr(g, a, &base, &size) || a - base > size || count > size - (a - base))
@@ -168,7 +197,7 @@ WS_RT_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
         else if (ws_malloc(g, size, &addr) != WS_OK) e = cudaErrorMemoryAllocation;
         else {
             *devPtr = (void *)(uintptr_t)addr;
-            ws_rt_g.allocated += size;
+            ws_rt_g.allocated[ws_hs_current()] += size;
         }
     }
     return leave(e);
@@ -208,10 +237,17 @@ WS_RT_EXPORT cudaError_t cudaFree(void *devPtr)
     if (!e && devPtr) {
         uint64_t a = (uint64_t)(uintptr_t)devPtr, base = 0;
         size_t size = 0;
+        /* any device's memory (CUDA frees it in its own context); managed memory on the device it was made on */
+        int dv = ws_hs_device_of(a);
+        ws_rt_managed *mg = ws_rt_g.managed;
+        while (mg && mg->ptr != devPtr) mg = mg->next;
+        if (mg) dv = mg->device;
+        if (dv >= 0 && ws_hs_gpu_if(dv)) g = ws_hs_gpu_if(dv);
+        else dv = ws_hs_current();
         int known = ws_is_device_addr(g, a, &base, &size) && base == a;
         if (ws_free(g, a) != WS_OK) e = cudaErrorInvalidValue;
         else {
-            if (known && ws_rt_g.allocated >= size) ws_rt_g.allocated -= size;
+            if (known && ws_rt_g.allocated[dv] >= size) ws_rt_g.allocated[dv] -= size;
             drop_managed(devPtr);
             ws_rt_pool_forget(devPtr);
         }
@@ -229,7 +265,8 @@ WS_RT_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
     if (!e) {
         const ws_device *d = ws_gpu_device(g);
         *total = d->global_mem;
-        *free_bytes = d->global_mem > ws_rt_g.allocated ? d->global_mem - ws_rt_g.allocated : 0;
+        size_t used = ws_rt_g.allocated[ws_hs_current()];
+        *free_bytes = d->global_mem > used ? d->global_mem - used : 0;
     }
     return leave(e);
 }
@@ -254,7 +291,21 @@ static cudaError_t add_host(ws_gpu *g, void *p, size_t size, unsigned flags, int
     h->next = ws_rt_g.hostmem;
     ws_rt_g.hostmem = h;
     ws_register_host(g, p, size);
+    for (int i = 0; i < ws_hs_device_count(); i++) {
+        ws_gpu *o = ws_hs_gpu_if(i);   /* pinned memory is portable: every device's kernels reach it */
+        if (o && o != g) ws_register_host(o, p, size);
+    }
     return cudaSuccess;
+}
+
+/* Forget registered host memory on every device. */
+static void unregister_all(ws_gpu *g, void *p)
+{
+    ws_unregister_host(g, p);
+    for (int i = 0; i < ws_hs_device_count(); i++) {
+        ws_gpu *o = ws_hs_gpu_if(i);
+        if (o && o != g) ws_unregister_host(o, p);
+    }
 }
 
 /* Re-register all pinned host memory with a newly created GPU (after cudaDeviceReset). */
@@ -304,7 +355,7 @@ WS_RT_EXPORT cudaError_t cudaFreeHost(void *ptr)
         else {
             ws_rt_hostmem *h = *pp;
             *pp = h->next;
-            ws_unregister_host(g, h->ptr);
+            unregister_all(g, h->ptr);
             free(h->ptr);
             free(h);
         }
@@ -339,7 +390,7 @@ WS_RT_EXPORT cudaError_t cudaHostUnregister(void *ptr)
         else {
             ws_rt_hostmem *h = *pp;
             *pp = h->next;
-            ws_unregister_host(g, h->ptr);
+            unregister_all(g, h->ptr);
             free(h);
         }
     }
@@ -389,9 +440,10 @@ WS_RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned 
         } else {
             m->ptr = p;
             m->size = size;
+            m->device = ws_hs_current();
             m->next = ws_rt_g.managed;
             ws_rt_g.managed = m;
-            ws_rt_g.allocated += size;
+            ws_rt_g.allocated[m->device] += size;
             *devPtr = p;
         }
     }
@@ -419,14 +471,19 @@ WS_RT_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *
         memset(attributes, 0, sizeof *attributes);
         uint64_t base = 0;
         size_t size = 0;
-        attributes->device = 0;
-        if (ptr && find_managed(ptr, 1)) {
+        attributes->device = ws_hs_current();
+        ws_rt_managed *mg = ptr ? find_managed(ptr, 1) : NULL;
+        int dv = ptr ? ws_hs_device_of((uint64_t)(uintptr_t)ptr) : -1;
+        if (dv >= 0 && ws_hs_gpu_if(dv)) g = ws_hs_gpu_if(dv);
+        if (mg) {
+            attributes->device = mg->device;
             attributes->type = cudaMemoryTypeManaged;
             attributes->devicePointer = attributes->hostPointer = (void *)ptr;
         } else if (ptr && find_host(ptr)) {
             attributes->type = cudaMemoryTypeHost;
             attributes->devicePointer = attributes->hostPointer = (void *)ptr;
         } else if (ptr && ws_is_device_addr(g, (uint64_t)(uintptr_t)ptr, &base, &size)) {
+            attributes->device = dv >= 0 ? dv : ws_hs_current();
             attributes->type = cudaMemoryTypeDevice;
             attributes->devicePointer = (void *)ptr;
         } else {
@@ -513,20 +570,41 @@ WS_RT_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t
     return stream_op(WS_RT_NODE_MEMCPY, dst, src, 0, count, kind, stream);
 }
 
-/* cudaMemcpyPeer: copy between devices; only device 0 exists. */
+/* Check cudaMemcpyPeer's devices and that each pointer is that device's memory (both GPUs then exist). */
+static cudaError_t peer_args(void *dst, int dstDevice, const void *src, int srcDevice)
+{
+    int n = ws_hs_device_count();
+    if (!n) return cudaErrorNoDevice;
+    if (dstDevice < 0 || dstDevice >= n || srcDevice < 0 || srcDevice >= n) return cudaErrorInvalidDevice;
+    ws_rt_lock();
+    int err = 0;
+    cudaError_t e = cudaSuccess;
+    if (!ws_hs_gpu_at(dstDevice, &err) || !ws_hs_gpu_at(srcDevice, &err)) e = (cudaError_t)err;
+    else if (ws_hs_device_of((uint64_t)(uintptr_t)dst) != dstDevice ||
+             ws_hs_device_of((uint64_t)(uintptr_t)src) != srcDevice)
+        e = cudaErrorInvalidValue;   /* a pointer that is not memory of the device named */
+    ws_rt_unlock();
+    return e;
+}
+
+/* cudaMemcpyPeer: copy from srcDevice's memory to dstDevice's (over the peer link; needs no peer access). */
 WS_RT_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
 {
     WS_RT_API();
-    if (dstDevice != 0 || srcDevice != 0) return ws_rt_set_error(cudaErrorInvalidDevice);
+    if (!count) return cudaSuccess;
+    cudaError_t e = peer_args(dst, dstDevice, src, srcDevice);
+    if (e) return ws_rt_set_error(e);
     return copy_sync(dst, src, count, cudaMemcpyDeviceToDevice);
 }
 
-/* cudaMemcpyPeerAsync: enqueued copy between devices; only device 0 exists. */
+/* cudaMemcpyPeerAsync: cudaMemcpyPeer enqueued on a stream. */
 WS_RT_EXPORT cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
                                              cudaStream_t stream)
 {
     WS_RT_API();
-    if (dstDevice != 0 || srcDevice != 0) return ws_rt_set_error(cudaErrorInvalidDevice);
+    if (!count) return cudaSuccess;
+    cudaError_t e = peer_args(dst, dstDevice, src, srcDevice);
+    if (e) return ws_rt_set_error(e);
     return stream_op(WS_RT_NODE_MEMCPY, dst, src, 0, count, cudaMemcpyDeviceToDevice, stream);
 }
 

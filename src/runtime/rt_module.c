@@ -222,6 +222,7 @@ WS_RTX_EXPORT cudaError_t ws_rtx_module_load(const void *image, size_t size, con
     } else {
         m->fb.state = 1;
         m->fb.id = -1;
+        m->fb.device = ws_hs_current();
         m->magic = WS_RTX_MOD_MAGIC;
         m->next = modules;
         modules = m;
@@ -371,10 +372,13 @@ WS_RTX_EXPORT cudaError_t ws_rtx_module_unload(void *mod)
     return m ? cudaSuccess : cudaErrorInvalidResourceHandle;
 }
 
-/* The device was reset (cudaDeviceReset, cuDevicePrimaryCtxReset): every driver module went with its GPU. */
+/* The current device was reset (cudaDeviceReset, cuDevicePrimaryCtxReset): its driver modules went with its GPU. */
 void ws_rt_modules_reset(void)
 {
-    while (modules) module_drop(modules);
+    for (rtx_module *m = modules, *next; m; m = next) {
+        next = m->next;
+        if (m->fb.device == ws_hs_current()) module_drop(m);
+    }
 }
 
 /* Live kernel record behind a handle (lock held). */
@@ -438,7 +442,8 @@ WS_RTX_EXPORT cudaError_t ws_rtx_func_params(const void *func, int *n, const siz
 WS_RTX_EXPORT int ws_rtx_mem_range(unsigned long long p, unsigned long long *base, size_t *size)
 {
     ws_rt_lock();
-    ws_gpu *g = ws_hs_current_gpu();
+    int dv = ws_hs_device_of(p);
+    ws_gpu *g = dv >= 0 ? ws_hs_gpu_if(dv) : ws_hs_current_gpu();
     uint64_t b = 0;
     size_t s = 0;
     int ok = g && ws_is_device_addr(g, p, &b, &s) && p - b < (s ? s : 1);

@@ -42,8 +42,60 @@ void ws_rt_api_end(ws_rt_api_scope *s)
     if (s->name) ws_hs_tl_api(s->name, s->t0, ws_hs_tl_now());
 }
 
-/* Take the runtime lock (the host session's, shared with every API face). */
-void ws_rt_lock(void) { ws_hs_lock(); }
+static int bound_dev;   /* the device whose state the registered records hold (ws_rt_fatbin) */
+
+/* Park a registered fatbin's fields as device d's, or take device d's back (put=0). */
+static void fb_swap(ws_rt_fatbin *fb, int d, int put)
+{
+    ws_rt_fbdev *x = &fb->per_dev[d];
+    if (put) {
+        *x = (ws_rt_fbdev){ fb->state, fb->load_error, fb->nmod, fb->nlinked, fb->modules, fb->ptx, fb->ptx_len,
+                            fb->arch };
+        return;
+    }
+    fb->state = x->state, fb->load_error = x->load_error, fb->nmod = x->nmod, fb->nlinked = x->nlinked;
+    fb->modules = x->modules, fb->ptx = x->ptx, fb->ptx_len = x->ptx_len, fb->arch = x->arch;
+    memset(x, 0, sizeof *x);
+}
+
+/* Bind the calling thread's current device: the registered fatbins, their kernels and (not managed) variables
+ * hold that device's modules, kernels and addresses. */
+static void bind_device(void)
+{
+    int d = ws_hs_current();
+    if (d == bound_dev) return;
+    int o = bound_dev;
+    for (ws_rt_fatbin *fb = ws_rt_g.fatbins; fb; fb = fb->next) {
+        fb_swap(fb, o, 1);
+        fb_swap(fb, d, 0);
+    }
+    for (ws_rt_func *f = ws_rt_g.funcs; f; f = f->next) {
+        if (!f->fb || !f->fb->registered) continue;
+        f->dev_kernel[o] = f->kernel, f->dev_mod[o] = f->mod;
+        f->kernel = f->dev_kernel[d], f->mod = f->dev_mod[d];
+    }
+    for (ws_rt_var *v = ws_rt_g.vars; v; v = v->next) {
+        if (v->managed) continue;
+        v->dev_resolved[o] = v->resolved, v->dev_addr[o] = v->addr;
+        v->resolved = v->dev_resolved[d], v->addr = v->dev_addr[d];
+    }
+    bound_dev = d;
+}
+
+/* Take the runtime lock (the host session's, shared with every API face) and bind the current device. */
+void ws_rt_lock(void)
+{
+    ws_hs_lock();
+    bind_device();
+}
+
+/* Make device i current for this thread and bind its state (lock held). */
+cudaError_t ws_rt_set_device(int i)
+{
+    if (ws_hs_set_current(i) != WS_OK) return cudaErrorInvalidDevice;
+    bind_device();
+    return cudaSuccess;
+}
 
 /* Release the runtime lock. */
 void ws_rt_unlock(void) { ws_hs_unlock(); }
@@ -360,6 +412,7 @@ WS_RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
         abort();
     }
     fb->wrapper = fatCubin;
+    fb->registered = 1;
     fb->id = ws_rt_g.nfatbins++;
     fb->next = ws_rt_g.fatbins;
     ws_rt_g.fatbins = fb;

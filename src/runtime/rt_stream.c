@@ -232,7 +232,7 @@ WS_RT_EXPORT cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long lon
     return leave(e);
 }
 
-/* cudaStreamGetDevice: device 0. */
+/* cudaStreamGetDevice: the device the stream was created on (a default stream: the current device). */
 WS_RT_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
 {
     WS_RT_API();
@@ -240,7 +240,7 @@ WS_RT_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
     ws_rt_lock();
     ws_rt_stream *s = NULL;
     cudaError_t e = ws_rt_stream_get(hStream, &s);
-    if (!e) *device = 0;
+    if (!e) *device = ws_rt_stream_device(s);
     return leave(e);
 }
 
@@ -272,6 +272,7 @@ WS_RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned i
         else {
             ev->magic = WS_RT_EVENT_MAGIC;
             ev->flags = flags;
+            ev->device = ws_hs_current();
             ev->next = ws_rt_g.events;
             ws_rt_g.events = ev;
             *event = (cudaEvent_t)ev;
@@ -316,6 +317,7 @@ static cudaError_t event_record(cudaEvent_t event, cudaStream_t stream, unsigned
     ws_rt_stream *s = NULL;
     cudaError_t e = event_get(event, &ev);
     if (!e) e = ws_rt_stream_get(stream, &s);
+    if (!e && ev->device != ws_rt_stream_device(s)) e = cudaErrorInvalidResourceHandle;   /* must share a device */
     if (!e) e = ws_rt_check(0);
     if (!e) {
         if (s && s->capture) {
@@ -403,6 +405,7 @@ WS_RT_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cuda
     if (!e) e = ws_rt_check(1);
     if (!e && ((a->flags | b->flags) & cudaEventDisableTiming)) e = cudaErrorInvalidResourceHandle;
     if (!e && (!a->recorded || !b->recorded)) e = cudaErrorInvalidResourceHandle;
+    if (!e && a->device != b->device) e = cudaErrorInvalidResourceHandle;   /* two devices' clocks do not compare */
     if (!e) *ms = (float)((b->t - a->t) * 1000.0);
     return leave(e);
 }

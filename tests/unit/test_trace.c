@@ -51,7 +51,7 @@ static void test_names(void)
 
 /* A small timeline: an API call holding a copy on stream 1 and a kernel, NVTX ranges, a mark. */
 static ws_rep_hevent g_ev[8];
-static ws_rep_hstream g_streams[2] = { { 0, NULL }, { 1, "work" } };
+static ws_rep_hstream g_streams[2] = { { 0, NULL, 0 }, { 1, "work", 0 } };
 static ws_rep_hblock g_blocks[2];
 
 /* Fill the sample host data into h. */
