@@ -10,6 +10,7 @@
 
 /* What a handle holds. */
 struct cublasContext {
+    int device;                    /* the device current when it was made */
     cudaStream_t stream;           /* the stream its kernels go to (0: the default stream) */
     cublasPointerMode_t pointer_mode;
     cublasMath_t math_mode;
