@@ -340,6 +340,29 @@ static void h_fma_f32(ws_warp *w, const ws_insn *in, uint32_t mask)
         RG(d, l) = bits_f32(r);
     });
 }
+/* fma.rn.f32 without .ftz or .sat, the common form: libm's fmaf (a call per lane on a generic x86-64 build) */
+static void h_fma_f32_plain(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0], a = in->s[0], b = in->s[1], c = in->s[2];
+    FOR_LANES(mask, { RG(d, l) = bits_f32(fmaf(f32_of(RG(a, l)), f32_of(RG(b, l)), f32_of(RG(c, l)))); });
+}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The same with the processor's fused multiply-add instruction (chosen at decode time where the CPU has FMA3;
+ * both round once, as IEEE 754 fma does, so the results are the same bits) */
+__attribute__((target("fma"))) static void h_fma_f32_hw(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0], a = in->s[0], b = in->s[1], c = in->s[2];
+    FOR_LANES(mask, { RG(d, l) = bits_f32(__builtin_fmaf(f32_of(RG(a, l)), f32_of(RG(b, l)), f32_of(RG(c, l)))); });
+}
+/* The fma.f32 handler for the common form: the processor's instruction where it has one. */
+static ws_handler select_fma_f32_plain(void)
+{
+    return __builtin_cpu_supports("fma") ? h_fma_f32_hw : h_fma_f32_plain;
+}
+#else
+/* The fma.f32 handler for the common form. */
+static ws_handler select_fma_f32_plain(void) { return h_fma_f32_plain; }
+#endif
 /* fma.f64 */
 static void h_fma_f64(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
@@ -1056,7 +1079,7 @@ static ws_handler select_rn(const ws_insn *in)
         return PICK6(h_mul);
     case WS_OP_MAD:
         if (k == K_H || k == K_H2 || k == K_B || k == K_B2) return h_half;
-        if (f32) return h_fma_f32;
+        if (f32) return in->flags & (WS_F_FTZ | WS_F_SAT) ? h_fma_f32 : select_fma_f32_plain();
         if (f64) return h_fma_f64;
         if (in->flags & WS_F_CC) return h_carry;
         if (in->flags & WS_F_WIDE) return W == 32 ? (sgn ? h_madwide_s32 : h_madwide_u32) : NULL;
@@ -1064,7 +1087,8 @@ static ws_handler select_rn(const ws_insn *in)
         return PICK6(h_mad);
     case WS_OP_FMA:
         if (k == K_H || k == K_H2 || k == K_B || k == K_B2) return h_half;
-        return f32 ? h_fma_f32 : f64 ? h_fma_f64 : NULL;
+        if (f32) return in->flags & (WS_F_FTZ | WS_F_SAT) ? h_fma_f32 : select_fma_f32_plain();
+        return f64 ? h_fma_f64 : NULL;
     case WS_OP_MUL24: return W == 32 ? (sgn ? h_mul24_s32 : h_mul24_u32) : NULL;
     case WS_OP_MAD24: return W == 32 ? (sgn ? h_mad24_s32 : h_mad24_u32) : NULL;
     case WS_OP_SAD: return W == 32 ? (sgn ? h_sad_s32 : h_sad_u32) : NULL;
