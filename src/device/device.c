@@ -66,6 +66,7 @@ static const field FIELDS[] = {
     { "carveouts_kb", F_LIST, offsetof(ws_device, carveouts_kb), WS_MAX_CARVEOUTS,
       offsetof(ws_device, n_carveouts), 0, 0, NULL },
     FZ(l1_smem_per_sm, 1, 0, NULL),
+    { "gpc_sms", F_LIST, offsetof(ws_device, gpc_sms), WS_MAX_GPCS, offsetof(ws_device, n_gpcs), 0, 0, NULL },
     FI(smem_banks, 0, 1, "32"),
     FI(smem_bank_bytes, 0, 1, "4"),
     FZ(global_mem, 1, 1, NULL),
@@ -257,7 +258,7 @@ static int set_field(ws_device *d, const field *f, const char *val, char *why, s
         if (f->type == F_INT3 && n != 3) { snprintf(why, whylen, "expected 3 comma-separated values, got %d", n); return -1; }
         if (f->type == F_LIST && n == 0) { snprintf(why, whylen, "empty list"); return -1; }
         for (int i = 1; f->type == F_LIST && i < n; i++)
-            if (tmp[i] <= tmp[i - 1]) { snprintf(why, whylen, "values must be ascending"); return -1; }
+            if (tmp[i] < tmp[i - 1]) { snprintf(why, whylen, "values must be ascending"); return -1; }
         memcpy(base + f->off, tmp, (size_t)n * sizeof(int));
         if (f->type == F_LIST) *(int *)(base + f->count_off) = n;
         return 0;
@@ -491,6 +492,14 @@ static int validate(const char *path, ws_device *d, const int *set, char *err, s
         seterr(err, errlen, path, LINE_OF(smem_per_block_optin), "smem_per_block_optin",
                "larger than smem_per_sm (%zu)", d->smem_per_sm);
         return -1;
+    }
+    if (d->n_gpcs > 0) {
+        int sum = 0;
+        for (int i = 0; i < d->n_gpcs; i++) sum += d->gpc_sms[i];
+        if (sum != d->sm_count) {
+            seterr(err, errlen, path, LINE_OF(gpc_sms), "gpc_sms", "the GPCs hold %d SMs, sm_count is %d", sum, d->sm_count);
+            return -1;
+        }
     }
     if (d->n_carveouts > 0 && (size_t)d->carveouts_kb[d->n_carveouts - 1] * 1024 < d->smem_per_sm) {
         seterr(err, errlen, path, LINE_OF(carveouts_kb), "carveouts_kb",

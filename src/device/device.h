@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #define WS_MAX_CARVEOUTS 16
+#define WS_MAX_GPCS 16
 
 /* One simulated GPU model. Every field is read from a preset file (devices/NAME.preset). */
 typedef struct ws_device {
@@ -41,6 +42,8 @@ typedef struct ws_device {
     int n_carveouts;            /* available shared-memory carve-outs, KiB, ascending */
     int carveouts_kb[WS_MAX_CARVEOUTS];
     size_t l1_smem_per_sm;      /* combined L1 + shared SRAM per SM (bytes) */
+    int n_gpcs;                 /* GPCs as thread block clusters see them (0: one holding every SM) */
+    int gpc_sms[WS_MAX_GPCS];   /* SMs a cluster's blocks can be spread over in each GPC */
     int smem_banks;             /* shared-memory banks (32) */
     int smem_bank_bytes;        /* bytes per bank word (4) */
 

@@ -24,7 +24,9 @@ enum ws_type {
 };
 
 /* state spaces */
-enum ws_space { WS_S_GENERIC, WS_S_GLOBAL, WS_S_SHARED, WS_S_LOCAL, WS_S_CONST, WS_S_PARAM_K, WS_S_PARAM_F };
+enum ws_space { WS_S_GENERIC, WS_S_GLOBAL, WS_S_SHARED, WS_S_LOCAL, WS_S_CONST, WS_S_PARAM_K, WS_S_PARAM_F,
+                WS_S_DSMEM   /* resolved only (memory records): another block's shared memory through its cluster */
+};
 
 /* rounding modes */
 enum ws_rnd { WS_R_NONE, WS_R_RN, WS_R_RZ, WS_R_RM, WS_R_RP, WS_R_RNA, WS_R_RNI, WS_R_RZI, WS_R_RMI, WS_R_RPI };
@@ -96,6 +98,7 @@ enum ws_prmt_mode { WS_PRMT_INDEX, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRM
 #define WS_F_LOCALSYM 0x40000u /* mov of a frame variable's address: local_base + imm */
 #define WS_F_SYNCMEM 0x80000u  /* ld/st .volatile/.relaxed/.acquire/.release: a memory-model access (racecheck) */
 #define WS_F_RELEASE 0x100000u /* atom/red .release/.acq_rel: orders the thread's earlier accesses, as a fence before it */
+#define WS_F_DSMEM   0x200000u /* ld/st/atom/red .shared::cluster: the address may name a cluster partner's memory */
 
 /* pipelines (resolved per instruction from the table's pipe rule) */
 enum ws_pipe { WS_PIPE_INT, WS_PIPE_FP32, WS_PIPE_FP64, WS_PIPE_SFU, WS_PIPE_LSU, WS_PIPE_CTRL, WS_PIPE_TEX, WS_PIPE_TENSOR,
@@ -154,6 +157,11 @@ enum ws_sreg {
     WS_SR_DYN_SMEM, WS_SR_TOTAL_SMEM,
     WS_SR_WARP_SZ,        /* the PTX constant WARP_SZ: threads per warp of the device */
     WS_SR_ENVREG1, WS_SR_ENVREG2,   /* %envreg1/2: high/low halves of a cooperative grid's workspace address */
+    /* thread block clusters (sm_90): the cluster's id in the grid, the block's id and rank in its cluster */
+    WS_SR_CLUSTERID_X, WS_SR_CLUSTERID_Y, WS_SR_CLUSTERID_Z, WS_SR_NCLUSTERID_X, WS_SR_NCLUSTERID_Y, WS_SR_NCLUSTERID_Z,
+    WS_SR_CLUSTER_CTAID_X, WS_SR_CLUSTER_CTAID_Y, WS_SR_CLUSTER_CTAID_Z,
+    WS_SR_CLUSTER_NCTAID_X, WS_SR_CLUSTER_NCTAID_Y, WS_SR_CLUSTER_NCTAID_Z,
+    WS_SR_CLUSTER_CTARANK, WS_SR_CLUSTER_NCTARANK, WS_SR_IS_EXPLICIT_CLUSTER,
     WS_SR_SINK, WS_SR_CARRY,
     WS_SR_COUNT
 };
@@ -287,6 +295,9 @@ typedef struct ws_func {
     size_t stack_need;      /* frame_size plus the deepest callee chain (entry: per-thread local bytes) */
     size_t static_smem;     /* entry: bytes of shared memory the kernel declares (set when linked) */
     int maxntid;
+    unsigned cluster_dim[3]; /* entry: .reqnctapercluster (0 0 0 when it has none) */
+    int explicit_cluster;   /* entry: .explicitcluster (must be launched as a cluster) */
+    int maxclusterrank;     /* entry: .maxclusterrank, 0 when none */
     int decoded;            /* body seen */
     int visiting;           /* recursion detection while sizing stacks */
     char **files;           /* shared with the module */

@@ -529,6 +529,13 @@ static const struct { const char *n; int sr; } sreg_names[] = {
     {"%lanemask_ge", WS_SR_LANEMASK_GE}, {"%lanemask_gt", WS_SR_LANEMASK_GT},
     {"%dynamic_smem_size", WS_SR_DYN_SMEM}, {"%total_smem_size", WS_SR_TOTAL_SMEM}, {"WARP_SZ", WS_SR_WARP_SZ},
     {"%envreg1", WS_SR_ENVREG1}, {"%envreg2", WS_SR_ENVREG2},
+    {"%clusterid.x", WS_SR_CLUSTERID_X}, {"%clusterid.y", WS_SR_CLUSTERID_Y}, {"%clusterid.z", WS_SR_CLUSTERID_Z},
+    {"%nclusterid.x", WS_SR_NCLUSTERID_X}, {"%nclusterid.y", WS_SR_NCLUSTERID_Y}, {"%nclusterid.z", WS_SR_NCLUSTERID_Z},
+    {"%cluster_ctaid.x", WS_SR_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", WS_SR_CLUSTER_CTAID_Y},
+    {"%cluster_ctaid.z", WS_SR_CLUSTER_CTAID_Z}, {"%cluster_nctaid.x", WS_SR_CLUSTER_NCTAID_X},
+    {"%cluster_nctaid.y", WS_SR_CLUSTER_NCTAID_Y}, {"%cluster_nctaid.z", WS_SR_CLUSTER_NCTAID_Z},
+    {"%cluster_ctarank", WS_SR_CLUSTER_CTARANK}, {"%cluster_nctarank", WS_SR_CLUSTER_NCTARANK},
+    {"%is_explicit_cluster", WS_SR_IS_EXPLICIT_CLUSTER},
 };
 /* pseudo registers that only mov reads (as its WS_MOV_CLOCK* forms): encoded below every operand number */
 enum { PSEUDO_BASE = -1000, PSEUDO_CLOCK = PSEUDO_BASE - WS_MOV_CLOCK, PSEUDO_CLOCK64 = PSEUDO_BASE - WS_MOV_CLOCK64,
@@ -786,7 +793,8 @@ static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int li
             if (MATCH(rnd_names[i].n)) { in->rnd = (uint8_t)rnd_names[i].r; done = 1; }
         if (done) continue;
         if (MATCH("global")) in->space = WS_S_GLOBAL;
-        else if (MATCH("shared") || MATCH("shared::cta") || MATCH("shared::cluster")) in->space = WS_S_SHARED;
+        else if (MATCH("shared") || MATCH("shared::cta")) in->space = WS_S_SHARED;
+        else if (MATCH("shared::cluster")) { in->space = WS_S_SHARED; in->flags |= WS_F_DSMEM; }
         else if (MATCH("local")) in->space = WS_S_LOCAL;
         else if (MATCH("const")) in->space = WS_S_CONST;
         else if (MATCH("param") || MATCH("param::entry") || MATCH("param::func")) in->space = WS_S_PARAM_F;
@@ -823,6 +831,8 @@ static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int li
                  MATCH("NaN") || MATCH("xorsign") || MATCH("abs") || MATCH("alias") || MATCH("release_sync"))
             ;
         else if (MATCH("arrive")) in->sub = WS_SUB_ARRIVE;
+        else if (MATCH("wait") && in->op == WS_OP_BAR_CLUSTER) in->sub = WS_SUB_SYNC;
+        else if ((MATCH("inc") || MATCH("dec")) && in->op == WS_OP_SETMAXNREG) in->sub = MATCH("inc") ? WS_SUB_INC : WS_SUB_DEC;
         else if (MATCH("warp") && in->op == WS_OP_BAR) in->sub = WS_SUB_SYNC;
         else if (in->op == WS_OP_TESTP && (MATCH("finite") || MATCH("infinite") || MATCH("number") || MATCH("notanumber") ||
                                            MATCH("normal") || MATCH("subnormal")))
@@ -1406,6 +1416,7 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
         if (n >= 8) { perr(P, line, "too many operands"); return -1; }
         int oty = ty;
         if ((op == WS_OP_CVT) && n == 0) oty = in->type;
+        if (op == WS_OP_ELECT || op == WS_OP_SETMAXNREG || (op == WS_OP_MAPA && n == 2)) oty = WS_T_U32;
         if (tensor) oty = WS_T_U32;
         if (op == WS_OP_SHL || op == WS_OP_SHR || op == WS_OP_BFE || op == WS_OP_BFI || op == WS_OP_SHFL) oty = (n >= 2) ? WS_T_U32 : ty;
         if (op == WS_OP_SETP || op == WS_OP_SELP) oty = in->type;
@@ -1461,6 +1472,38 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
         in->ns = (uint8_t)(n - 1);
         break;
     case WS_OP_PREFETCH: case WS_OP_PREFETCHU:
+        break;
+    case WS_OP_BAR_CLUSTER:   /* barrier.cluster.arrive / .wait: no operands */
+        if (n != 0 || (in->sub != WS_SUB_ARRIVE && in->sub != WS_SUB_SYNC)) {
+            perr(P, line, "unsupported barrier.cluster form (expected barrier.cluster.arrive or .wait, no operands)");
+            return -1;
+        }
+        break;
+    case WS_OP_SETMAXNREG:    /* setmaxnreg.inc/.dec.sync.aligned.u32 imm */
+        if (n != 1 || (in->sub != WS_SUB_INC && in->sub != WS_SUB_DEC) || set_src(P, in, 0, &ops[0])) {
+            perr(P, line, "unsupported setmaxnreg form (expected setmaxnreg.inc or .dec with a register count)");
+            return -1;
+        }
+        in->ns = 1;
+        break;
+    case WS_OP_MAPA:          /* mapa{.shared::cluster}.u32/.u64 d, a, rank */
+        if (n != 3 || ops[0].kind != 0 || set_src(P, in, 0, &ops[1]) || set_src(P, in, 1, &ops[2])) {
+            perr(P, line, "mapa needs a destination, an address register and a rank");
+            return -1;
+        }
+        in->d[0] = ops[0].reg;
+        in->nd = 1;
+        in->ns = 2;
+        break;
+    case WS_OP_ELECT:         /* elect.sync d|p, membermask */
+        if (n != 2 || ops[0].kind != 0 || ops[0].reg2 < 0 || set_src(P, in, 0, &ops[1])) {
+            perr(P, line, "elect.sync needs a destination pair d|p and a member mask");
+            return -1;
+        }
+        in->d[0] = ops[0].reg;
+        in->d[1] = ops[0].reg2;
+        in->nd = 2;
+        in->ns = 1;
         break;
     case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
         if (tex_operands(P, in, ops, n, line)) return -1;
@@ -1647,14 +1690,23 @@ static int parse_function(parser *P, int is_extern, int linkage)
     }
     /* performance directives */
     while (TOK->kind == WS_TK_WORD && TOK->p[0] == '.' && !ISW(".entry") && !ISW(".func")) {
-        int is_maxntid = ISW(".maxntid") || ISW(".reqntid");
+        int is_maxntid = ISW(".maxntid") || ISW(".reqntid"), is_cluster = ISW(".reqnctapercluster");
+        int is_maxrank = ISW(".maxclusterrank");
+        if (ISW(".explicitcluster")) f->explicit_cluster = 1;
         NEXT();
-        int prod = 1;
+        int prod = 1, nv = 0;
+        unsigned v3[3] = { 1, 1, 1 };
         while (TOK->kind == WS_TK_NUM || IS(',')) {
-            if (TOK->kind == WS_TK_NUM) prod *= (int)strtol(TOK->p, NULL, 0);
+            if (TOK->kind == WS_TK_NUM) {
+                long v = strtol(TOK->p, NULL, 0);
+                prod *= (int)v;
+                if (nv < 3) v3[nv++] = (unsigned)v;
+            }
             NEXT();
         }
         if (is_maxntid) f->maxntid = prod;
+        if (is_cluster) { memcpy(f->cluster_dim, v3, sizeof v3); f->explicit_cluster = 1; }
+        if (is_maxrank) f->maxclusterrank = prod;
         if (TOK->kind == WS_TK_STR) NEXT();
     }
     if (IS(';')) {

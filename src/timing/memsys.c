@@ -38,6 +38,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* latency of a distributed shared memory access (ld/st/atom on a cluster partner's shared memory), cycles: about
+ * what published H100 microbenchmarks measure (~180-210); not measured by warpsim's H200 runs */
+#define WS_MS_LAT_DSMEM 200
+
 #define WS_MS_LINE 128u            /* cache line bytes */
 #define WS_MS_SECTOR 32u           /* sector bytes */
 #define WS_MS_L1_WAYS 16u          /* L1 associativity (sets = capacity / ways / line) */
@@ -834,6 +838,9 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
                 }
             }
             f = ws_ms_global(ms, sm, it, n, size > 4 ? 4 : size, kind == 2 ? 1 : kind, 1, now);
+        } else if (sp == WS_S_DSMEM) {
+            /* another block's shared memory through the SM-to-SM network of the GPC: no cache, no sectors */
+            f = now + WS_MS_LAT_DSMEM;
         } else {
             f = ws_ms_const(ms, rec->addr, m, now);
         }

@@ -77,11 +77,11 @@ typedef struct tsp {          /* SM sub-partition: one warp scheduler */
 
 /* work an SM defers from the parallel phase of a cycle to the serial phase (in SM order, so results do not
  * depend on how many threads simulate the SMs) */
-enum { PD_ISSUE, PD_MEMSYS, PD_RETIRE };
+enum { PD_ISSUE, PD_MEMSYS, PD_RETIRE, PD_CLUSTER };
 typedef struct tpend {
     int kind;
     tw *x;                     /* PD_ISSUE / PD_MEMSYS: the warp */
-    tblk *tb;                  /* PD_RETIRE: the finished block */
+    tblk *tb;                  /* PD_RETIRE: the finished block; PD_CLUSTER: the block a warp of finished */
     ws_rec rec;                /* PD_MEMSYS: the shared/local access to account */
 } tpend;
 
@@ -400,8 +400,8 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
     }
 }
 
-/* Remove finished warps of a block from their sub-partitions and retire the block; admit the next one. */
-static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
+/* Remove a finished block's warps from their sub-partitions and retire it. */
+static void unplace_block(ws_tm *tm, tblk *tb, uint64_t t)
 {
     ws_run *L = tm->L;
     tsm *sm = &tm->sms[tb->sm];
@@ -426,8 +426,84 @@ static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
     tm->retired++;
     sm->nblocks--;
     if (sm->nblocks == 0) sm->active_cycles += t - sm->busy_since;
+}
+
+/* Retire a finished block and admit the next one on its SM. A cluster's blocks stay resident until all of them
+ * finished; then they retire together and the next cluster takes their places (the same SMs of one GPC). */
+static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
+{
+    ws_run *L = tm->L;
+    if (!tb->b->in_use || !tb->b->done) return;   /* retired with its cluster already */
+    if (tb->b->cl) {
+        ws_cluster *cl = tb->b->cl;
+        if (!ws_cluster_done(tb->b)) return;
+        int n = cl->n, sms[WS_CLUSTER_MAX_NONPORTABLE];
+        tblk *all[WS_CLUSTER_MAX_NONPORTABLE];
+        for (int i = 0; i < n; i++) { all[i] = cl->blk[i]->user; sms[i] = all[i]->sm; }
+        for (int i = 0; i < n; i++) unplace_block(tm, all[i], t);
+        for (int i = 0; i < n; i++) {
+            int64_t lin = ws_run_next_block(L);
+            if (lin < 0) break;
+            place_block(tm, sms[i], lin, t + 1);
+        }
+        return;
+    }
+    unplace_block(tm, tb, t);
     int64_t lin = ws_run_next_block(L);
     if (lin >= 0) place_block(tm, tb->sm, lin, t + 1);
+}
+
+/* The first wave of a cluster launch: one cluster per GPC in turn while a GPC has block slots for a whole one, its
+ * blocks on the GPC's SMs with the most free slots. 0 when not even one cluster fits. */
+static int place_clusters(ws_tm *tm, int bps, uint64_t t)
+{
+    ws_run *L = tm->L;
+    const ws_device *d = tm->dev;
+    int ngpc = d->n_gpcs > 0 ? d->n_gpcs : 1, first[WS_MAX_GPCS + 1], csz = L->cluster_size, placed = 0;
+    first[0] = 0;
+    for (int g = 0; g < ngpc; g++) first[g + 1] = d->n_gpcs > 0 ? first[g] + d->gpc_sms[g] : tm->nsm;
+    if (first[ngpc] > tm->nsm) first[ngpc] = tm->nsm;
+    int *slots = calloc((size_t)tm->nsm, sizeof *slots);
+    for (int s = 0; s < tm->nsm; s++) slots[s] = bps;
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (int g = 0; g < ngpc; g++) {
+            int have = 0;
+            for (int s = first[g]; s < first[g + 1] && s < tm->nsm; s++) have += slots[s];
+            if (have < csz) continue;
+            for (int r = 0; r < csz; r++) {
+                int best = -1;
+                for (int s = first[g]; s < first[g + 1] && s < tm->nsm; s++)
+                    if (slots[s] > 0 && (best < 0 || slots[s] > slots[best])) best = s;
+                int64_t lin = ws_run_next_block(L);
+                if (lin < 0) goto done;
+                place_block(tm, best, lin, t);
+                slots[best]--;
+            }
+            placed++;
+            progress = 1;
+        }
+    }
+done:
+    free(slots);
+    return placed > 0 || L->nblocks == 0;
+}
+
+/* Release the warps parked at a barrier in every block of tb's cluster (tb's alone outside clusters). */
+static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t);
+static void cluster_released(ws_tm *tm, tblk *tb, uint64_t t)
+{
+    ws_cluster *cl = tb->b->cl;
+    if (!cl) { barrier_released(tm, tb, t); return; }
+    for (int i = 0; i < cl->n; i++) if (cl->blk[i] && cl->blk[i]->user) barrier_released(tm, cl->blk[i]->user, t);
+}
+
+/* A warp of tb's block finished: its cluster's barrier may complete without it (serial phase only). */
+static void cluster_warp_done(ws_tm *tm, tblk *tb, uint64_t t)
+{
+    if (!tb->b->cl || !tb->b->in_use) return;
+    ws_cluster_barrier_check(tb->b);
+    cluster_released(tm, tb, t);
 }
 
 /* Release warps of block tb parked at a barrier that the core has just completed. */
@@ -560,6 +636,10 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         if (w->state == WS_W_DONE) {
             set_ready(x, NEVER);
             barrier_released(tm, x->blk, t);
+            if (x->blk->b->cl) {
+                if (serial) cluster_warp_done(tm, x->blk, t);
+                else defer(tm, x->blk->sm, PD_CLUSTER, NULL, x->blk);
+            }
             if (x->blk->b->done) {
                 if (serial) retire_block(tm, x->blk, t);
                 else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
@@ -594,7 +674,9 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
             x->bar_since = t;
             set_ready(x, NEVER);
         }
-        barrier_released(tm, x->blk, t);   /* the last arrival releases the others (and itself) */
+        /* the last arrival releases the others (and itself); barrier.cluster (serial) those of its cluster */
+        if (in->op == WS_OP_BAR_CLUSTER) cluster_released(tm, x->blk, t);
+        else barrier_released(tm, x->blk, t);
         if (w->state == WS_W_RUN) {
             compute_ready(tm, x, t + (uint64_t)tm->dev->lat_bar);
             x->reason = WS_ST_BARRIER;
@@ -604,6 +686,10 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         /* a finished warp may complete a barrier the others wait at */
         set_ready(x, NEVER);
         barrier_released(tm, x->blk, t);
+        if (x->blk->b->cl) {
+            if (serial) cluster_warp_done(tm, x->blk, t);
+            else defer(tm, x->blk->sm, PD_CLUSTER, NULL, x->blk);
+        }
         if (x->blk->b->done) {
             if (serial) retire_block(tm, x->blk, t);
             else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
@@ -709,6 +795,9 @@ static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
                 mem_account(tm, acc, x, &p->rec, t);
                 if (x->w->state == WS_W_RUN && !x->waiting_bar && x->ready != NEVER) compute_ready(tm, x, t + 1);
                 wake_for(tm, x);
+                break;
+            case PD_CLUSTER:
+                cluster_warp_done(tm, p->tb, t);
                 break;
             default:
                 retire_block(tm, p->tb, t);
@@ -827,8 +916,16 @@ static void tm_engine(void *ctx, ws_run *L)
     ws_ms_set_smem_per_sm(tm->ms, (size_t)bps * (L->entry->static_smem + L->dyn_smem + d->smem_reserved_per_block));
     for (int i = 0; i < tm->nlis; i++)
         if (tm->lis[i]->launch_begin) tm->lis[i]->launch_begin(tm->lis[i]->ctx, L, tm->nsm, nsp);
-    /* first wave: consecutive blocks go to consecutive SMs */
+    /* first wave: consecutive blocks go to consecutive SMs (a cluster launch: whole clusters to GPCs) */
     uint64_t start = 0;
+    if (L->cluster_size) {
+        if (!place_clusters(tm, bps, start)) {
+            L->fault = WS_ERR_LAUNCH_FAILURE;
+            snprintf(L->fault_msg, sizeof L->fault_msg, "a cluster of %d blocks of %s does not fit in one GPC "
+                     "(%d block(s) per SM)", L->cluster_size, L->entry->name, bps);
+        }
+        goto placed;
+    }
     for (int round = 0; round < bps; round++)
         for (int s = 0; s < tm->nsm; s++) {
             int64_t lin = ws_run_next_block(L);
