@@ -19,7 +19,7 @@ static int mt_bits(int t)
     switch (t) {
     case WS_MT_F64: return 64;
     case WS_MT_F16: case WS_MT_BF16: case WS_MT_B16: return 16;
-    case WS_MT_S8: case WS_MT_U8: return 8;
+    case WS_MT_S8: case WS_MT_U8: case WS_MT_E4M3: case WS_MT_E5M2: return 8;
     case WS_MT_S4: case WS_MT_U4: return 4;
     case WS_MT_B1: return 1;
     default: return 32;
@@ -95,6 +95,8 @@ static inline float in_float(uint64_t v, int t)
     case WS_MT_F16: return ws_half_to_float((uint16_t)v);
     case WS_MT_BF16: return ws_bf16_to_float((uint16_t)v);
     case WS_MT_TF32: return f32_of(v & 0xffffe000u);   /* the H200 ignores the low 13 bits */
+    case WS_MT_E4M3: return (float)ws_fp8_to_double((uint8_t)v, WS_FP8_E4M3);
+    case WS_MT_E5M2: return (float)ws_fp8_to_double((uint8_t)v, WS_FP8_E5M2);
     default: return f32_of(v);
     }
 }
@@ -122,6 +124,11 @@ static inline mx_in mx_split_bits(uint64_t v, int t)
 {
     mx_in r = { 0, 0, 0 };
     uint32_t sign, ef, mant;
+    if (t == WS_MT_E4M3 || t == WS_MT_E5M2) {   /* exact in f32: split that */
+        double x = ws_fp8_to_double((uint8_t)v, t == WS_MT_E5M2 ? WS_FP8_E5M2 : WS_FP8_E4M3);
+        if (!isfinite(x)) { r.special = 1; return r; }
+        return mx_split_bits(bits_f32((float)x), WS_MT_F32);
+    }
     if (t == WS_MT_F16) {
         sign = (uint32_t)(v >> 15) & 1; ef = (uint32_t)(v >> 10) & 31; mant = (uint32_t)v & 1023;
         if (ef == 31) { r.special = 1; return r; }

@@ -18,12 +18,14 @@ static const struct { const char *n; int t; } type_names[] = {
     {"s8", WS_T_S8}, {"s16", WS_T_S16}, {"s32", WS_T_S32}, {"s64", WS_T_S64},
     {"f16", WS_T_F16}, {"f16x2", WS_T_F16X2}, {"bf16", WS_T_BF16}, {"bf16x2", WS_T_BF16X2},
     {"f32", WS_T_F32}, {"f64", WS_T_F64}, {"tf32", WS_T_TF32}, {"pred", WS_T_PRED},
+    {"e4m3x2", WS_T_E4M3X2}, {"e5m2x2", WS_T_E5M2X2},
 };
 
 /* bytes of each type */
 static const unsigned char type_size[WS_T_COUNT] = {
     [WS_T_B8] = 1, [WS_T_U8] = 1, [WS_T_S8] = 1, [WS_T_PRED] = 1,
     [WS_T_B16] = 2, [WS_T_U16] = 2, [WS_T_S16] = 2, [WS_T_F16] = 2, [WS_T_BF16] = 2,
+    [WS_T_E4M3X2] = 2, [WS_T_E5M2X2] = 2,
     [WS_T_B32] = 4, [WS_T_U32] = 4, [WS_T_S32] = 4, [WS_T_F32] = 4, [WS_T_F16X2] = 4, [WS_T_BF16X2] = 4,
     [WS_T_TF32] = 4,
     [WS_T_B64] = 8, [WS_T_U64] = 8, [WS_T_S64] = 8, [WS_T_F64] = 8,

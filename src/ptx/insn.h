@@ -19,6 +19,7 @@ enum ws_type {
     WS_T_U8, WS_T_U16, WS_T_U32, WS_T_U64,
     WS_T_S8, WS_T_S16, WS_T_S32, WS_T_S64,
     WS_T_F16, WS_T_F16X2, WS_T_BF16, WS_T_BF16X2, WS_T_F32, WS_T_F64, WS_T_TF32,
+    WS_T_E4M3X2, WS_T_E5M2X2,   /* two OCP fp8 values in 16 bits (cvt), the first operand's in the upper byte */
     WS_T_PRED,
     WS_T_COUNT
 };
@@ -239,7 +240,7 @@ struct ws_insn {
 
 /* element types of matrix instructions (ws_mma) */
 enum ws_mtype { WS_MT_NONE, WS_MT_F16, WS_MT_BF16, WS_MT_TF32, WS_MT_F32, WS_MT_F64, WS_MT_S8, WS_MT_U8, WS_MT_S4,
-                WS_MT_U4, WS_MT_B1, WS_MT_S32, WS_MT_B16, WS_MT_COUNT };
+                WS_MT_U4, WS_MT_B1, WS_MT_S32, WS_MT_B16, WS_MT_E4M3, WS_MT_E5M2, WS_MT_COUNT };
 /* what a matrix instruction does (ws_mma.kind) */
 enum ws_mkind {
     WS_MX_LOAD_A, WS_MX_LOAD_B, WS_MX_LOAD_C, WS_MX_STORE_D, WS_MX_WMMA, WS_MX_MMA,

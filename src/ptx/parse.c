@@ -1105,7 +1105,7 @@ static int mx_type(const char *s, int n)
     static const struct { const char *n; int t; } names[] = {
         {"f16", WS_MT_F16}, {"bf16", WS_MT_BF16}, {"tf32", WS_MT_TF32}, {"f32", WS_MT_F32}, {"f64", WS_MT_F64},
         {"s8", WS_MT_S8}, {"u8", WS_MT_U8}, {"s4", WS_MT_S4}, {"u4", WS_MT_U4}, {"b1", WS_MT_B1}, {"s32", WS_MT_S32},
-        {"b16", WS_MT_B16},
+        {"b16", WS_MT_B16}, {"e4m3", WS_MT_E4M3}, {"e5m2", WS_MT_E5M2},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if ((int)strlen(names[i].n) == n && !memcmp(names[i].n, s, (size_t)n)) return names[i].t;
@@ -1127,6 +1127,8 @@ static int mx_supported(const ws_mma *x, int wmma)
 {
     int m = x->m, n = x->n, k = x->k, a = x->atype, c = x->ctype, d = x->dtype;
     int f16acc = (c == WS_MT_F16 || c == WS_MT_F32) && (d == WS_MT_F16 || d == WS_MT_F32);
+    int fp8 = (a == WS_MT_E4M3 || a == WS_MT_E5M2) && (x->btype == WS_MT_E4M3 || x->btype == WS_MT_E5M2);
+    if (!wmma && fp8) return m == 16 && n == 8 && k == 32 && c == WS_MT_F32 && d == WS_MT_F32;   /* sm_89+ */
     if (a != x->btype) return 0;
     if (wmma) {
         int big = (m == 16 && n == 16) || (m == 32 && n == 8) || (m == 8 && n == 32);
