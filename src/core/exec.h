@@ -86,6 +86,12 @@ struct ws_warp {
     uint64_t ninst, nthread;
     uint64_t gb_ninst;       /* cooperative launch: ninst when the warp last read the grid barrier's counter */
     struct ws_asyncq *async; /* cp.async copies not yet visible (timing mode; ops_async.c), or NULL */
+    /* cp.async.bulk (ops_bulk.c): the global footprint of its last copy (runs: address, bytes) for the timing
+     * engine, and that copy's place in its destination block's queue */
+    uint64_t *bulk_runs;
+    int bulk_nruns, bulk_runs_cap, bulk_write;
+    struct ws_block *bulk_last_blk;
+    int bulk_last_seq;
     uint32_t cl_phase;       /* barrier.cluster: the cluster barrier phase the warp arrived in */
     uint8_t cl_arrived;      /* barrier.cluster: arrived and not yet waited */
 };
@@ -124,6 +130,7 @@ typedef struct ws_block {
     int sm;                  /* SM the timing engine placed it on */
     void *user;              /* per-block data for engines and observers */
     ws_cluster *cl;          /* its thread block cluster, NULL outside cluster launches */
+    struct ws_bulkq *bulk;   /* bulk copies on their way to its shared memory (timing mode; ops_bulk.c) */
     int cl_rank;             /* %cluster_ctarank */
 } ws_block;
 
@@ -235,6 +242,14 @@ void ws_cluster_free(ws_run *L);
 uint64_t ws_cluster_sreg(const ws_run *L, const ws_block *b, int sr);
 uint8_t *ws_dsmem_ptr(ws_warp *w, uint64_t addr, unsigned size);
 void ws_cluster_barrier_check(ws_block *b);
+/* Bulk copies (ops_bulk.c): the handler; land the copies to block b that arrived by cycle now; drop them; the
+ * arrival cycle of the warp's last copy (the timing engine); an mbarrier's completed transaction bytes
+ * (ops_async.c). */
+ws_handler ws_bulk_handler(const ws_insn *in);
+void ws_bulk_land(ws_warp *w, ws_block *b, uint64_t now);
+void ws_bulk_free(ws_block *b);
+void ws_bulk_set_ready(ws_warp *w, uint64_t cycle);
+void ws_mbar_complete_tx(uint8_t *mbar, uint32_t bytes);
 /* Handlers of the cluster instructions (mapa, barrier.cluster) and elect.sync, setmaxnreg (cluster.c). */
 ws_handler ws_cluster_handler(const ws_insn *in);
 /* Run launch L with the functional engine (engine.c). */

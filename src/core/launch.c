@@ -82,6 +82,9 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     w->gb_ninst = 0;
     w->cl_arrived = 0;
     w->cl_phase = 0;
+    w->bulk_nruns = 0;
+    w->bulk_last_blk = NULL;
+    w->bulk_last_seq = -1;
     w->state = WS_W_RUN;
     ws_async_reset(w);
     w->sp = 0;
@@ -178,6 +181,7 @@ ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
     memset(b->bar_count, 0, sizeof b->bar_count);
     memset(b->bar_expect, 0, sizeof b->bar_expect);
     ws_cluster_join(L, b);
+    ws_bulk_free(b);
     for (int i = 0; i < b->nwarps; i++) warp_init(L, b, i, lin);
     for (int i = 0; i < L->nobs; i++)
         if (L->obs[i]->block_begin) L->obs[i]->block_begin(L->obs[i]->ctx, L, b);
@@ -364,8 +368,10 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
             free(w->local);
             free(w->stk);
             free(w->frames);
+            free(w->bulk_runs);
             ws_async_free(w);
         }
+        ws_bulk_free(b);
         free(b->warps);
         free(b->smem);
         free(b);

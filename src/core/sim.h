@@ -217,6 +217,12 @@ size_t ws_kernel_max_dyn_smem(const ws_kernel *k);
 /* cudaFuncAttributeNonPortableClusterSizeAllowed: clusters of up to WS_CLUSTER_MAX_NONPORTABLE blocks. */
 void ws_kernel_set_cluster_nonportable(ws_kernel *k, int allowed);
 int ws_kernel_cluster_nonportable(const ws_kernel *k);
+/* cuTensorMapEncodeTiled's work (tmap.c): check a tiled tensor map (the CUDA driver's requirements; CUtensorMap*
+ * enum values) and write it into out (128 bytes, 64-byte aligned) for cp.async.bulk.tensor. WS_OK, or
+ * WS_ERR_INVALID_VALUE / WS_ERR_NOT_SUPPORTED with the reason in why. */
+int ws_tmap_encode(void *out, int dtype, unsigned rank, uint64_t addr, const uint64_t *dims, const uint64_t *strides,
+                   const uint32_t *box, const uint32_t *estrides, int interleave, int swizzle, int l2promo, int oobfill,
+                   char *why, size_t whylen);
 #define WS_CLUSTER_MAX_PORTABLE 8        /* blocks per cluster every sm_90 device launches */
 #define WS_CLUSTER_MAX_NONPORTABLE 16    /* with the non-portable opt-in (an H200 launches 16, refuses 32) */
 

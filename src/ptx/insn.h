@@ -247,7 +247,11 @@ enum ws_mkind {
     WS_MX_LDMATRIX, WS_MX_STMATRIX, WS_MX_MOVMATRIX,
     WS_MX_CP_ASYNC, WS_MX_CP_COMMIT, WS_MX_CP_WAIT, WS_MX_CP_WAIT_ALL, WS_MX_CP_MBAR_ARRIVE,
     WS_MX_MB_INIT, WS_MX_MB_ARRIVE, WS_MX_MB_ARRIVE_DROP, WS_MX_MB_EXPECT_TX, WS_MX_MB_COMPLETE_TX,
-    WS_MX_MB_TEST_WAIT, WS_MX_MB_TRY_WAIT, WS_MX_MB_PENDING, WS_MX_MB_INVAL
+    WS_MX_MB_TEST_WAIT, WS_MX_MB_TRY_WAIT, WS_MX_MB_PENDING, WS_MX_MB_INVAL,
+    /* cp.async.bulk (sm_90): global -> shared (mbarrier complete_tx), shared -> global (bulk groups), shared::cta ->
+     * shared::cluster; their .tensor forms through a tensor map; commit/wait of bulk groups; L2 prefetches */
+    WS_MX_BULK_G2S, WS_MX_BULK_S2G, WS_MX_BULK_S2S, WS_MX_BULK_TENSOR_G2S, WS_MX_BULK_TENSOR_S2G,
+    WS_MX_BULK_COMMIT, WS_MX_BULK_WAIT, WS_MX_BULK_PREFETCH, WS_MX_BULK_TENSOR_PREFETCH
 };
 /* the decoded form of a tensor/matrix/async instruction: shape, element types, layouts, register lists. The
  * instruction's d[]/s[] hold the first registers too, for the timing model's scoreboard. */
@@ -266,7 +270,11 @@ typedef struct ws_mma {
     uint8_t na, nb, nc, nd;  /* register list lengths */
     int32_t a[8], b[8], c[8], d[8];       /* operand numbers */
     int32_t stride;          /* wmma.load/store: stride operand (-1: the shape's default) */
-    int32_t extra;           /* cp.async: src-size operand (-1: none); mbarrier: count/tx/phase operand */
+    int32_t extra;           /* cp.async: src-size operand (-1: none); mbarrier: count/tx/phase operand;
+                              * cp.async.bulk: the size operand; wait_group: the count */
+    int32_t mb_base;         /* cp.async.bulk: the mbarrier's address register (-1: none) and offset */
+    int64_t mb_off;
+    uint8_t dims;            /* cp.async.bulk.tensor: dimensions (the coordinates are c[0..dims)) */
 } ws_mma;
 
 /* declared registers: "%r<4>" is prefix "%r", first operand number, count 4 and numbered (names %r0..%r3) */

@@ -828,7 +828,8 @@ static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int li
                  MATCH("b4e") || MATCH("f4e") || MATCH("rc8") || MATCH("ecl") || MATCH("ecr") || MATCH("rc16") ||
                  MATCH("mmio") || MATCH("L1") || MATCH("L2") || memchr(part, ':', (size_t)plen) ||
                  MATCH("unified") || MATCH("level") || MATCH("gl") || MATCH("proxy") || MATCH("async") ||
-                 MATCH("NaN") || MATCH("xorsign") || MATCH("abs") || MATCH("alias") || MATCH("release_sync"))
+                 MATCH("NaN") || MATCH("xorsign") || MATCH("abs") || MATCH("alias") || MATCH("release_sync") ||
+                 (in->op == WS_OP_FENCE && MATCH("mbarrier_init")))
             ;
         else if (MATCH("arrive")) in->sub = WS_SUB_ARRIVE;
         else if (MATCH("wait") && in->op == WS_OP_BAR_CLUSTER) in->sub = WS_SUB_SYNC;
@@ -1168,8 +1169,10 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
     in->mma = x;
     x->stride = -1;
     x->extra = -1;
+    x->mb_base = -1;
     x->space = WS_S_GENERIC;
     int types[4], nt = 0, nlay = 0, op = in->op, sub = -1;
+    int bulk_tensor = 0, bulk_spaces[2] = { 0, 0 }, nbs = 0, bulk_mbar = 0, bulk_group = 0, bulk_hint = 0;
     const char *name = ws_opcode_name(op);
     const char *p = mods, *e = mods + len;
     while (p < e) {
@@ -1180,6 +1183,27 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
         int t = mx_type(part, plen), mm, nn, kk;
         char buf[32];
         snprintf(buf, sizeof buf, "%.*s", plen < 31 ? plen : 31, part);
+        if (op == WS_OP_CP_BULK) {   /* cp.async.bulk{.tensor.Nd}.dst.src{.tile}{.mbarrier::complete_tx::bytes|.bulk_group} */
+            int sp = MATCH("global") ? WS_S_GLOBAL : (MATCH("shared::cluster") || MATCH("shared::cta")) ? WS_S_SHARED : 0;
+            if (sp && nbs < 2) { bulk_spaces[nbs++] = sp; if (MATCH("shared::cluster")) in->flags |= WS_F_DSMEM; continue; }
+            if (MATCH("tensor")) { bulk_tensor = 1; continue; }
+            if (plen == 2 && part[1] == 'd' && part[0] >= '1' && part[0] <= '5') { x->dims = (uint8_t)(part[0] - '0'); continue; }
+            if (MATCH("tile") || MATCH("L2")) continue;
+            if (MATCH("mbarrier::complete_tx::bytes")) { bulk_mbar = 1; continue; }
+            if (MATCH("bulk_group")) { bulk_group = 1; continue; }
+            if (MATCH("L2::cache_hint")) { bulk_hint = 1; continue; }
+            if (MATCH("commit_group")) { sub = WS_MX_BULK_COMMIT; continue; }
+            if (MATCH("wait_group")) { sub = WS_MX_BULK_WAIT; continue; }
+            if (MATCH("read")) continue;   /* wait_group.read: the sources may be reused (a superset here) */
+            if (MATCH("prefetch")) { sub = WS_MX_BULK_PREFETCH; continue; }
+            if (MATCH("multicast::cluster") || MATCH("im2col") || MATCH("im2col::w") || MATCH("im2col::w::128") ||
+                MATCH("tile::gather4") || MATCH("tile::scatter4") || MATCH("cta_group::1") || MATCH("cta_group::2")) {
+                perr(P, line, "cp.async.bulk: the .%.*s form is not supported by warpsim", plen, part);
+                return -1;
+            }
+            perr(P, line, "unsupported modifier '.%.*s' on 'cp.async.bulk'", plen, part);
+            return -1;
+        }
         if (t != WS_MT_NONE && nt < 4) { types[nt++] = t; continue; }
         if (sscanf(buf, "m%dn%dk%d", &mm, &nn, &kk) == 3) { x->m = (uint8_t)mm; x->n = (uint8_t)nn; x->k = (uint16_t)kk; continue; }
         if (!strcmp(buf, "m8n8")) { x->m = 8; x->n = 8; continue; }
@@ -1342,6 +1366,74 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
             in->space = x->space;
         }
         return 0;
+    case WS_OP_CP_BULK: {
+        int nop = n - bulk_hint;   /* the cache policy operand of .L2::cache_hint is a hint */
+        if (sub == WS_MX_BULK_COMMIT) { x->kind = (uint8_t)sub; if (nop) { perr(P, line, "cp.async.bulk.commit_group takes no operand"); return -1; } return 0; }
+        if (sub == WS_MX_BULK_WAIT) {
+            x->kind = (uint8_t)sub;
+            if (nop != 1 || ops[0].kind != 0) { perr(P, line, "cp.async.bulk.wait_group needs a count"); return -1; }
+            x->extra = ops[0].reg;
+            return 0;
+        }
+        for (int i = 0; i < nop; i++)
+            if (ops[i].kind == 1 && ops[i].rel.kind != WS_RELOC_NONE && i != 0) {
+                perr(P, line, "cp.async.bulk: a named variable as its second or third address is not supported (use a register)");
+                return -1;
+            }
+        if (sub == WS_MX_BULK_PREFETCH) {
+            x->kind = bulk_tensor ? WS_MX_BULK_TENSOR_PREFETCH : WS_MX_BULK_PREFETCH;
+            if (nop < 1 || ops[0].kind != 1 || (!bulk_tensor && (nop != 2 || ops[1].kind != 0)) ||
+                (bulk_tensor && (nop != 1 || ops[0].nv != x->dims || !x->dims))) {
+                perr(P, line, "cp.async.bulk.prefetch needs [src], size (.tensor: [tensorMap, {coordinates}])"); return -1;
+            }
+            if (ops[0].rel.kind != WS_RELOC_NONE) { perr(P, line, "cp.async.bulk.prefetch of a named variable is not supported"); return -1; }
+            x->a[0] = ops[0].base; x->stride = (int32_t)ops[0].off; x->na = 1;
+            if (!bulk_tensor) x->extra = ops[1].reg;
+            for (int i = 0; bulk_tensor && i < x->dims; i++) x->c[i] = ops[0].vregs[i];
+            x->nc = bulk_tensor ? x->dims : 0;
+            return 0;
+        }
+        if (nbs != 2) { perr(P, line, "cp.async.bulk needs a destination and a source state space"); return -1; }
+        int g2s = bulk_spaces[0] == WS_S_SHARED && bulk_spaces[1] == WS_S_GLOBAL;
+        int s2g = bulk_spaces[0] == WS_S_GLOBAL && bulk_spaces[1] == WS_S_SHARED;
+        int s2s = bulk_spaces[0] == WS_S_SHARED && bulk_spaces[1] == WS_S_SHARED && !bulk_tensor;
+        if ((!g2s && !s2g && !s2s) || ((g2s || s2s) && !bulk_mbar) || (s2g && !bulk_group) || (bulk_tensor && !x->dims)) {
+            perr(P, line, "unsupported cp.async.bulk form (global->shared and shared::cta->shared::cluster complete an "
+                 "mbarrier, shared->global a bulk group; .tensor needs .1d-.5d)");
+            return -1;
+        }
+        int ti = bulk_tensor ? (g2s ? 1 : 0) : -1;   /* the [tensorMap, {coordinates}] operand */
+        int want = bulk_tensor ? (g2s ? 3 : 2) : (s2g ? 3 : 4);
+        if (nop != want || ops[0].kind != 1 || ops[1].kind != 1 || (want == 4 && (ops[2].kind != 0 || ops[3].kind != 1)) ||
+            (want == 3 && !bulk_tensor && ops[2].kind != 0) || (bulk_tensor && g2s && ops[2].kind != 1) ||
+            (ti >= 0 && ops[ti].nv != x->dims)) {
+            perr(P, line, "cp.async.bulk operands: %s", bulk_tensor ? (g2s ? "[dst], [tensorMap, {coordinates}], [mbar]"
+                 : "[tensorMap, {coordinates}], [src]") : s2g ? "[dst], [src], size" : "[dst], [src], size, [mbar]");
+            return -1;
+        }
+        if (bulk_tensor) {
+            x->kind = g2s ? WS_MX_BULK_TENSOR_G2S : WS_MX_BULK_TENSOR_S2G;
+            opnd *tm = &ops[ti], *other = &ops[g2s ? 0 : 1];
+            if (tm->rel.kind != WS_RELOC_NONE) { perr(P, line, "cp.async.bulk.tensor: the tensor map must be in a register"); return -1; }
+            x->a[0] = tm->base; x->stride = (int32_t)tm->off; x->na = 1;
+            for (int i = 0; i < x->dims; i++) x->c[i] = tm->vregs[i];
+            x->nc = x->dims;
+            if (other->nv) { perr(P, line, "cp.async.bulk.tensor: bad shared address"); return -1; }
+            if (set_addr(P, in, other)) return -1;
+            in->space = WS_S_SHARED;
+            if (g2s) { x->mb_base = ops[2].base; x->mb_off = ops[2].off; }
+        } else {
+            x->kind = g2s ? WS_MX_BULK_G2S : s2g ? WS_MX_BULK_S2G : WS_MX_BULK_S2S;
+            if (set_addr(P, in, &ops[0])) return -1;
+            in->space = (uint8_t)bulk_spaces[0];
+            x->a[0] = ops[1].base; x->stride = (int32_t)ops[1].off; x->na = 1;
+            x->extra = ops[2].reg;
+            if (!s2g) { x->mb_base = ops[3].base; x->mb_off = ops[3].off; }
+        }
+        in->s[0] = x->a[0] >= 0 ? x->a[0] : WS_SR_SINK;
+        if (x->extra != -1) in->s[1] = x->extra;   /* a register, or an immediate's encoding (remapped later) */
+        return 0;
+    }
     case WS_OP_MBARRIER: {
         if (sub < 0) { perr(P, line, "unsupported 'mbarrier' form"); return -1; }
         x->kind = (uint8_t)sub;
@@ -1369,10 +1461,10 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
             in->ns = 1;
         }
         if ((sub == WS_MX_MB_INIT || sub == WS_MX_MB_EXPECT_TX || sub == WS_MX_MB_COMPLETE_TX ||
-             sub == WS_MX_MB_TEST_WAIT || sub == WS_MX_MB_TRY_WAIT) && x->extra < 0) {
+             sub == WS_MX_MB_TEST_WAIT || sub == WS_MX_MB_TRY_WAIT) && x->extra == -1) {   /* an immediate is <= -2 here */
             perr(P, line, "'mbarrier' form needs a count, transaction count, state or phase operand"); return -1;
         }
-        if (sub == WS_MX_MB_ARRIVE && x->bop && x->extra < 0) { perr(P, line, "mbarrier.arrive.expect_tx needs a transaction count"); return -1; }
+        if (sub == WS_MX_MB_ARRIVE && x->bop && x->extra == -1) { perr(P, line, "mbarrier.arrive.expect_tx needs a transaction count"); return -1; }
         return 0;
     }
     default:

@@ -38,10 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* latency of a distributed shared memory access (ld/st/atom on a cluster partner's shared memory), cycles: about
- * what published H100 microbenchmarks measure (~180-210); not measured by warpsim's H200 runs */
-#define WS_MS_LAT_DSMEM 200
-
 #define WS_MS_LINE 128u            /* cache line bytes */
 #define WS_MS_SECTOR 32u           /* sector bytes */
 #define WS_MS_L1_WAYS 16u          /* L1 associativity (sets = capacity / ways / line) */
@@ -844,6 +840,33 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
         } else {
             f = ws_ms_const(ms, rec->addr, m, now);
         }
+        if (f > done) done = f;
+    }
+    return done;
+}
+
+/* A bulk copy's global footprint (runs of address, bytes): requests of up to 32 sectors through the L1 path,
+ * counted as global loads (is_write: stores), as an mbarrier-completing copy's traffic; returns when the last sector
+ * arrives. */
+uint64_t ws_ms_bulk(ws_memsys *ms, int sm, const uint64_t *runs, int nruns, int is_write, uint64_t now)
+{
+    if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
+    uint64_t items[32], done = now;
+    int n = 0;
+    for (int r = 0; r < nruns; r++) {
+        uint64_t a = runs[2 * r] & ~31ull, end = runs[2 * r] + runs[2 * r + 1];
+        for (; a < end; a += 32) {
+            if (n && items[n - 1] == a) continue;
+            items[n++] = a;
+            if (n == 32) {
+                uint64_t f = ws_ms_global(ms, sm, items, n, 32, is_write ? 1 : 0, 0, now);
+                if (f > done) done = f;
+                n = 0;
+            }
+        }
+    }
+    if (n) {
+        uint64_t f = ws_ms_global(ms, sm, items, n, 32, is_write ? 1 : 0, 0, now);
         if (f > done) done = f;
     }
     return done;

@@ -659,6 +659,12 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     sp->last = x;
     x->last_issue = t;
     acc->flops += (uint64_t)in->flops * (uint64_t)__builtin_popcount(r.exec);
+    if (in->op == WS_OP_CP_BULK) {   /* serial: a bulk copy's sectors; its data lands when they arrive */
+        uint64_t done = w->bulk_nruns ? ws_ms_bulk(tm->ms, x->blk->sm, w->bulk_runs, w->bulk_nruns, w->bulk_write, t)
+                                      : t + WS_MS_LAT_DSMEM;   /* within the cluster, or nothing in bounds */
+        ws_bulk_set_ready(w, done);
+        w->bulk_nruns = 0;
+    }
     if ((in->iflags & WS_IF_MEMSYS) && r.exec) {
         if (serial) mem_account(tm, acc, x, &r, t);
         else defer(tm, x->blk->sm, PD_MEMSYS, x, NULL)->rec = r;
