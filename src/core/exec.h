@@ -246,6 +246,8 @@ void ws_cluster_barrier_check(ws_block *b);
  * arrival cycle of the warp's last copy (the timing engine); an mbarrier's completed transaction bytes
  * (ops_async.c). */
 ws_handler ws_bulk_handler(const ws_insn *in);
+/* wgmma's handlers (ops_wgmma.c). */
+ws_handler ws_wgmma_handler(const ws_insn *in);
 void ws_bulk_land(ws_warp *w, ws_block *b, uint64_t now);
 void ws_bulk_free(ws_block *b);
 void ws_bulk_set_ready(ws_warp *w, uint64_t cycle);

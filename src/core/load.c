@@ -23,6 +23,7 @@ ws_handler ws_select_handler(const ws_insn *in)
     if (!h) h = ws_async_handler(in);
     if (!h) h = ws_cluster_handler(in);
     if (!h) h = ws_bulk_handler(in);
+    if (!h) h = ws_wgmma_handler(in);
     if (!h) h = ws_ctl_handler(in);
     if (!h) h = ws_mem_handler(in);
     if (!h) h = ws_alu_handler(in);

@@ -237,6 +237,24 @@ static void mma_int(const ws_mma *x, mx_mats *M)
         }
 }
 
+/* c + sum a[k] * b[k] over n elements (bits of types at, bt: f16, bf16, tf32, fp8) in hardware blocks of kb, as
+ * mma.sync forms its sums (fused_block); for wgmma (ops_wgmma.c). */
+float ws_mx_dot(const uint64_t *a, int at, const uint64_t *b, int bt, int n, int kb, float c)
+{
+    mx_in sa[MX_K], sb[MX_K];
+    float fa[MX_K], fbv[MX_K];
+    const mx_in *bp[MX_K];
+    const float *bfp[MX_K];
+    if (n > MX_K) n = MX_K;
+    for (int k = 0; k < n; k++) {
+        sa[k] = mx_split_bits(a[k], at); fa[k] = in_float(a[k], at);
+        sb[k] = mx_split_bits(b[k], bt); fbv[k] = in_float(b[k], bt);
+        bp[k] = &sb[k]; bfp[k] = &fbv[k];
+    }
+    for (int k0 = 0; k0 < n; k0 += kb) c = fused_block(&sa[k0], &bp[k0], kb < n - k0 ? kb : n - k0, c, &fa[k0], &bfp[k0]);
+    return c;
+}
+
 /* compute D from the gathered A, B, C by the types */
 static void mma_compute(const ws_mma *x, mx_mats *M, int kb)
 {

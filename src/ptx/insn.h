@@ -251,13 +251,17 @@ enum ws_mkind {
     /* cp.async.bulk (sm_90): global -> shared (mbarrier complete_tx), shared -> global (bulk groups), shared::cta ->
      * shared::cluster; their .tensor forms through a tensor map; commit/wait of bulk groups; L2 prefetches */
     WS_MX_BULK_G2S, WS_MX_BULK_S2G, WS_MX_BULK_S2S, WS_MX_BULK_TENSOR_G2S, WS_MX_BULK_TENSOR_S2G,
-    WS_MX_BULK_COMMIT, WS_MX_BULK_WAIT, WS_MX_BULK_PREFETCH, WS_MX_BULK_TENSOR_PREFETCH
+    WS_MX_BULK_COMMIT, WS_MX_BULK_WAIT, WS_MX_BULK_PREFETCH, WS_MX_BULK_TENSOR_PREFETCH,
+    /* wgmma (sm_90a): the warpgroup's asynchronous multiply-add, its fence, commit and wait */
+    WS_MX_WGMMA, WS_MX_WG_FENCE, WS_MX_WG_COMMIT, WS_MX_WG_WAIT
 };
+#define WS_MMA_MAXD 128          /* the longest register list (wgmma m64n256 f32/s32: 128 accumulators) */
 /* the decoded form of a tensor/matrix/async instruction: shape, element types, layouts, register lists. The
  * instruction's d[]/s[] hold the first registers too, for the timing model's scoreboard. */
 typedef struct ws_mma {
     uint8_t kind;            /* enum ws_mkind */
-    uint8_t m, n;            /* shape (ldmatrix/stmatrix: the number of 8x8 matrices in n) */
+    uint8_t m;               /* shape (ldmatrix/stmatrix: the number of 8x8 matrices in n) */
+    uint16_t n;
     uint16_t k;
     uint8_t atype, btype, ctype, dtype;   /* enum ws_mtype */
     uint8_t alayout, blayout;             /* 0 row, 1 col (wmma.load/store: the memory layout in alayout) */
@@ -268,13 +272,15 @@ typedef struct ws_mma {
     uint8_t space;           /* enum ws_space of the memory operand */
     uint8_t cpsize;          /* cp.async: bytes copied */
     uint8_t na, nb, nc, nd;  /* register list lengths */
-    int32_t a[8], b[8], c[8], d[8];       /* operand numbers */
+    int32_t a[8], b[8], c[8], d[WS_MMA_MAXD];   /* operand numbers */
     int32_t stride;          /* wmma.load/store: stride operand (-1: the shape's default) */
     int32_t extra;           /* cp.async: src-size operand (-1: none); mbarrier: count/tx/phase operand;
                               * cp.async.bulk: the size operand; wait_group: the count */
     int32_t mb_base;         /* cp.async.bulk: the mbarrier's address register (-1: none) and offset */
     int64_t mb_off;
     uint8_t dims;            /* cp.async.bulk.tensor: dimensions (the coordinates are c[0..dims)) */
+    uint8_t areg;            /* wgmma: A from registers a[0..na) (else a[0] is its shared-memory descriptor) */
+    int8_t scale_a, scale_b; /* wgmma: imm-scale-a/b, 1 or -1 */
 } ws_mma;
 
 /* declared registers: "%r<4>" is prefix "%r", first operand number, count 4 and numbered (names %r0..%r3) */

@@ -171,7 +171,8 @@ enum ws_align_rule {
  * lane) are done by the handlers without memory records (memory kind none; wmma.store writes global memory, so it
  * runs in timing's serial phase); ldmatrix/stmatrix report each lane's 16-byte row and cp.async its shared
  * destination (the global source is not recorded); cp.async.bulk (every form) moves its bytes itself and the timing
- * engine accounts them (serial: it reads or writes global memory). flops: per lane per m*n*k/32 multiply-adds of float types (2 = one FMA). */
+ * engine accounts them (serial: it reads or writes global memory); wgmma reads its shared-memory operands itself
+ * (each warp of the warpgroup computes its 16 rows). flops: per lane per m*n*k/32 multiply-adds of float types (2 = one FMA). */
 #define WS_OPCODE_LIST_TENSOR(OP) \
     OP(WMMA_LOAD, "wmma.load", WS_CLS_MEM, WS_PR_LSU,   WS_LR_TYPE,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
     OP(WMMA_STORE,"wmma.store",WS_CLS_MEM, WS_PR_LSU,   WS_LR_TYPE,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_SERIAL | WS_OF_REGLIST) \
@@ -186,7 +187,8 @@ enum ws_align_rule {
     OP(CP_WAIT_ALL, "cp.async.wait_all", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_REGLIST) \
     OP(CP_MBAR,   "cp.async.mbarrier", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
     OP(MBARRIER,  "mbarrier",  WS_CLS_SYNC, WS_PR_LSU,  WS_LR_SHFL,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
-    OP(CP_BULK,   "cp.async.bulk", WS_CLS_MEM, WS_PR_LSU, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_SERIAL | WS_OF_REGLIST)
+    OP(CP_BULK,   "cp.async.bulk", WS_CLS_MEM, WS_PR_LSU, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_SERIAL | WS_OF_REGLIST) \
+    OP(WGMMA,     "wgmma",     WS_CLS_FP32, WS_PR_TENSOR, WS_LR_TENSOR, WS_MK_NONE, 2, WS_AL_ONE, WS_OF_REGLIST)
 
 /* opcode enum: WS_OP_ADD, ... */
 enum ws_opcode {
@@ -197,7 +199,7 @@ enum ws_opcode {
 };
 
 /* whether an opcode is of the tensor/matrix/async-copy block above (decoded into a ws_mma by the parser) */
-#define WS_OP_IS_TENSOR(op) ((op) >= WS_OP_WMMA_LOAD && (op) <= WS_OP_CP_BULK)
+#define WS_OP_IS_TENSOR(op) ((op) >= WS_OP_WMMA_LOAD && (op) <= WS_OP_WGMMA)
 
 /* the static properties of one opcode, as the table gives them */
 typedef struct ws_opinfo {

@@ -512,7 +512,7 @@ typedef struct opnd {
     int64_t off;     /* addr: offset */
     int space;       /* addr: space implied by the symbol (0 if none) */
     ws_reloc rel;    /* addr / word: the symbol or function the offset is relative to */
-    int vregs[8];
+    int vregs[WS_MMA_MAXD];
     int nv;
     char *word;
     int line;
@@ -591,12 +591,14 @@ static int parse_vlist(parser *P, opnd *o, int ty)
         if (TOK->kind == WS_TK_WORD) {
             int r = word_reg(P, TOK->p, TOK->len);
             if (r < 0) { perr(P, TOK->line, "unknown register '%.*s'", TOK->len, TOK->p); return -1; }
-            if (o->nv < 8) o->vregs[o->nv++] = r;
+            if (o->nv >= WS_MMA_MAXD) { perr(P, TOK->line, "more than %d registers in a list", WS_MMA_MAXD); return -1; }
+            o->vregs[o->nv++] = r;
             NEXT();
         } else {
             uint64_t v;
             if (parse_number(P, ty, &v)) return -1;
-            if (o->nv < 8) o->vregs[o->nv++] = const_reg(P, v);
+            if (o->nv >= WS_MMA_MAXD) { perr(P, TOK->line, "more than %d values in a list", WS_MMA_MAXD); return -1; }
+            o->vregs[o->nv++] = const_reg(P, v);
         }
         if (IS(',')) NEXT();
     }
@@ -1114,10 +1116,10 @@ static int mx_type(const char *s, int n)
 }
 
 /* copy a register-list operand into a ws_mma list; -1 when it is not a list of the expected length range */
-static int mx_list(parser *P, opnd *o, int32_t *dst, uint8_t *n, int line, const char *what)
+static int mx_list(parser *P, opnd *o, int32_t *dst, uint8_t *n, int cap, int line, const char *what)
 {
     if (o->kind == 0) { dst[0] = o->reg; *n = 1; return 0; }
-    if (o->kind != 2 || o->nv < 1) { perr(P, line, "expected a register list for %s", what); return -1; }
+    if (o->kind != 2 || o->nv < 1 || o->nv > cap) { perr(P, line, "expected a register list for %s", what); return -1; }
     for (int i = 0; i < o->nv; i++) dst[i] = o->vregs[i];
     *n = (uint8_t)o->nv;
     return 0;
@@ -1157,9 +1159,99 @@ static void mx_remap_consts(ws_mma *x, int nslots)
 {
     int32_t *lists[4] = { x->a, x->b, x->c, x->d };
     for (int j = 0; j < 4; j++)
-        for (int i = 0; i < 8; i++) if (IS_CONST_ENC(lists[j][i])) lists[j][i] = nslots + (-2 - lists[j][i]);
+        for (int i = 0; i < (j == 3 ? WS_MMA_MAXD : 8); i++) if (IS_CONST_ENC(lists[j][i])) lists[j][i] = nslots + (-2 - lists[j][i]);
     if (IS_CONST_ENC(x->stride)) x->stride = nslots + (-2 - x->stride);
     if (IS_CONST_ENC(x->extra)) x->extra = nslots + (-2 - x->extra);
+}
+
+/* whether N is a width wgmma.mma_async takes for element type a (the PTX ISA's shape tables) */
+static int wgmma_n_ok(int a, int n)
+{
+    if (n < 8 || n > 256 || n % 8) return 0;
+    if (a == WS_MT_S8 || a == WS_MT_U8) return n <= 32 || n % 16 == 0;   /* 8, 16, 24, 32, then multiples of 16 */
+    return 1;
+}
+
+/* The value of an immediate operand (its constant encoding), or def when it is not one. */
+static int64_t imm_value(parser *P, const opnd *o, int64_t def)
+{
+    return o->kind == 0 && IS_CONST_ENC(o->reg) ? (int64_t)P->consts[-2 - o->reg] : def;
+}
+
+/* Decode wgmma.fence / commit_group / wait_group N and wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype
+ * d, a-desc|{a}, b-desc, scale-d{, imm-scale-a, imm-scale-b{, imm-trans-a, imm-trans-b}} (K-major operands). */
+static int wgmma_decode(parser *P, ws_insn *in, ws_mma *x, int sub, const int *types, int nt, opnd *ops, int n, int line)
+{
+    if (sub < 0) { perr(P, line, "unsupported wgmma form (mma_async, fence, commit_group, wait_group)"); return -1; }
+    x->kind = (uint8_t)sub;
+    if (sub == WS_MX_WG_FENCE || sub == WS_MX_WG_COMMIT) {
+        if (n) { perr(P, line, "wgmma.%s takes no operand", sub == WS_MX_WG_FENCE ? "fence" : "commit_group"); return -1; }
+        return 0;
+    }
+    if (sub == WS_MX_WG_WAIT) {
+        if (n != 1 || ops[0].kind != 0) { perr(P, line, "wgmma.wait_group needs a count"); return -1; }
+        x->extra = ops[0].reg;
+        return 0;
+    }
+    if (nt != 3) { perr(P, line, "wgmma.mma_async needs the accumulator and the A and B types"); return -1; }
+    x->dtype = x->ctype = (uint8_t)types[0];
+    x->atype = (uint8_t)types[1];
+    x->btype = (uint8_t)types[2];
+    int a = x->atype, b = x->btype, d = x->dtype, k = a == WS_MT_TF32 ? 8 : (a == WS_MT_F16 || a == WS_MT_BF16) ? 16 : 32;
+    int f8 = (a == WS_MT_E4M3 || a == WS_MT_E5M2) && (b == WS_MT_E4M3 || b == WS_MT_E5M2);
+    int ok = x->m == 64 && x->k == k && wgmma_n_ok(a, x->n) &&
+             ((a == WS_MT_F16 && b == a && (d == WS_MT_F16 || d == WS_MT_F32)) ||
+              (a == WS_MT_BF16 && b == a && d == WS_MT_F32) || (a == WS_MT_TF32 && b == a && d == WS_MT_F32) ||
+              (f8 && (d == WS_MT_F16 || d == WS_MT_F32)) ||
+              ((a == WS_MT_S8 || a == WS_MT_U8) && (b == WS_MT_S8 || b == WS_MT_U8) && d == WS_MT_S32));
+    if (!ok) {
+        perr(P, line, "unsupported wgmma.mma_async shape or types (m%dn%dk%d, %d types)", x->m, x->n, x->k, nt);
+        return -1;
+    }
+    int fl = a == WS_MT_F16 || a == WS_MT_BF16, integer = d == WS_MT_S32;
+    int nd = d == WS_MT_F16 ? x->n / 4 : x->n / 2;
+    if (n < 4 || ops[0].kind != 2 || ops[0].nv != nd || ops[2].kind != 0 || ops[3].kind != 0) {
+        perr(P, line, "wgmma.mma_async m64n%dk%d needs {%d accumulators}, A, a B descriptor and scale-d", x->n, x->k, nd);
+        return -1;
+    }
+    for (int i = 0; i < nd; i++) x->d[i] = ops[0].vregs[i];
+    x->nd = (uint8_t)nd;
+    x->areg = ops[1].kind == 2;
+    if (x->areg) {
+        if (ops[1].nv != 4) { perr(P, line, "wgmma.mma_async with A in registers needs 4 of them"); return -1; }
+        for (int i = 0; i < 4; i++) x->a[i] = ops[1].vregs[i];
+        x->na = 4;
+    } else if (ops[1].kind == 0) {
+        x->a[0] = ops[1].reg;
+        x->na = 1;
+    } else { perr(P, line, "wgmma.mma_async: A is a descriptor register or a list of 4 registers"); return -1; }
+    x->b[0] = ops[2].reg;
+    x->nb = 1;
+    x->extra = ops[3].reg;   /* scale-d: a predicate (or an immediate) */
+    int nimm = integer ? 0 : fl ? (x->areg ? 3 : 4) : 2;
+    if (n != 4 + nimm) { perr(P, line, "wgmma.mma_async of these types takes %d immediates after scale-d, not %d", nimm, n - 4); return -1; }
+    x->scale_a = x->scale_b = 1;
+    for (int i = 0; i < nimm; i++) {
+        int64_t v = (int32_t)imm_value(P, &ops[4 + i], 99);   /* parsed as .u32: -1 is 0xffffffff */
+        int is_trans = i >= 2;
+        if ((!is_trans && v != 1 && v != -1) || (is_trans && v != 0 && v != 1)) {
+            perr(P, line, "wgmma.mma_async: operand %d must be an immediate %s", 5 + i, is_trans ? "0 or 1" : "1 or -1");
+            return -1;
+        }
+        if (i == 0) x->scale_a = (int8_t)v;
+        else if (i == 1) x->scale_b = (int8_t)v;
+        else if (v) {
+            perr(P, line, "wgmma.mma_async: transposed (MN-major) shared-memory operands are not supported by warpsim");
+            return -1;
+        }
+    }
+    for (int i = 0; i < 4 && i < nd; i++) in->d[i] = x->d[i];
+    in->nd = (uint8_t)(nd < 4 ? nd : 4);
+    in->s[0] = x->a[0];
+    in->s[1] = x->b[0];
+    in->s[2] = x->extra;
+    in->ns = 3;
+    return 0;
 }
 
 /* Decode a tensor/matrix/async instruction: its modifiers (mods, after the mnemonic) and its n operands. */
@@ -1205,7 +1297,7 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
             return -1;
         }
         if (t != WS_MT_NONE && nt < 4) { types[nt++] = t; continue; }
-        if (sscanf(buf, "m%dn%dk%d", &mm, &nn, &kk) == 3) { x->m = (uint8_t)mm; x->n = (uint8_t)nn; x->k = (uint16_t)kk; continue; }
+        if (sscanf(buf, "m%dn%dk%d", &mm, &nn, &kk) == 3) { x->m = (uint8_t)mm; x->n = (uint16_t)nn; x->k = (uint16_t)kk; continue; }
         if (!strcmp(buf, "m8n8")) { x->m = 8; x->n = 8; continue; }
         if (MATCH("row") || MATCH("col")) {
             if (nlay++ == 0) x->alayout = MATCH("col"); else x->blayout = MATCH("col");
@@ -1237,6 +1329,10 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
                 if (MATCH(mb[i].n)) { sub = mb[i].k; found = 1; }
             if (found) continue;
         }
+        if (op == WS_OP_WGMMA && sub < 0 && (MATCH("mma_async") || MATCH("fence") || MATCH("commit_group") || MATCH("wait_group"))) {
+            sub = MATCH("mma_async") ? WS_MX_WGMMA : MATCH("fence") ? WS_MX_WG_FENCE : MATCH("commit_group") ? WS_MX_WG_COMMIT : WS_MX_WG_WAIT;
+            continue;
+        }
         if (op == WS_OP_MBARRIER && sub >= 0 && MATCH("expect_tx")) {    /* arrive.expect_tx */
             if (sub == WS_MX_MB_ARRIVE) { x->bop = 1; continue; }
         }
@@ -1262,7 +1358,7 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
         else x->dtype = (uint8_t)types[0];
         if (n < 2 || n > 3) { perr(P, line, "'%s' needs 2 or 3 operands", name); return -1; }
         opnd *regs = st ? &ops[1] : &ops[0], *addr = st ? &ops[0] : &ops[1];
-        if (mx_list(P, regs, st ? x->d : x->a, st ? &x->nd : &x->na, line, name)) return -1;
+        if (mx_list(P, regs, st ? x->d : x->a, st ? &x->nd : &x->na, st ? WS_MMA_MAXD : 8, line, name)) return -1;
         if (addr->kind != 1) { perr(P, line, "'%s' needs an address", name); return -1; }
         if (set_addr(P, in, addr)) return -1;
         if (n == 3) { if (ops[2].kind != 0) { perr(P, line, "bad stride of '%s'", name); return -1; } x->stride = ops[2].reg; }
@@ -1294,8 +1390,8 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
             return -1;
         }
         if (n != 4) { perr(P, line, "'%s' needs 4 operands", name); return -1; }
-        if (mx_list(P, &ops[0], x->d, &x->nd, line, name) || mx_list(P, &ops[1], x->a, &x->na, line, name) ||
-            mx_list(P, &ops[2], x->b, &x->nb, line, name) || mx_list(P, &ops[3], x->c, &x->nc, line, name))
+        if (mx_list(P, &ops[0], x->d, &x->nd, WS_MMA_MAXD, line, name) || mx_list(P, &ops[1], x->a, &x->na, 8, line, name) ||
+            mx_list(P, &ops[2], x->b, &x->nb, 8, line, name) || mx_list(P, &ops[3], x->c, &x->nc, 8, line, name))
             return -1;
         for (int i = 0; i < 4 && i < x->nd; i++) in->d[i] = x->d[i];
         in->nd = (uint8_t)(x->nd < 4 ? x->nd : 4);
@@ -1315,7 +1411,7 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
         }
         if (x->space == WS_S_GENERIC) x->space = WS_S_SHARED;
         opnd *regs = st ? &ops[1] : &ops[0], *addr = st ? &ops[0] : &ops[1];
-        if (mx_list(P, regs, st ? x->a : x->d, st ? &x->na : &x->nd, line, name)) return -1;
+        if (mx_list(P, regs, st ? x->a : x->d, st ? &x->na : &x->nd, st ? 8 : WS_MMA_MAXD, line, name)) return -1;
         if ((st ? x->na : x->nd) != x->n) { perr(P, line, "'%s' needs %d registers", name, x->n); return -1; }
         if (set_addr(P, in, addr)) return -1;
         in->space = WS_S_SHARED;
@@ -1366,6 +1462,8 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
             in->space = x->space;
         }
         return 0;
+    case WS_OP_WGMMA:
+        return wgmma_decode(P, in, x, sub, types, nt, ops, n, line);
     case WS_OP_CP_BULK: {
         int nop = n - bulk_hint;   /* the cache policy operand of .L2::cache_hint is a hint */
         if (sub == WS_MX_BULK_COMMIT) { x->kind = (uint8_t)sub; if (nop) { perr(P, line, "cp.async.bulk.commit_group takes no operand"); return -1; } return 0; }

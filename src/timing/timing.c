@@ -53,6 +53,7 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     const ws_func *sfn;        /* function of stab (the warp's function when it last looked) */
     const tsi *stab;           /* its static facts */
     int slot;                  /* its index in sp->warps and sp->rdy while resident, else -1 */
+    uint64_t wg_done;          /* cycle its wgmma multiply-adds issued so far are done (wgmma.wait_group 0) */
 } tw;
 
 typedef struct tblk {
@@ -242,7 +243,8 @@ static int tensor_cycles(const ws_tm *tm, const ws_insn *in)
     else if (t == WS_MT_S8 || t == WS_MT_U8 || t == WS_MT_S4 || t == WS_MT_U4 || t == WS_MT_B1) rate = d->tensor_fma_int8_per_sm;
     int nsp = d->subpartitions > 0 ? d->subpartitions : 4, per_sp = rate / nsp;
     if (per_sp < 1) per_sp = 1;
-    int c = (in->mma->m * in->mma->n * in->mma->k + per_sp - 1) / per_sp;
+    int rows = in->op == WS_OP_WGMMA ? in->mma->m / 4 : in->mma->m;   /* wgmma: each warp its quarter's rows */
+    int c = (rows * in->mma->n * in->mma->k + per_sp - 1) / per_sp;
     return c < 1 ? 1 : c;
 }
 
@@ -381,6 +383,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
         memset(x->rk, 0, (size_t)tm->nregs);
         x->last_issue = t;
         x->waiting_bar = 0;
+        x->wg_done = 0;
         x->age = tm->age++;
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
         x->sp = sp;
@@ -527,6 +530,9 @@ static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
     }
 }
 
+/* value of register slot r of lane l of warp w */
+#define RG_VALUE(w, r, l) ((w)->regs[(size_t)(r) * WS_LANES + (size_t)(l)])
+
 /* SM index of a warp (for the memory system). */
 static inline int tx_sm(const tw *x) { return x->blk->sm; }
 
@@ -652,6 +658,10 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     if (p == WS_PIPE_TENSOR) {
         int tc = tensor_cycles(tm, in);
         sp->pipe_free[p] = t + (uint64_t)tc;
+        if (in->op == WS_OP_WGMMA) {   /* asynchronous: the warp goes on; wgmma.wait_group 0 waits for this */
+            uint64_t done = t + (uint64_t)tc + (uint64_t)tm->lat_cycles[WS_LAT_TENSOR];
+            if (done > x->wg_done) x->wg_done = done;
+        }
         acc->tensor_insts++;
         acc->tensor_cycles += (uint64_t)tc;
     } else sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
@@ -703,6 +713,12 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         return;
     } else if (w->state == WS_W_FAULT) {
         set_ready(x, NEVER);
+        return;
+    }
+    if (in->op == WS_OP_WGMMA && in->mma && in->mma->kind == WS_MX_WG_WAIT && r.exec &&
+        RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) == 0 && x->wg_done > t + 1) {
+        compute_ready(tm, x, x->wg_done);   /* wgmma.wait_group 0: until its multiply-adds are done */
+        x->reason = WS_ST_MATH_THROTTLE;
         return;
     }
     compute_ready(tm, x, t + 1);
