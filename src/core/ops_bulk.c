@@ -1,7 +1,8 @@
 /* ops_bulk.c - the bulk asynchronous copies of sm_90 (cp.async.bulk and cp.async.bulk.tensor, the TMA unit's):
  * global -> shared completing an mbarrier's transaction bytes, shared::cta -> shared::cluster, shared -> global in
  * bulk groups, and L2 prefetches; the tensor forms walk a box of a tensor map (tmap.h: 1-5 dimensions, element
- * strides, out-of-bounds elements read as zeros and not written, the 32/64/128-byte swizzles in shared memory).
+ * strides, out-of-bounds elements read as zeros and not written, the 32/64/128-byte swizzles in shared memory;
+ * the innermost coordinate must be 16-byte aligned in its row, as an H200 requires in practice).
  *
  * A copy reads its source when it issues. Functionally it completes at once: the bytes land and the mbarrier's
  * transaction count drops. In timing mode a global -> shared copy lands when its data arrives: the timing engine
@@ -299,6 +300,12 @@ static void h_cp_bulk(ws_warp *w, const ws_insn *in, uint32_t mask)
             return;
         }
         for (int i = 0; i < t->rank; i++) co[i] = (int32_t)RG(x->c[i], l);
+        if (((int64_t)co[0] * t->elem_size) % 16) {
+            /* an H200 (driver 580) raises an illegal instruction, or moves other bytes, for these */
+            ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "cp.async.bulk.tensor: the innermost coordinate %d is %lld bytes "
+                     "into its row, not a multiple of 16", co[0], (long long)co[0] * t->elem_size);
+            return;
+        }
         uint64_t bytes = box_bytes(t);
         unsigned align = t->swizzle == WS_TMAP_SWIZZLE_NONE ? 128 : 1024;
         if (dst & (align - 1)) {

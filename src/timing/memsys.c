@@ -845,31 +845,34 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
     return done;
 }
 
-/* A bulk copy's global footprint (runs of address, bytes): requests of up to 32 sectors through the L1 path,
- * counted as global loads (is_write: stores), as an mbarrier-completing copy's traffic; returns when the last sector
- * arrives. */
+/* A bulk copy's global footprint (runs of address, bytes): the TMA unit's traffic goes to L2 without the L1 and
+ * the LSU path (Nsight Compute counts it in lts__t_sectors_srcunit_tex_op_read, not in the l1tex LSU global
+ * sectors, measured on an H200), one 128-byte line per cycle from now; returns when the last sector arrives
+ * (reads) or was accepted (writes, is_write). */
 uint64_t ws_ms_bulk(ws_memsys *ms, int sm, const uint64_t *runs, int nruns, int is_write, uint64_t now)
 {
-    if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
-    uint64_t items[32], done = now;
-    int n = 0;
-    for (int r = 0; r < nruns; r++) {
-        uint64_t a = runs[2 * r] & ~31ull, end = runs[2 * r] + runs[2 * r + 1];
-        for (; a < end; a += 32) {
-            if (n && items[n - 1] == a) continue;
-            items[n++] = a;
-            if (n == 32) {
-                uint64_t f = ws_ms_global(ms, sm, items, n, 32, is_write ? 1 : 0, 0, now);
-                if (f > done) done = f;
-                n = 0;
+    (void)sm;
+    uint64_t done = now, t = now, line = ~0ull;
+    unsigned mask = 0, full = 0;
+    for (int r = 0; r <= nruns; r++) {
+        uint64_t a = r < nruns ? runs[2 * r] : 0, end = r < nruns ? a + runs[2 * r + 1] : 0;
+        for (; r == nruns || a < end; a = (a / WS_MS_SECTOR + 1) * WS_MS_SECTOR) {
+            uint64_t ln = r < nruns ? a / (4 * WS_MS_SECTOR) : ~1ull;
+            if (ln != line && mask) {   /* the previous line is complete */
+                if (is_write) ws_ms_l2_write(ms, line, mask, mask & ~full, t);
+                else { uint64_t f = ws_ms_l2_read(ms, line, mask, t); if (f > done) done = f; }
+                t++;
+                mask = full = 0;
             }
+            if (r == nruns) break;
+            line = ln;
+            unsigned sct = (unsigned)((a / WS_MS_SECTOR) & 3);
+            uint64_t s0 = (a / WS_MS_SECTOR) * WS_MS_SECTOR, e = end < s0 + WS_MS_SECTOR ? end : s0 + WS_MS_SECTOR;
+            mask |= 1u << sct;
+            if (a == s0 && e == s0 + WS_MS_SECTOR) full |= 1u << sct;   /* a whole sector written */
         }
     }
-    if (n) {
-        uint64_t f = ws_ms_global(ms, sm, items, n, 32, is_write ? 1 : 0, 0, now);
-        if (f > done) done = f;
-    }
-    return done;
+    return is_write ? (t > done ? t : done) : done;
 }
 
 /* What the most recent access added to the counters. */
