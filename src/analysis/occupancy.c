@@ -680,8 +680,7 @@ int ws_occ_kernel_regs(const char *ptx, size_t len, const char *kernel_name, con
 int ws_occ_max_clusters(const ws_device *dev, int blocks_per_sm, int cluster_size)
 {
     if (blocks_per_sm <= 0 || cluster_size <= 0) return 0;
-    if (dev->n_gpcs <= 0) return dev->sm_count * blocks_per_sm / cluster_size;
-    int n = 0;
-    for (int g = 0; g < dev->n_gpcs; g++) n += dev->gpc_sms[g] * blocks_per_sm / cluster_size;
+    int gpc[WS_MAX_GPCS + 1], ng = ws_device_gpcs(dev, gpc), n = 0;
+    for (int g = 0; g < ng; g++) n += gpc[g] * blocks_per_sm / cluster_size;
     return n;
 }

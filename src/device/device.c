@@ -493,14 +493,6 @@ static int validate(const char *path, ws_device *d, const int *set, char *err, s
                "larger than smem_per_sm (%zu)", d->smem_per_sm);
         return -1;
     }
-    if (d->n_gpcs > 0) {
-        int sum = 0;
-        for (int i = 0; i < d->n_gpcs; i++) sum += d->gpc_sms[i];
-        if (sum != d->sm_count) {
-            seterr(err, errlen, path, LINE_OF(gpc_sms), "gpc_sms", "the GPCs hold %d SMs, sm_count is %d", sum, d->sm_count);
-            return -1;
-        }
-    }
     if (d->n_carveouts > 0 && (size_t)d->carveouts_kb[d->n_carveouts - 1] * 1024 < d->smem_per_sm) {
         seterr(err, errlen, path, LINE_OF(carveouts_kb), "carveouts_kb",
                "largest carve-out (%d KiB) is smaller than smem_per_sm (%zu bytes)",
@@ -744,4 +736,17 @@ int ws_device_field(const ws_device *d, int i, ws_device_value *v)
         break;
     }
     return 0;
+}
+
+/* The GPCs as clusters see them: gpc_sms cut or extended to sm_count. */
+int ws_device_gpcs(const ws_device *d, int *gpc)
+{
+    int n = 0, left = d->sm_count;
+    for (int i = 0; i < d->n_gpcs && left > 0; i++) {
+        int k = d->gpc_sms[i] < left ? d->gpc_sms[i] : left;
+        gpc[n++] = k;
+        left -= k;
+    }
+    if (left > 0) gpc[n++] = left;
+    return n;
 }

@@ -462,9 +462,9 @@ static int place_clusters(ws_tm *tm, int bps, uint64_t t)
 {
     ws_run *L = tm->L;
     const ws_device *d = tm->dev;
-    int ngpc = d->n_gpcs > 0 ? d->n_gpcs : 1, first[WS_MAX_GPCS + 1], csz = L->cluster_size, placed = 0;
+    int gpc[WS_MAX_GPCS + 1], ngpc = ws_device_gpcs(d, gpc), first[WS_MAX_GPCS + 2], csz = L->cluster_size, placed = 0;
     first[0] = 0;
-    for (int g = 0; g < ngpc; g++) first[g + 1] = d->n_gpcs > 0 ? first[g] + d->gpc_sms[g] : tm->nsm;
+    for (int g = 0; g < ngpc; g++) first[g + 1] = first[g] + gpc[g];
     if (first[ngpc] > tm->nsm) first[ngpc] = tm->nsm;
     int *slots = calloc((size_t)tm->nsm, sizeof *slots);
     for (int s = 0; s < tm->nsm; s++) slots[s] = bps;
