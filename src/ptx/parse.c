@@ -609,7 +609,11 @@ static int parse_vlist(parser *P, opnd *o, int ty)
 /* Parse one operand. ty is the instruction's type (for immediates). */
 static int parse_operand(parser *P, opnd *o, int ty)
 {
-    memset(o, 0, sizeof *o);
+    free(o->word);   /* every field but the (large) register list, which nv bounds */
+    o->kind = o->reg = o->neg = o->space = o->nv = o->reg2 = 0;
+    o->off = 0;
+    o->rel = NO_RELOC;
+    o->word = NULL;
     o->base = -1;
     o->reg2 = -1;
     o->line = TOK->line;
@@ -1758,7 +1762,13 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
 static int parse_insn(parser *P, int guard, int pneg)
 {
     opnd ops[8];
-    memset(ops, 0, sizeof ops);
+    for (int i = 0; i < 8; i++) {   /* zeros but the (large) register lists, which nv bounds */
+        opnd *o = &ops[i];
+        o->kind = o->reg = o->reg2 = o->neg = o->base = o->space = o->nv = o->line = 0;
+        o->off = 0;
+        o->rel = (ws_reloc){ 0, 0 };
+        o->word = NULL;
+    }
     int rc = parse_insn_ops(P, guard, pneg, ops);
     for (int i = 0; i < 8; i++) free(ops[i].word);
     return rc;
