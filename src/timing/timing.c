@@ -16,6 +16,7 @@ const char *const ws_stall_names[WS_ST_COUNT] = {
 };
 
 #define NEVER UINT64_MAX
+#define WS_TM_WG_GROUPS 8          /* wgmma groups a warp tracks (older ones merge) */
 #define WS_TM_TEX_LANES_PER_SP 4   /* texture filtering lanes per sub-partition per cycle (one quad) */
 
 /* warp scheduling policies */
@@ -53,7 +54,9 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     const ws_func *sfn;        /* function of stab (the warp's function when it last looked) */
     const tsi *stab;           /* its static facts */
     int slot;                  /* its index in sp->warps and sp->rdy while resident, else -1 */
-    uint64_t wg_done;          /* cycle its wgmma multiply-adds issued so far are done (wgmma.wait_group 0) */
+    uint64_t wg_open;          /* wgmma: when the multiply-adds not yet committed to a group are done */
+    uint64_t wg_group[WS_TM_WG_GROUPS]; /* wgmma: when each committed group is done, oldest first */
+    int wg_ngroups;
 } tw;
 
 typedef struct tblk {
@@ -383,7 +386,8 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
         memset(x->rk, 0, (size_t)tm->nregs);
         x->last_issue = t;
         x->waiting_bar = 0;
-        x->wg_done = 0;
+        x->wg_open = 0;
+        x->wg_ngroups = 0;
         x->age = tm->age++;
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
         x->sp = sp;
@@ -533,6 +537,32 @@ static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
 /* value of register slot r of lane l of warp w */
 #define RG_VALUE(w, r, l) ((w)->regs[(size_t)(r) * WS_LANES + (size_t)(l)])
 
+/* wgmma.commit_group: the open multiply-adds become a group; wgmma.wait_group n: the warp waits until all but the
+ * n most recent groups are done (1 when it waits: its ready time is set) */
+static int wgmma_group(ws_tm *tm, tw *x, int kind, uint64_t n, uint64_t t)
+{
+    if (kind == WS_MX_WG_COMMIT) {
+        if (x->wg_ngroups == WS_TM_WG_GROUPS) {   /* merge the two oldest: waiting for either waits for both */
+            if (x->wg_group[1] < x->wg_group[0]) x->wg_group[1] = x->wg_group[0];
+            memmove(x->wg_group, x->wg_group + 1, sizeof *x->wg_group * (WS_TM_WG_GROUPS - 1));
+            x->wg_ngroups--;
+        }
+        x->wg_group[x->wg_ngroups++] = x->wg_open;
+        x->wg_open = 0;
+        return 0;
+    }
+    if (kind != WS_MX_WG_WAIT) return 0;
+    uint64_t until = 0;
+    int done = (uint64_t)x->wg_ngroups > n ? x->wg_ngroups - (int)n : 0;
+    for (int i = 0; i < done; i++) if (x->wg_group[i] > until) until = x->wg_group[i];
+    memmove(x->wg_group, x->wg_group + done, sizeof *x->wg_group * (size_t)(x->wg_ngroups - done));
+    x->wg_ngroups -= done;
+    if (until <= t + 1) return 0;
+    compute_ready(tm, x, until);
+    x->reason = WS_ST_MATH_THROTTLE;
+    return 1;
+}
+
 /* SM index of a warp (for the memory system). */
 static inline int tx_sm(const tw *x) { return x->blk->sm; }
 
@@ -658,9 +688,9 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     if (p == WS_PIPE_TENSOR) {
         int tc = tensor_cycles(tm, in);
         sp->pipe_free[p] = t + (uint64_t)tc;
-        if (in->op == WS_OP_WGMMA) {   /* asynchronous: the warp goes on; wgmma.wait_group 0 waits for this */
+        if (in->op == WS_OP_WGMMA && in->mma->kind == WS_MX_WGMMA) {   /* asynchronous: the warp goes on */
             uint64_t done = t + (uint64_t)tc + (uint64_t)tm->lat_cycles[WS_LAT_TENSOR];
-            if (done > x->wg_done) x->wg_done = done;
+            if (done > x->wg_open) x->wg_open = done;
         }
         acc->tensor_insts++;
         acc->tensor_cycles += (uint64_t)tc;
@@ -715,12 +745,9 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         set_ready(x, NEVER);
         return;
     }
-    if (in->op == WS_OP_WGMMA && in->mma && in->mma->kind == WS_MX_WG_WAIT && r.exec &&
-        RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) == 0 && x->wg_done > t + 1) {
-        compute_ready(tm, x, x->wg_done);   /* wgmma.wait_group 0: until its multiply-adds are done */
-        x->reason = WS_ST_MATH_THROTTLE;
+    if (in->op == WS_OP_WGMMA && in->mma && r.exec &&
+        wgmma_group(tm, x, in->mma->kind, in->mma->kind == WS_MX_WG_WAIT ? RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) : 0, t))
         return;
-    }
     compute_ready(tm, x, t + 1);
 }
 
