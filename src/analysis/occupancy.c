@@ -744,3 +744,12 @@ int ws_occ_kernel_regs(const char *ptx, size_t len, const char *kernel_name, con
     }
     return -1;
 }
+
+/* Clusters of cluster_size blocks resident at once with blocks_per_sm blocks per SM (per GPC, then summed). */
+int ws_occ_max_clusters(const ws_device *dev, int blocks_per_sm, int cluster_size)
+{
+    if (blocks_per_sm <= 0 || cluster_size <= 0) return 0;
+    int gpc[WS_MAX_GPCS + 1], ng = ws_device_gpcs(dev, gpc), n = 0;
+    for (int g = 0; g < ng; g++) n += gpc[g] * blocks_per_sm / cluster_size;
+    return n;
+}

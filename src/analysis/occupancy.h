@@ -85,6 +85,11 @@ long long ws_occ_waves(long long grid_blocks, int sm_count, int blocks_per_sm, d
 /* Short name of a limiter: "threads", "blocks", "registers", "shared_memory", "barriers" or "none". */
 const char *ws_occ_limiter_name(ws_occ_limiter l);
 
+/* Thread block clusters of cluster_size blocks that can be resident at once when an SM holds blocks_per_sm blocks:
+ * a cluster's blocks share one GPC (the preset's gpc_sms; without it, one GPC of every SM), so each GPC holds
+ * (its SMs x blocks_per_sm) / cluster_size of them. The same placement the timing engine uses. */
+int ws_occ_max_clusters(const ws_device *dev, int blocks_per_sm, int cluster_size);
+
 /* ---- launch advisor (the seed's "occupancy and launch advisor" project) ---- */
 
 #define WS_ADVISE_NSIZES 10

@@ -514,6 +514,7 @@ void ws_chk_attach(ws_chk *c, ws_gpu *g)
     c->obs.pre_mem = chk_pre_mem;
     c->obs.post = chk_post;
     c->obs.host_mem = chk_host_mem;
+    c->obs.async_write = chk_async_write;
     ws_gpu_add_observer(g, &c->obs);
     /* guard zones: an overflow past an allocation's end reaches unallocated bytes, never the next allocation */
     if (c->checks & WS_CHK_MEMCHECK) ws_gpu_set_alloc_guard(g, CHK_GUARD_BYTES);

@@ -211,6 +211,8 @@ void chk_gpu_reset(ws_chk *c);
 void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r);
 /* After a wmma.store: mark the bytes it wrote initialized (chk_mem.c). */
 void chk_mem_wmma_store(ws_chk *c, ws_warp *w, const ws_rec *r);
+/* observer: a bulk copy wrote shared or global memory (initialized from then on) */
+void chk_async_write(void *ctx, ws_warp *w, ws_block *dst, int space, uint64_t a, uint64_t len);
 /* Host-side memory events. */
 void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len);
 /* Make the racecheck shadow cover the launch's arena; reset per launch by a new stamp. */

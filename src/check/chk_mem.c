@@ -866,6 +866,24 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
     if (race_on && in->op == WS_OP_CP_ASYNC) chk_async_issue(c, cb, w, r, site);
 }
 
+/* An asynchronous bulk copy wrote [a, a+len) of block dst's shared memory or of global memory: initialized. */
+void chk_async_write(void *ctx, ws_warp *w, ws_block *dst, int space, uint64_t a, uint64_t len)
+{
+    ws_chk *c = ctx;
+    (void)w;
+    if (!c->L || !(c->checks & (WS_CHK_INITCHECK | WS_CHK_SYNCCHECK))) return;
+    if (space == WS_S_SHARED && dst) {
+        chk_blk *cb = chk_blk_of(c, dst);
+        if (!cb->sh_init || a + len > cb->smem) return;
+        bits_set(cb->sh_init, a, len);
+        if (a / 4 < cb->sh_lo) cb->sh_lo = a / 4;
+        if ((a + len + 3) / 4 > cb->sh_hi) cb->sh_hi = (a + len + 3) / 4;
+    } else if (space == WS_S_GLOBAL && (c->checks & WS_CHK_INITCHECK)) {
+        uint64_t off = a - WS_GLOBAL_BASE;
+        if (off + len <= c->ginit_cover && off < WS_GLOBAL_SPAN) bits_set(c->ginit, off, len);
+    }
+}
+
 /* After a wmma.store: the bytes it wrote are initialized (shared and global; wmma fragments are not memory
  * records, so initcheck learns of them here). */
 void chk_mem_wmma_store(ws_chk *c, ws_warp *w, const ws_rec *r)

@@ -184,7 +184,7 @@ static uint64_t param_buffer(ws_warp *w, ws_cdp *c, const ws_call *call, int l)
         c->bufs = nb, c->bufs_cap = nc;
     }
     ws_launch_config cfg = { { grid[0], grid[1], grid[2] }, { block[0], block[1], block[2] }, smem, 0, 0,
-                             w->L->cfg.depth + 1 };
+                             w->L->cfg.depth + 1, { 0, 0, 0 } };
     c->bufs[c->nbufs++] = (cdp_buffer){ addr, k, cfg, bytes };
     return addr;
 }

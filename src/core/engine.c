@@ -12,7 +12,10 @@
 int ws_resolve_generic(const ws_warp *w, uint64_t addr, uint64_t *out)
 {
     (void)w;
-    if (addr - WS_SHARED_WIN < WS_WIN_SPAN) { *out = addr - WS_SHARED_WIN; return WS_S_SHARED; }
+    if (addr - WS_SHARED_WIN < WS_WIN_SPAN) {   /* beyond the shared::cta window: a cluster partner's */
+        *out = addr - WS_SHARED_WIN;
+        return *out >> WS_DSMEM_SHIFT ? WS_S_DSMEM : WS_S_SHARED;
+    }
     if (addr - WS_LOCAL_WIN < WS_WIN_SPAN) { *out = addr - WS_LOCAL_WIN; return WS_S_LOCAL; }
     if (addr - WS_PARAM_WIN < WS_WIN_SPAN) { *out = addr - WS_PARAM_WIN; return WS_S_PARAM_K; }
     *out = addr;
@@ -43,6 +46,8 @@ static void rec_fill_mem(ws_warp *w, const ws_insn *in, uint32_t m, ws_rec *r)
         FOR_LANES(m, r->space[l] = (uint8_t)ws_resolve_generic(w, r->addr[l], &r->addr[l]));
     } else {
         memset(r->space, sp, sizeof r->space);
+        if (sp == WS_S_SHARED && (in->flags & WS_F_DSMEM))   /* shared::cluster: the partners' lanes */
+            FOR_LANES(m, if (r->addr[l] >> WS_DSMEM_SHIFT) r->space[l] = WS_S_DSMEM);
     }
 }
 
@@ -151,8 +156,10 @@ static void barrier_check(ws_run *L, ws_block *b, int id)
 static void warp_stopped(ws_run *L, ws_warp *w)
 {
     ws_block *b = w->blk;
-    if (w->state == WS_W_BAR) barrier_check(L, b, w->bar_id);
+    if (w->state == WS_W_BAR) { if (w->bar_id < WS_BAR_CLUSTER) barrier_check(L, b, w->bar_id); }
     else if (w->state == WS_W_DONE) {
+        /* a finished warp may complete its cluster's barrier (the timing engine does it in its serial phase) */
+        if (b->cl && !L->timed) ws_cluster_barrier_check(b);
         b->live_warps--;
         for (int id = 0; id < 16; id++) if (b->bar_count[id]) barrier_check(L, b, id);
         if (!b->live_warps) b->done = 1;
@@ -258,14 +265,17 @@ void ws_functional_engine(ws_run *L)
     while (!L->fault) {
         /* admit a block when none is resident; when the resident ones all yielded without finishing (they wait on
          * each other), fill every free slot at once, as the device would hold them all */
-        while (L->next < L->nblocks && live < L->resident && (live == 0 || yielded || L->coop_ws)) {
-            int64_t lin = ws_run_next_block(L);
-            ws_block *b = ws_run_block_start(L, (uint64_t)lin);
-            uint64_t i = 0;
-            while (i < hi && res[i]) i++;
-            res[i] = b;
-            if (i == hi) hi++;
-            live++;
+        uint64_t unit = L->cluster_size ? (uint64_t)L->cluster_size : 1;   /* a cluster's blocks start together */
+        while (L->next < L->nblocks && live + unit <= L->resident && (live == 0 || yielded || L->coop_ws)) {
+            for (uint64_t u = 0; u < unit && L->next < L->nblocks; u++) {
+                int64_t lin = ws_run_next_block(L);
+                ws_block *b = ws_run_block_start(L, (uint64_t)lin);
+                uint64_t i = 0;
+                while (i < hi && res[i]) i++;
+                res[i] = b;
+                if (i == hi) hi++;
+                live++;
+            }
         }
         if (!live) break;
         uint64_t progress = 0;
@@ -274,7 +284,18 @@ void ws_functional_engine(ws_run *L)
             ws_block *b = res[i];
             if (!b) continue;
             progress += block_visit(L, b);
-            if (b->done) {
+            if (b->done && b->cl) {   /* a cluster's blocks stay resident until all of them finished */
+                if (!ws_cluster_done(b)) continue;
+                ws_cluster *cl = b->cl;
+                for (uint64_t j = 0; j < hi; j++)
+                    if (res[j] && res[j]->cl == cl) {
+                        ws_run_block_retire(L, res[j]);
+                        res[j] = NULL;
+                        live--;
+                    }
+                if (L->gpu->progress) ws_run_progress(L);
+                finished = 1;
+            } else if (b->done) {
                 ws_run_block_retire(L, b);
                 if (L->gpu->progress) ws_run_progress(L);
                 res[i] = NULL;

@@ -26,7 +26,9 @@ struct ws_module {
     size_t shared_module_bytes;  /* module-level .shared variables (laid out first in every block) */
     size_t dyn_base;             /* offset of dynamic shared memory in every block of this module */
     size_t dyn_align;            /* alignment of the dynamic shared region */
-    uint32_t sreg_used;          /* bit k: some instruction reads or writes special-register operand k */
+    uint64_t sreg_used;          /* bit k: some instruction reads or writes special-register operand k */
+    int cluster_barrier;         /* some instruction is a barrier.cluster (a launch without clusters makes every
+                                  * block a cluster of one) */
     ws_kernel *kernels;          /* one per entry */
     int nkernels;
 };
@@ -35,6 +37,7 @@ struct ws_kernel {
     ws_module *mod;
     int func;                    /* index of the entry function */
     size_t max_dyn_smem;         /* opt-in limit set by cudaFuncSetAttribute */
+    int cluster_nonportable;     /* cudaFuncAttributeNonPortableClusterSizeAllowed */
 };
 
 /* SIMT reconvergence stack entry: a path (lanes running from pc until they reach rpc) or, when token is set, the
@@ -83,7 +86,31 @@ struct ws_warp {
     uint64_t ninst, nthread;
     uint64_t gb_ninst;       /* cooperative launch: ninst when the warp last read the grid barrier's counter */
     struct ws_asyncq *async; /* cp.async copies not yet visible (timing mode; ops_async.c), or NULL */
+    /* cp.async.bulk (ops_bulk.c): the global footprint of its last copy (runs: address, bytes) for the timing
+     * engine, and that copy's place in its destination block's queue */
+    uint64_t *bulk_runs;
+    int bulk_nruns, bulk_runs_cap, bulk_write;
+    struct ws_block *bulk_last_blk;
+    int bulk_last_seq;
+    uint32_t cl_phase;       /* barrier.cluster: the cluster barrier phase the warp arrived in */
+    uint8_t cl_arrived;      /* barrier.cluster: arrived and not yet waited */
 };
+
+#define WS_BAR_CLUSTER 16        /* bar_id of a warp waiting at barrier.cluster.wait (blocks have barriers 0-15) */
+#define WS_DSMEM_SHIFT 24        /* a shared::cluster address: ((rank + 1) << WS_DSMEM_SHIFT) | offset; below
+                                  * 1 << WS_DSMEM_SHIFT, the block's own shared memory (shared::cta) */
+
+/* A thread block cluster of a launch: its blocks (by rank), resident together, and its barrier. */
+typedef struct ws_cluster {
+    struct ws_block *blk[WS_CLUSTER_MAX_NONPORTABLE];
+    int size;                /* blocks per cluster */
+    int n;                   /* blocks started so far (= size once it is whole) */
+    int nretired;            /* blocks retired */
+    ws_dim3 id;              /* %clusterid */
+    uint64_t arrived;        /* threads arrived at the barrier in this phase */
+    uint32_t phase;          /* completed barrier phases */
+    int in_use;
+} ws_cluster;
 
 typedef struct ws_block {
     ws_dim3 id;
@@ -102,6 +129,9 @@ typedef struct ws_block {
     uint64_t linear;         /* grid-linear block index */
     int sm;                  /* SM the timing engine placed it on */
     void *user;              /* per-block data for engines and observers */
+    ws_cluster *cl;          /* its thread block cluster, NULL outside cluster launches */
+    struct ws_bulkq *bulk;   /* bulk copies on their way to its shared memory (timing mode; ops_bulk.c) */
+    int cl_rank;             /* %cluster_ctarank */
 } ws_block;
 
 #define WS_MAX_OBSERVERS 8
@@ -144,6 +174,13 @@ typedef struct ws_run {
     int npool, pool_cap;
     ws_block **free_blocks;          /* pool entries not in use (a stack) */
     int nfree;
+    /* thread block clusters: shape (0 0 0 outside cluster launches), blocks per cluster, the clusters started */
+    ws_dim3 cluster;
+    int cluster_size;
+    int explicit_cluster;
+    ws_cluster **clusters;           /* cluster storage, reused */
+    int nclusters, clusters_cap;
+    ws_cluster *cl_open;             /* the cluster whose blocks are being started */
 } ws_run;
 
 /* An engine runs a launch's blocks (the functional scheduler, or the timing model). */
@@ -191,6 +228,33 @@ int ws_warp_step(ws_warp *w, struct ws_rec *r);
 int ws_run_grid_stuck(ws_run *L, int *armed, uint32_t *last);
 /* Report progress to the GPU's progress callback, if any (engines call it every so often). */
 void ws_run_progress(ws_run *L);
+/* Thread block clusters (cluster.c): the cluster shape of a launch of k (0 0 0: none) or CUDA's error for it; set
+ * up a launch's clusters and their block order (cluster_order: the clusters' order, NULL for grid order); put a
+ * starting block into its cluster; whether block b's whole cluster finished (b's own state outside clusters); a
+ * block was retired; release the cluster storage; a cluster special register's value; the host pointer of a
+ * shared::cluster access (NULL when outside the cluster or its blocks' shared memory); re-check the barrier of
+ * b's cluster (a warp finished). */
+int ws_cluster_shape(const ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, ws_dim3 *out);
+int ws_cluster_setup(ws_run *L, ws_dim3 shape, const uint64_t *cluster_order);
+void ws_cluster_join(ws_run *L, ws_block *b);
+int ws_cluster_done(const ws_block *b);
+void ws_cluster_retired(ws_block *b);
+void ws_cluster_free(ws_run *L);
+uint64_t ws_cluster_sreg(const ws_run *L, const ws_block *b, int sr);
+uint8_t *ws_dsmem_ptr(ws_warp *w, uint64_t addr, unsigned size);
+void ws_cluster_barrier_check(ws_block *b);
+/* Bulk copies (ops_bulk.c): the handler; land the copies to block b that arrived by cycle now; drop them; the
+ * arrival cycle of the warp's last copy (the timing engine); an mbarrier's completed transaction bytes
+ * (ops_async.c). */
+ws_handler ws_bulk_handler(const ws_insn *in);
+/* wgmma's handlers (ops_wgmma.c). */
+ws_handler ws_wgmma_handler(const ws_insn *in);
+void ws_bulk_land(ws_warp *w, ws_block *b, uint64_t now);
+void ws_bulk_free(ws_block *b);
+void ws_bulk_set_ready(ws_warp *w, uint64_t cycle);
+void ws_mbar_complete_tx(uint8_t *mbar, uint32_t bytes);
+/* Handlers of the cluster instructions (mapa, barrier.cluster) and elect.sync, setmaxnreg (cluster.c). */
+ws_handler ws_cluster_handler(const ws_insn *in);
 /* Run launch L with the functional engine (engine.c). */
 void ws_functional_engine(ws_run *L);
 void ws_gpu_set_engine(ws_gpu *g, ws_engine_fn fn, void *ctx);

@@ -257,9 +257,15 @@ void ws_kernel_get_info(const ws_kernel *k, ws_kernel_info *info)
     info->local_bytes = f->stack_need;
     info->max_threads = f->maxntid;
     info->ptx_regs = f->nregs;
+    info->cluster_dim = (ws_dim3){ f->cluster_dim[0], f->cluster_dim[1], f->cluster_dim[2] };
+    info->explicit_cluster = f->explicit_cluster;
 }
 
 /* Set the opt-in dynamic shared memory limit of a kernel. */
 void ws_kernel_set_max_dyn_smem(ws_kernel *k, size_t bytes) { k->max_dyn_smem = bytes; }
 /* Opt-in dynamic shared memory limit of a kernel (0 = default). */
 size_t ws_kernel_max_dyn_smem(const ws_kernel *k) { return k->max_dyn_smem; }
+/* Allow (or not) clusters larger than the portable size for k. */
+void ws_kernel_set_cluster_nonportable(ws_kernel *k, int allowed) { k->cluster_nonportable = allowed != 0; }
+/* Whether k may be launched in clusters larger than the portable size. */
+int ws_kernel_cluster_nonportable(const ws_kernel *k) { return k->cluster_nonportable; }

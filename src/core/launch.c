@@ -34,7 +34,7 @@ void *ws_xlate_slow(ws_warp *w, uint64_t addr, unsigned size, int lane)
     uint64_t off = addr - L->gbase;
     if (off < L->glimit && off + size <= L->glimit) return L->gstore + off;
     off = addr - WS_SHARED_WIN;
-    if (off < WS_WIN_SPAN) return off + size <= w->blk->smem_size ? w->blk->smem + off : NULL;
+    if (off < WS_WIN_SPAN) return ws_dsmem_ptr(w, off, size);   /* its block's, or a cluster partner's */
     off = addr - WS_LOCAL_WIN;
     if (off < WS_WIN_SPAN) return off + size <= L->local_stride ? w->local + (size_t)lane * L->local_stride + off : NULL;
     off = addr - WS_PARAM_WIN;   /* a kernel parameter's generic address (read-only: stores reach it too) */
@@ -80,6 +80,11 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     w->full = lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1);
     w->exited = 0;
     w->gb_ninst = 0;
+    w->cl_arrived = 0;
+    w->cl_phase = 0;
+    w->bulk_nruns = 0;
+    w->bulk_last_blk = NULL;
+    w->bulk_last_seq = -1;
     w->state = WS_W_RUN;
     ws_async_reset(w);
     w->sp = 0;
@@ -96,8 +101,8 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     uint64_t *R = w->regs;
     const ws_device *dev = L->gpu->dev;
     /* only the special registers some function of the module reads (thread and block ids always: reports use them) */
-    for (uint32_t used = L->mod->sreg_used; used; used &= used - 1) {
-        int k = __builtin_ctz(used);
+    for (uint64_t used = L->mod->sreg_used; used; used &= used - 1) {
+        int k = __builtin_ctzll(used);
         uint64_t *row = R + (size_t)k * WS_LANES, v;
         switch (k) {
         case WS_SR_TID_X: case WS_SR_TID_Y: case WS_SR_TID_Z:
@@ -128,6 +133,13 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
         case WS_SR_WARP_SZ: v = (unsigned)L->warp_size; break;
         case WS_SR_ENVREG1: v = L->coop_ws >> 32; break;          /* 0 outside cooperative launches */
         case WS_SR_ENVREG2: v = L->coop_ws & 0xffffffffu; break;
+        case WS_SR_CLUSTERID_X: case WS_SR_CLUSTERID_Y: case WS_SR_CLUSTERID_Z: case WS_SR_NCLUSTERID_X:
+        case WS_SR_NCLUSTERID_Y: case WS_SR_NCLUSTERID_Z: case WS_SR_CLUSTER_CTAID_X: case WS_SR_CLUSTER_CTAID_Y:
+        case WS_SR_CLUSTER_CTAID_Z: case WS_SR_CLUSTER_NCTAID_X: case WS_SR_CLUSTER_NCTAID_Y:
+        case WS_SR_CLUSTER_NCTAID_Z: case WS_SR_CLUSTER_CTARANK: case WS_SR_CLUSTER_NCTARANK:
+        case WS_SR_IS_EXPLICIT_CLUSTER:
+            v = ws_cluster_sreg(L, b, k);
+            break;
         default: v = 0; break;   /* SINK, CARRY */
         }
         for (int l = 0; l < WS_LANES; l++) row[l] = v;
@@ -168,6 +180,8 @@ ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
     b->done = 0;
     memset(b->bar_count, 0, sizeof b->bar_count);
     memset(b->bar_expect, 0, sizeof b->bar_expect);
+    ws_cluster_join(L, b);
+    ws_bulk_free(b);
     for (int i = 0; i < b->nwarps; i++) warp_init(L, b, i, lin);
     for (int i = 0; i < L->nobs; i++)
         if (L->obs[i]->block_begin) L->obs[i]->block_begin(L->obs[i]->ctx, L, b);
@@ -189,6 +203,7 @@ void ws_run_block_retire(ws_run *L, ws_block *b)
     }
     if (b->in_use) L->free_blocks[L->nfree++] = b;
     b->in_use = 0;
+    ws_cluster_retired(b);
 }
 
 /* Report progress to the GPU's progress callback. */
@@ -264,6 +279,9 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
     size_t dyn_smem = cfg->dyn_smem;
     int rc = check_config(g, k, grid, block, dyn_smem);
     if (rc) return rc;
+    ws_dim3 cshape;
+    rc = ws_cluster_shape(g, k, cfg, &cshape);
+    if (rc) return rc;
     const ws_module *mod = k->mod;
     const ws_func *f = &mod->funcs[k->func];
     ws_run L;
@@ -310,22 +328,30 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
     if (resident > nblocks) resident = nblocks;
     if (resident > 4096) resident = 4096;
 
-    /* block order */
+    /* block order (of whole clusters in a cluster launch: ws_cluster_setup orders their blocks) */
     uint64_t *order = NULL;
-    if (g->opt.block_order_random && nblocks > 1) {
-        order = malloc(sizeof(uint64_t) * nblocks);
-        for (uint64_t i = 0; i < nblocks; i++) order[i] = i;
+    uint64_t units = cshape.x ? nblocks / ((uint64_t)cshape.x * cshape.y * cshape.z) : nblocks;
+    if (g->opt.block_order_random && units > 1) {
+        order = malloc(sizeof(uint64_t) * units);
+        for (uint64_t i = 0; i < units; i++) order[i] = i;
         uint64_t s = g->opt.block_order_seed;
-        for (uint64_t i = nblocks - 1; i > 0; i--) {
+        for (uint64_t i = units - 1; i > 0; i--) {
             uint64_t j = splitmix(&s) % (i + 1);
             uint64_t t = order[i]; order[i] = order[j]; order[j] = t;
         }
     }
 
     if (cfg->cooperative) resident = nblocks;   /* a cooperative grid: all blocks resident at once */
-    L.resident = resident;
     L.order = order;
     L.nblocks = nblocks;
+    if (cshape.x || mod->cluster_barrier) {   /* a cluster launch: blocks start cluster by cluster */
+        L.order = NULL;
+        rc = ws_cluster_setup(&L, cshape, order);
+        free(order);
+        if (rc) { free(L.params); free(L.tid_rows); return rc; }
+        if (resident < (uint64_t)L.cluster_size) resident = (uint64_t)L.cluster_size;
+    }
+    L.resident = resident;
     L.smem_bytes = smem;
     for (int i = 0; i < L.nobs; i++)
         if (L.obs[i]->launch_begin) L.obs[i]->launch_begin(L.obs[i]->ctx, &L);
@@ -343,15 +369,18 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
             free(w->local);
             free(w->stk);
             free(w->frames);
+            free(w->bulk_runs);
             ws_async_free(w);
         }
+        ws_bulk_free(b);
         free(b->warps);
         free(b->smem);
         free(b);
     }
     free(L.pool);
     free(L.free_blocks);
-    free(order);
+    free(L.order);
+    ws_cluster_free(&L);
     free(L.params);
     free(L.tid_rows);
     if (L.coop_ws) ws_free(g, L.coop_ws);

@@ -21,6 +21,9 @@ ws_handler ws_select_handler(const ws_insn *in)
     ws_handler h = ws_tex_handler(in);
     if (!h) h = ws_mma_handler(in);
     if (!h) h = ws_async_handler(in);
+    if (!h) h = ws_cluster_handler(in);
+    if (!h) h = ws_bulk_handler(in);
+    if (!h) h = ws_wgmma_handler(in);
     if (!h) h = ws_ctl_handler(in);
     if (!h) h = ws_mem_handler(in);
     if (!h) h = ws_alu_handler(in);
@@ -180,21 +183,21 @@ static void relocate(ws_module *m)
 
 /* Special-register operands some instruction of the module uses (warps initialise only those; thread and block
  * ids always, for reports). */
-static uint32_t sregs_used(const ws_ptx_module *p)
+static uint64_t sregs_used(const ws_ptx_module *p)
 {
-    uint32_t u = (1u << WS_SR_TID_X) | (1u << WS_SR_TID_Y) | (1u << WS_SR_TID_Z) | (1u << WS_SR_CTAID_X) |
-                 (1u << WS_SR_CTAID_Y) | (1u << WS_SR_CTAID_Z) | (1u << WS_SR_SINK) | (1u << WS_SR_CARRY);
+    uint64_t u = (1ull << WS_SR_TID_X) | (1ull << WS_SR_TID_Y) | (1ull << WS_SR_TID_Z) | (1ull << WS_SR_CTAID_X) |
+                 (1ull << WS_SR_CTAID_Y) | (1ull << WS_SR_CTAID_Z) | (1ull << WS_SR_SINK) | (1ull << WS_SR_CARRY);
     for (int i = 0; i < p->nfuncs; i++)
         for (int c = 0; c < p->funcs[i].ncode; c++) {
             const ws_insn *in = &p->funcs[i].code[c];
-            for (int k = 0; k < 5; k++) if (in->s[k] >= 0 && in->s[k] < WS_SR_COUNT) u |= 1u << in->s[k];
-            for (int k = 0; k < 4; k++) if (in->d[k] >= 0 && in->d[k] < WS_SR_COUNT) u |= 1u << in->d[k];
-            if (in->base >= 0 && in->base < WS_SR_COUNT) u |= 1u << in->base;
+            for (int k = 0; k < 5; k++) if (in->s[k] >= 0 && in->s[k] < WS_SR_COUNT) u |= 1ull << in->s[k];
+            for (int k = 0; k < 4; k++) if (in->d[k] >= 0 && in->d[k] < WS_SR_COUNT) u |= 1ull << in->d[k];
+            if (in->base >= 0 && in->base < WS_SR_COUNT) u |= 1ull << in->base;
         }
     return u;
 }
 
-_Static_assert(WS_SR_COUNT <= 32, "special registers fit the module's 32-bit usage mask");
+_Static_assert(WS_SR_COUNT <= 64, "special registers fit the module's 64-bit usage mask");
 
 /* Free a linked module. */
 void ws_module_free(ws_module *m)
@@ -224,6 +227,8 @@ ws_module *ws_module_link(ws_gpu *g, ws_ptx_module *p, char *err, size_t errlen)
     layout_shared(m);
     relocate(m);
     m->sreg_used = sregs_used(p);
+    for (int i = 0; i < p->nfuncs && !m->cluster_barrier; i++)
+        for (int c = 0; c < p->funcs[i].ncode; c++) if (p->funcs[i].code[c].op == WS_OP_BAR_CLUSTER) m->cluster_barrier = 1;
     for (int i = 0; i < p->nfuncs; i++) {
         if (!p->funcs[i].is_entry || !p->funcs[i].decoded) continue;
         m->kernels = realloc(m->kernels, sizeof *m->kernels * (size_t)(m->nkernels + 1));

@@ -34,6 +34,10 @@ typedef struct ws_observer {
     void (*pre_mem)(void *ctx, ws_warp *w, ws_rec *r);
     /* after every executed warp instruction (including barriers, branches, calls) */
     void (*post)(void *ctx, ws_warp *w, const ws_rec *r);
+    /* an asynchronous copy (cp.async.bulk) that makes no memory record wrote [addr, addr+len) of space
+     * (WS_S_SHARED: of block dst's shared memory; WS_S_GLOBAL: global memory); w is the warp that issued it or
+     * whose mbarrier operation landed it */
+    void (*async_write)(void *ctx, ws_warp *w, ws_block *dst, int space, uint64_t addr, uint64_t len);
     /* host-side memory events (WS_HM_*): allocations, frees, copies and fills done by the runtime */
     void (*host_mem)(void *ctx, int what, uint64_t addr, size_t len);
 } ws_observer;

@@ -45,4 +45,16 @@ uint16_t ws_float_to_half(float f, int rnd);
 float ws_bf16_to_float(uint16_t h);
 uint16_t ws_float_to_bf16(float f, int rnd);
 
+/* c + sum a[k] * b[k] (element bits of matrix types at, bt) in hardware blocks of kb terms (ops_mma.c). */
+float ws_mx_dot(const uint64_t *a, int at, const uint64_t *b, int bt, int n, int kb, float c);
+
+/* fp8 formats (fp8.c): OCP E4M3 and E5M2 */
+enum { WS_FP8_E4M3, WS_FP8_E5M2, WS_FP8_COUNT };
+/* x as an fp8 code, rounded to nearest even; sat: .satfinite; relu: negatives to +0. */
+uint8_t ws_fp8_from_double(double x, int fmt, int sat, int relu);
+/* The value of an fp8 code (exact; NaN for NaN codes). */
+double ws_fp8_to_double(uint8_t c, int fmt);
+/* The handler of an fp8 cvt (*is_fp8: the cvt names an fp8 type); NULL when not one PTX defines. */
+ws_handler ws_fp8_cvt_handler(const ws_insn *in, int *is_fp8);
+
 #endif

@@ -1159,7 +1159,11 @@ static ws_handler select_rn(const ws_insn *in)
         if (in->sub == WS_MOV_PACK) return h_mov_pack;
         if (k == K_P) return h_pred_logic;
         return W <= 32 ? h_mov32 : h_mov;
-    case WS_OP_CVT:
+    case WS_OP_CVT: {
+        int fp8 = 0;
+        ws_handler h8 = ws_fp8_cvt_handler(in, &fp8);
+        if (fp8) return h8;   /* NULL: an fp8 form PTX does not define (a load error names it) */
+    }
         if (in->type == WS_T_U64 && (in->type2 == WS_T_U32 || in->type2 == WS_T_B32)) return h_cvt_u64_u32;
         if (in->type == WS_T_S64 && in->type2 == WS_T_S32) return h_cvt_s64_s32;
         if (in->type == WS_T_F32 && in->type2 == WS_T_S32 && (in->rnd == WS_R_RN || !in->rnd)) return h_cvt_f32_s32;

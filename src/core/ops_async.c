@@ -154,10 +154,20 @@ static uint64_t mb_step(uint64_t v, uint32_t arrivals, int32_t tx)
     return mb_make(p, e, t, ph);
 }
 
+/* Complete bytes transaction bytes of the mbarrier at mbar (a bulk copy's data arrived). */
+void ws_mbar_complete_tx(uint8_t *mbar, uint32_t bytes)
+{
+    uint64_t v;
+    memcpy(&v, mbar, 8);
+    v = mb_step(v, 0, -(int32_t)bytes);
+    memcpy(mbar, &v, 8);
+}
+
 /* mbarrier.* and cp.async.mbarrier.arrive, lane by lane (lanes of a warp act in lane order) */
 static void h_mbarrier(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const ws_mma *x = in->mma;
+    if (w->blk->bulk) ws_bulk_land(w, w->blk, w->L->cycle);   /* the bulk copies whose data arrived complete first */
     FOR_LANES(mask, {
         if (x->kind == WS_MX_MB_PENDING) {
             RG(in->d[0], l) = mb_pending(RG(in->s[0], l));

@@ -33,7 +33,10 @@ static uint8_t *lane_ptr(ws_warp *w, const ws_insn *in, int l, unsigned size)
     const char *sp = "global";
     switch (in->space) {
     case WS_S_GLOBAL: case WS_S_CONST: p = xlate_global(w, a, size, l); sp = in->space == WS_S_CONST ? "constant" : "global"; break;
-    case WS_S_SHARED: p = xlate_shared(w, a, size); sp = "shared"; break;
+    case WS_S_SHARED:   /* shared::cluster: its block's or a cluster partner's */
+        p = (in->flags & WS_F_DSMEM) ? ws_dsmem_ptr(w, a, size) : xlate_shared(w, a, size);
+        sp = (in->flags & WS_F_DSMEM) ? "shared::cluster" : "shared";
+        break;
     case WS_S_LOCAL: p = xlate_local(w, a, size, l); sp = "local"; break;
     case WS_S_PARAM_K:
         if (a + size <= w->L->entry->param_bytes) p = w->L->params + a;

@@ -19,7 +19,7 @@ static int mt_bits(int t)
     switch (t) {
     case WS_MT_F64: return 64;
     case WS_MT_F16: case WS_MT_BF16: case WS_MT_B16: return 16;
-    case WS_MT_S8: case WS_MT_U8: return 8;
+    case WS_MT_S8: case WS_MT_U8: case WS_MT_E4M3: case WS_MT_E5M2: return 8;
     case WS_MT_S4: case WS_MT_U4: return 4;
     case WS_MT_B1: return 1;
     default: return 32;
@@ -95,6 +95,8 @@ static inline float in_float(uint64_t v, int t)
     case WS_MT_F16: return ws_half_to_float((uint16_t)v);
     case WS_MT_BF16: return ws_bf16_to_float((uint16_t)v);
     case WS_MT_TF32: return f32_of(v & 0xffffe000u);   /* the H200 ignores the low 13 bits */
+    case WS_MT_E4M3: return (float)ws_fp8_to_double((uint8_t)v, WS_FP8_E4M3);
+    case WS_MT_E5M2: return (float)ws_fp8_to_double((uint8_t)v, WS_FP8_E5M2);
     default: return f32_of(v);
     }
 }
@@ -122,6 +124,11 @@ static inline mx_in mx_split_bits(uint64_t v, int t)
 {
     mx_in r = { 0, 0, 0 };
     uint32_t sign, ef, mant;
+    if (t == WS_MT_E4M3 || t == WS_MT_E5M2) {   /* exact in f32: split that */
+        double x = ws_fp8_to_double((uint8_t)v, t == WS_MT_E5M2 ? WS_FP8_E5M2 : WS_FP8_E4M3);
+        if (!isfinite(x)) { r.special = 1; return r; }
+        return mx_split_bits(bits_f32((float)x), WS_MT_F32);
+    }
     if (t == WS_MT_F16) {
         sign = (uint32_t)(v >> 15) & 1; ef = (uint32_t)(v >> 10) & 31; mant = (uint32_t)v & 1023;
         if (ef == 31) { r.special = 1; return r; }
@@ -228,6 +235,24 @@ static void mma_int(const ws_mma *x, mx_mats *M)
             if (x->satf) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
             M->c[i][j] = (uint32_t)(int32_t)(uint32_t)(uint64_t)s;
         }
+}
+
+/* c + sum a[k] * b[k] over n elements (bits of types at, bt: f16, bf16, tf32, fp8) in hardware blocks of kb, as
+ * mma.sync forms its sums (fused_block); for wgmma (ops_wgmma.c). */
+float ws_mx_dot(const uint64_t *a, int at, const uint64_t *b, int bt, int n, int kb, float c)
+{
+    mx_in sa[MX_K], sb[MX_K];
+    float fa[MX_K], fbv[MX_K];
+    const mx_in *bp[MX_K];
+    const float *bfp[MX_K];
+    if (n > MX_K) n = MX_K;
+    for (int k = 0; k < n; k++) {
+        sa[k] = mx_split_bits(a[k], at); fa[k] = in_float(a[k], at);
+        sb[k] = mx_split_bits(b[k], bt); fbv[k] = in_float(b[k], bt);
+        bp[k] = &sb[k]; bfp[k] = &fbv[k];
+    }
+    for (int k0 = 0; k0 < n; k0 += kb) c = fused_block(&sa[k0], &bp[k0], kb < n - k0 ? kb : n - k0, c, &fa[k0], &bfp[k0]);
+    return c;
 }
 
 /* compute D from the gathered A, B, C by the types */

@@ -27,6 +27,7 @@ enum {
     WS_ERR_LAUNCH_FAILURE = 719,         /* cudaErrorLaunchFailure */
     WS_ERR_COOPERATIVE_TOO_LARGE = 720,  /* cudaErrorCooperativeLaunchTooLarge */
     WS_ERR_NOT_SUPPORTED = 801,          /* cudaErrorNotSupported */
+    WS_ERR_INVALID_CLUSTER_SIZE = 912,   /* cudaErrorInvalidClusterSize */
 };
 
 typedef struct { unsigned x, y, z; } ws_dim3;
@@ -152,6 +153,8 @@ typedef struct ws_kernel_info {
     size_t local_bytes;       /* bytes of .local per thread (depot) */
     int max_threads;          /* .maxntid product, 0 if none */
     int ptx_regs;             /* virtual registers declared (not a hardware register count) */
+    ws_dim3 cluster_dim;      /* __cluster_dims__ (.reqnctapercluster), 0 0 0 when none */
+    int explicit_cluster;     /* .explicitcluster: compiled for cluster launches */
 } ws_kernel_info;
 /* Fill info for kernel k. */
 void ws_kernel_get_info(const ws_kernel *k, ws_kernel_info *info);
@@ -173,6 +176,8 @@ typedef struct ws_launch_config {
     int cooperative;          /* 1: a cooperative launch (the caller checked that the grid is co-resident): every
                                * block is resident at once and %envreg1/2 give the grid barrier's workspace */
     int depth;                /* dynamic parallelism: 0 for a host launch, d+1 for a grid a depth-d grid launched */
+    ws_dim3 cluster;          /* thread block cluster shape the launch asks for (cudaLaunchAttributeClusterDimension);
+                               * 0 0 0: none (the kernel's __cluster_dims__, if it has them, apply) */
 } ws_launch_config;
 
 /* Run a kernel to completion. args[i] points at the value of parameter i (as cudaLaunchKernel takes them).
@@ -216,5 +221,16 @@ void ws_gpu_set_cdp_limits(ws_gpu *g, size_t pending, int max_depth);
 /* Largest dynamic shared memory a launch of k may request (set by cudaFuncAttributeMaxDynamicSharedMemorySize). */
 void ws_kernel_set_max_dyn_smem(ws_kernel *k, size_t bytes);
 size_t ws_kernel_max_dyn_smem(const ws_kernel *k);
+/* cudaFuncAttributeNonPortableClusterSizeAllowed: clusters of up to WS_CLUSTER_MAX_NONPORTABLE blocks. */
+void ws_kernel_set_cluster_nonportable(ws_kernel *k, int allowed);
+int ws_kernel_cluster_nonportable(const ws_kernel *k);
+/* cuTensorMapEncodeTiled's work (tmap.c): check a tiled tensor map (the CUDA driver's requirements; CUtensorMap*
+ * enum values) and write it into out (128 bytes, 64-byte aligned) for cp.async.bulk.tensor. WS_OK, or
+ * WS_ERR_INVALID_VALUE / WS_ERR_NOT_SUPPORTED with the reason in why. */
+int ws_tmap_encode(void *out, int dtype, unsigned rank, uint64_t addr, const uint64_t *dims, const uint64_t *strides,
+                   const uint32_t *box, const uint32_t *estrides, int interleave, int swizzle, int l2promo, int oobfill,
+                   char *why, size_t whylen);
+#define WS_CLUSTER_MAX_PORTABLE 8        /* blocks per cluster every sm_90 device launches */
+#define WS_CLUSTER_MAX_NONPORTABLE 16    /* with the non-portable opt-in (an H200 launches 16, refuses 32) */
 
 #endif

@@ -232,7 +232,7 @@ static void h_trap(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     int l = __builtin_ctz(mask);
     /* a grid group outside a cooperative launch: cooperative_groups traps when its workspace (%envreg1/2) is 0 */
-    int grid_group = !w->L->coop_ws && (w->L->mod->sreg_used & (1u << WS_SR_ENVREG1));
+    int grid_group = !w->L->coop_ws && (w->L->mod->sreg_used & (1ull << WS_SR_ENVREG1));
     ws_fault(w, in, WS_ERR_LAUNCH_FAILURE, "trap instruction executed by thread (%u,%u,%u) in block (%u,%u,%u)%s",
              (unsigned)RG(WS_SR_TID_X, l), (unsigned)RG(WS_SR_TID_Y, l), (unsigned)RG(WS_SR_TID_Z, l),
              w->blk->id.x, w->blk->id.y, w->blk->id.z,

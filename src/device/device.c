@@ -66,6 +66,7 @@ static const field FIELDS[] = {
     { "carveouts_kb", F_LIST, offsetof(ws_device, carveouts_kb), WS_MAX_CARVEOUTS,
       offsetof(ws_device, n_carveouts), 0, 0, NULL },
     FZ(l1_smem_per_sm, 1, 0, NULL),
+    { "gpc_sms", F_LIST, offsetof(ws_device, gpc_sms), WS_MAX_GPCS, offsetof(ws_device, n_gpcs), 0, 0, NULL },
     FI(smem_banks, 0, 1, "32"),
     FI(smem_bank_bytes, 0, 1, "4"),
     FZ(global_mem, 1, 1, NULL),
@@ -259,7 +260,7 @@ static int set_field(ws_device *d, const field *f, const char *val, char *why, s
         if (f->type == F_INT3 && n != 3) { snprintf(why, whylen, "expected 3 comma-separated values, got %d", n); return -1; }
         if (f->type == F_LIST && n == 0) { snprintf(why, whylen, "empty list"); return -1; }
         for (int i = 1; f->type == F_LIST && i < n; i++)
-            if (tmp[i] <= tmp[i - 1]) { snprintf(why, whylen, "values must be ascending"); return -1; }
+            if (tmp[i] < tmp[i - 1]) { snprintf(why, whylen, "values must be ascending"); return -1; }
         memcpy(base + f->off, tmp, (size_t)n * sizeof(int));
         if (f->type == F_LIST) *(int *)(base + f->count_off) = n;
         return 0;
@@ -737,4 +738,17 @@ int ws_device_field(const ws_device *d, int i, ws_device_value *v)
         break;
     }
     return 0;
+}
+
+/* The GPCs as clusters see them: gpc_sms cut or extended to sm_count. */
+int ws_device_gpcs(const ws_device *d, int *gpc)
+{
+    int n = 0, left = d->sm_count;
+    for (int i = 0; i < d->n_gpcs && left > 0; i++) {
+        int k = d->gpc_sms[i] < left ? d->gpc_sms[i] : left;
+        gpc[n++] = k;
+        left -= k;
+    }
+    if (left > 0) gpc[n++] = left;
+    return n;
 }

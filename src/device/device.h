@@ -6,6 +6,11 @@
 #include <stdint.h>
 
 #define WS_MAX_CARVEOUTS 16
+#define WS_MAX_GPCS 16
+struct ws_device;
+/* The GPCs of d as clusters see them, in SMs each, into gpc[WS_MAX_GPCS + 1]: the preset's gpc_sms cut at sm_count
+ * (a last group holds the SMs beyond the list); one GPC of every SM without the list. Returns how many. */
+int ws_device_gpcs(const struct ws_device *d, int *gpc);
 
 /* One simulated GPU model. Every field is read from a preset file (devices/NAME.preset). */
 typedef struct ws_device {
@@ -41,6 +46,9 @@ typedef struct ws_device {
     int n_carveouts;            /* available shared-memory carve-outs, KiB, ascending */
     int carveouts_kb[WS_MAX_CARVEOUTS];
     size_t l1_smem_per_sm;      /* combined L1 + shared SRAM per SM (bytes) */
+    int n_gpcs;                 /* GPCs as thread block clusters see them (0: one holding every SM) */
+    int gpc_sms[WS_MAX_GPCS];   /* SMs a cluster's blocks can be spread over in each GPC (ws_device_gpcs: the list
+                                 * cut or extended to sm_count, when a derived preset changed that) */
     int smem_banks;             /* shared-memory banks (32) */
     int smem_bank_bytes;        /* bytes per bank word (4) */
 

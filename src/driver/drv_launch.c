@@ -39,9 +39,9 @@ CUresult ws_drv_launch_args(CUfunction f, void **kernelParams, void **extra, voi
     return CUDA_SUCCESS;
 }
 
-/* Launch f through the runtime. */
-static CUresult launch(CUfunction f, dim3 grid, dim3 block, unsigned smem, CUstream s, void **kernelParams,
-                       void **extra)
+/* Launch f through the runtime; cluster: a thread block cluster shape (NULL: none asked for). */
+static CUresult launch_cl(CUfunction f, dim3 grid, dim3 block, unsigned smem, CUstream s, void **kernelParams,
+                          void **extra, const dim3 *cluster)
 {
     if (!ws_rtx_func_valid(f)) return CUDA_ERROR_INVALID_HANDLE;
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z) return CUDA_ERROR_INVALID_VALUE;
@@ -49,7 +49,29 @@ static CUresult launch(CUfunction f, dim3 grid, dim3 block, unsigned smem, CUstr
     void **args = NULL;
     CUresult r = ws_drv_launch_args(f, kernelParams, extra, &args, args_buf);
     if (r) return r;
-    return ws_drv_from_rt(cudaLaunchKernel(f, grid, block, args, smem, (cudaStream_t)s));
+    if (!cluster) return ws_drv_from_rt(cudaLaunchKernel(f, grid, block, args, smem, (cudaStream_t)s));
+    cudaLaunchAttribute a;
+    memset(&a, 0, sizeof a);
+    a.id = cudaLaunchAttributeClusterDimension;
+    a.val.clusterDim.x = cluster->x;
+    a.val.clusterDim.y = cluster->y;
+    a.val.clusterDim.z = cluster->z;
+    cudaLaunchConfig_t c;
+    memset(&c, 0, sizeof c);
+    c.gridDim = grid;
+    c.blockDim = block;
+    c.dynamicSmemBytes = smem;
+    c.stream = (cudaStream_t)s;
+    c.attrs = &a;
+    c.numAttrs = 1;
+    return ws_drv_from_rt(cudaLaunchKernelExC(&c, f, args));
+}
+
+/* Launch f through the runtime. */
+static CUresult launch(CUfunction f, dim3 grid, dim3 block, unsigned smem, CUstream s, void **kernelParams,
+                       void **extra)
+{
+    return launch_cl(f, grid, block, smem, s, kernelParams, extra, NULL);
 }
 
 /* cuLaunchKernel: launch with a grid, a block, dynamic shared memory and a stream. */
@@ -73,20 +95,23 @@ WS_DRV_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, 
 }
 
 /* cuLaunchKernelEx: launch from a configuration; cooperative, priority and similar attributes change nothing in
- * the simulation, cluster dimensions other than 1x1x1 are not supported. */
+ * the simulation; a cluster dimension launches thread block clusters (the runtime's cudaLaunchKernelEx). */
 WS_DRV_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
 {
     WS_DRV_ENTER_CTX();
     if (!config) WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);
+    dim3 cl = { 0, 0, 0 };
+    int has_cl = 0;
     for (unsigned i = 0; i < config->numAttrs; i++) {
         const CUlaunchAttribute *a = &config->attrs[i];
-        if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
-            a->value.clusterDim.x * a->value.clusterDim.y * a->value.clusterDim.z > 1)
-            return ws_drv_missing("cuLaunchKernelEx (thread-block clusters)");
+        if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+            cl = (dim3){ a->value.clusterDim.x, a->value.clusterDim.y, a->value.clusterDim.z };
+            has_cl = 1;
+        }
     }
     dim3 g = { config->gridDimX, config->gridDimY, config->gridDimZ };
     dim3 b = { config->blockDimX, config->blockDimY, config->blockDimZ };
-    WS_DRV_RET(launch(f, g, b, config->sharedMemBytes, config->hStream, kernelParams, extra));
+    WS_DRV_RET(launch_cl(f, g, b, config->sharedMemBytes, config->hStream, kernelParams, extra, has_cl ? &cl : NULL));
 }
 
 /* cuLaunchKernelEx_ptsz: per-thread default stream form. */

@@ -306,8 +306,10 @@ WS_DRV_EXPORT CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute
         WS_DRV_RT(cudaFuncSetAttribute(hfunc, cudaFuncAttributeMaxDynamicSharedMemorySize, value));
     case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
         WS_DRV_RT(cudaFuncSetAttribute(hfunc, cudaFuncAttributePreferredSharedMemoryCarveout, value));
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+        WS_DRV_RT(cudaFuncSetAttribute(hfunc, cudaFuncAttributeNonPortableClusterSizeAllowed, value));
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
-    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
     case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
         return ws_drv_missing("cuFuncSetAttribute (cluster attributes)");
     default: WS_DRV_RET(CUDA_ERROR_INVALID_VALUE);

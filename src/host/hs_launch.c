@@ -63,7 +63,7 @@ static void run_children(ws_gpu *g, const ws_hs_kernel *parent, long parent_inde
                 void **args = calloc((size_t)info.nparams + 1, sizeof *args);
                 for (int a = 0; args && a < info.nparams; a++) args[a] = c[i].params + info.param_offset[a];
                 ws_hs_kernel ck = { (ws_kernel *)c[i].k, info.name, parent->ptx, parent->ptx_len, -1, 0, 0,
-                                    c[i].cfg.depth, parent_index };
+                                    c[i].cfg.depth, parent_index, { 0, 0, 0 } };
                 int r = args ? ws_hs_launch(&ck, c[i].cfg.grid, c[i].cfg.block, c[i].cfg.dyn_smem, args, q, 0, NULL)
                              : WS_ERR_MEMORY_ALLOCATION;
                 free(args);
@@ -102,7 +102,7 @@ int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem
     long long nb = (long long)grid.x * grid.y * grid.z;
     int have_occ = ws_occ_compute_ex(d, (int)(block.x * block.y * block.z), ws_hs_kernel_regs(d, k),
                                      info.static_smem + smem, nb, &opts, &occ) == 0 && occ.ok;
-    ws_launch_config cfg = { grid, block, smem, have_occ ? occ.blocks_per_sm : 0, k->cooperative, k->depth };
+    ws_launch_config cfg = { grid, block, smem, have_occ ? occ.blocks_per_sm : 0, k->cooperative, k->depth, k->cluster };
     /* a cooperative grid runs only when all its blocks can be resident at once (as the occupancy calculator says);
      * a bad block shape is the core's configuration error first */
     int shape_ok = (uint64_t)block.x * block.y * block.z <= (uint64_t)d->max_threads_per_block;

@@ -103,6 +103,7 @@ typedef struct ws_hs_kernel {
                                   * cudaErrorCooperativeLaunchTooLarge), and it may synchronise grid-wide */
     int depth;                   /* dynamic parallelism: 0 for a host launch, else a child grid's nesting depth */
     long parent;                 /* depth > 0: the report index of the grid that launched it */
+    ws_dim3 cluster;             /* cudaLaunchAttributeClusterDimension, 0 0 0 when none (the kernel's own apply) */
 } ws_hs_kernel;
 /* Registers per thread ptxas allocates for k on device d (from its PTX; without ptxas, an estimate from the
  * PTX's virtual registers within [16, the device's limit]). */

@@ -19,12 +19,14 @@ static const struct { const char *n; int t; } type_names[] = {
     {"f16", WS_T_F16}, {"f16x2", WS_T_F16X2}, {"bf16", WS_T_BF16}, {"bf16x2", WS_T_BF16X2},
     {"f32", WS_T_F32}, {"f64", WS_T_F64}, {"tf32", WS_T_TF32}, {"pred", WS_T_PRED},
     {"s16x2", WS_T_S16X2}, {"u16x2", WS_T_U16X2},
+    {"e4m3x2", WS_T_E4M3X2}, {"e5m2x2", WS_T_E5M2X2},
 };
 
 /* bytes of each type */
 static const unsigned char type_size[WS_T_COUNT] = {
     [WS_T_B8] = 1, [WS_T_U8] = 1, [WS_T_S8] = 1, [WS_T_PRED] = 1,
     [WS_T_B16] = 2, [WS_T_U16] = 2, [WS_T_S16] = 2, [WS_T_F16] = 2, [WS_T_BF16] = 2,
+    [WS_T_E4M3X2] = 2, [WS_T_E5M2X2] = 2,
     [WS_T_B32] = 4, [WS_T_U32] = 4, [WS_T_S32] = 4, [WS_T_F32] = 4, [WS_T_F16X2] = 4, [WS_T_BF16X2] = 4,
     [WS_T_TF32] = 4, [WS_T_S16X2] = 4, [WS_T_U16X2] = 4,
     [WS_T_B64] = 8, [WS_T_U64] = 8, [WS_T_S64] = 8, [WS_T_F64] = 8,
@@ -148,7 +150,7 @@ void ws_insn_classify(ws_insn *in)
     if (of & WS_OF_BARRIER) f |= WS_IF_BARRIER;
     if (of & WS_OF_FENCE) f |= WS_IF_FENCE;
     if (of & WS_OF_WARPSYNC) f |= WS_IF_WARPSYNC;
-    if ((of & WS_OF_SERIAL) || (access && global_like)) f |= WS_IF_SERIAL;
+    if ((of & WS_OF_SERIAL) || (access && global_like) || (access && (in->flags & WS_F_DSMEM))) f |= WS_IF_SERIAL;
     if ((oi->cls & (WS_CLS_CTRL | WS_CLS_SYNC)) || (oi->mem != WS_MK_NONE && oi->mem != WS_MK_LOAD) ||
         (of & WS_OF_CARRY) || (of & WS_OF_REGLIST) || (in->flags & WS_F_CC) || clock)
         f |= WS_IF_ORDERED;
@@ -169,6 +171,13 @@ static const char *const sreg_name[WS_SR_COUNT] = {
     [WS_SR_LANEMASK_LE] = "%lanemask_le", [WS_SR_LANEMASK_LT] = "%lanemask_lt", [WS_SR_LANEMASK_GE] = "%lanemask_ge",
     [WS_SR_LANEMASK_GT] = "%lanemask_gt", [WS_SR_DYN_SMEM] = "%dynamic_smem_size",
     [WS_SR_TOTAL_SMEM] = "%total_smem_size", [WS_SR_WARP_SZ] = "WARP_SZ", [WS_SR_ENVREG1] = "%envreg1", [WS_SR_ENVREG2] = "%envreg2",
+    [WS_SR_CLUSTERID_X] = "%clusterid.x", [WS_SR_CLUSTERID_Y] = "%clusterid.y", [WS_SR_CLUSTERID_Z] = "%clusterid.z",
+    [WS_SR_NCLUSTERID_X] = "%nclusterid.x", [WS_SR_NCLUSTERID_Y] = "%nclusterid.y", [WS_SR_NCLUSTERID_Z] = "%nclusterid.z",
+    [WS_SR_CLUSTER_CTAID_X] = "%cluster_ctaid.x", [WS_SR_CLUSTER_CTAID_Y] = "%cluster_ctaid.y",
+    [WS_SR_CLUSTER_CTAID_Z] = "%cluster_ctaid.z", [WS_SR_CLUSTER_NCTAID_X] = "%cluster_nctaid.x",
+    [WS_SR_CLUSTER_NCTAID_Y] = "%cluster_nctaid.y", [WS_SR_CLUSTER_NCTAID_Z] = "%cluster_nctaid.z",
+    [WS_SR_CLUSTER_CTARANK] = "%cluster_ctarank", [WS_SR_CLUSTER_NCTARANK] = "%cluster_nctarank",
+    [WS_SR_IS_EXPLICIT_CLUSTER] = "%is_explicit_cluster",
     [WS_SR_SINK] = "_", [WS_SR_CARRY] = "%carry",
 };
 

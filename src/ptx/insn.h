@@ -20,12 +20,15 @@ enum ws_type {
     WS_T_S8, WS_T_S16, WS_T_S32, WS_T_S64,
     WS_T_F16, WS_T_F16X2, WS_T_BF16, WS_T_BF16X2, WS_T_F32, WS_T_F64, WS_T_TF32,
     WS_T_S16X2, WS_T_U16X2,   /* packed pairs of 16-bit integers (min/max, sm_90) */
+    WS_T_E4M3X2, WS_T_E5M2X2,   /* two OCP fp8 values in 16 bits (cvt), the first operand's in the upper byte */
     WS_T_PRED,
     WS_T_COUNT
 };
 
 /* state spaces */
-enum ws_space { WS_S_GENERIC, WS_S_GLOBAL, WS_S_SHARED, WS_S_LOCAL, WS_S_CONST, WS_S_PARAM_K, WS_S_PARAM_F };
+enum ws_space { WS_S_GENERIC, WS_S_GLOBAL, WS_S_SHARED, WS_S_LOCAL, WS_S_CONST, WS_S_PARAM_K, WS_S_PARAM_F,
+                WS_S_DSMEM   /* resolved only (memory records): another block's shared memory through its cluster */
+};
 
 /* rounding modes */
 enum ws_rnd { WS_R_NONE, WS_R_RN, WS_R_RZ, WS_R_RM, WS_R_RP, WS_R_RNA, WS_R_RNI, WS_R_RZI, WS_R_RMI, WS_R_RPI };
@@ -97,6 +100,7 @@ enum ws_prmt_mode { WS_PRMT_INDEX, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRM
 #define WS_F_LOCALSYM 0x40000u /* mov of a frame variable's address: local_base + imm */
 #define WS_F_SYNCMEM 0x80000u  /* ld/st .volatile/.relaxed/.acquire/.release: a memory-model access (racecheck) */
 #define WS_F_RELEASE 0x100000u /* atom/red .release/.acq_rel: orders the thread's earlier accesses, as a fence before it */
+#define WS_F_DSMEM   0x200000u /* ld/st/atom/red .shared::cluster: the address may name a cluster partner's memory */
 
 /* pipelines (resolved per instruction from the table's pipe rule) */
 enum ws_pipe { WS_PIPE_INT, WS_PIPE_FP32, WS_PIPE_FP64, WS_PIPE_SFU, WS_PIPE_LSU, WS_PIPE_CTRL, WS_PIPE_TEX, WS_PIPE_TENSOR,
@@ -155,6 +159,11 @@ enum ws_sreg {
     WS_SR_DYN_SMEM, WS_SR_TOTAL_SMEM,
     WS_SR_WARP_SZ,        /* the PTX constant WARP_SZ: threads per warp of the device */
     WS_SR_ENVREG1, WS_SR_ENVREG2,   /* %envreg1/2: high/low halves of a cooperative grid's workspace address */
+    /* thread block clusters (sm_90): the cluster's id in the grid, the block's id and rank in its cluster */
+    WS_SR_CLUSTERID_X, WS_SR_CLUSTERID_Y, WS_SR_CLUSTERID_Z, WS_SR_NCLUSTERID_X, WS_SR_NCLUSTERID_Y, WS_SR_NCLUSTERID_Z,
+    WS_SR_CLUSTER_CTAID_X, WS_SR_CLUSTER_CTAID_Y, WS_SR_CLUSTER_CTAID_Z,
+    WS_SR_CLUSTER_NCTAID_X, WS_SR_CLUSTER_NCTAID_Y, WS_SR_CLUSTER_NCTAID_Z,
+    WS_SR_CLUSTER_CTARANK, WS_SR_CLUSTER_NCTARANK, WS_SR_IS_EXPLICIT_CLUSTER,
     WS_SR_SINK, WS_SR_CARRY,
     WS_SR_COUNT
 };
@@ -232,20 +241,28 @@ struct ws_insn {
 
 /* element types of matrix instructions (ws_mma) */
 enum ws_mtype { WS_MT_NONE, WS_MT_F16, WS_MT_BF16, WS_MT_TF32, WS_MT_F32, WS_MT_F64, WS_MT_S8, WS_MT_U8, WS_MT_S4,
-                WS_MT_U4, WS_MT_B1, WS_MT_S32, WS_MT_B16, WS_MT_COUNT };
+                WS_MT_U4, WS_MT_B1, WS_MT_S32, WS_MT_B16, WS_MT_E4M3, WS_MT_E5M2, WS_MT_COUNT };
 /* what a matrix instruction does (ws_mma.kind) */
 enum ws_mkind {
     WS_MX_LOAD_A, WS_MX_LOAD_B, WS_MX_LOAD_C, WS_MX_STORE_D, WS_MX_WMMA, WS_MX_MMA,
     WS_MX_LDMATRIX, WS_MX_STMATRIX, WS_MX_MOVMATRIX,
     WS_MX_CP_ASYNC, WS_MX_CP_COMMIT, WS_MX_CP_WAIT, WS_MX_CP_WAIT_ALL, WS_MX_CP_MBAR_ARRIVE,
     WS_MX_MB_INIT, WS_MX_MB_ARRIVE, WS_MX_MB_ARRIVE_DROP, WS_MX_MB_EXPECT_TX, WS_MX_MB_COMPLETE_TX,
-    WS_MX_MB_TEST_WAIT, WS_MX_MB_TRY_WAIT, WS_MX_MB_PENDING, WS_MX_MB_INVAL
+    WS_MX_MB_TEST_WAIT, WS_MX_MB_TRY_WAIT, WS_MX_MB_PENDING, WS_MX_MB_INVAL,
+    /* cp.async.bulk (sm_90): global -> shared (mbarrier complete_tx), shared -> global (bulk groups), shared::cta ->
+     * shared::cluster; their .tensor forms through a tensor map; commit/wait of bulk groups; L2 prefetches */
+    WS_MX_BULK_G2S, WS_MX_BULK_S2G, WS_MX_BULK_S2S, WS_MX_BULK_TENSOR_G2S, WS_MX_BULK_TENSOR_S2G,
+    WS_MX_BULK_COMMIT, WS_MX_BULK_WAIT, WS_MX_BULK_PREFETCH, WS_MX_BULK_TENSOR_PREFETCH,
+    /* wgmma (sm_90a): the warpgroup's asynchronous multiply-add, its fence, commit and wait */
+    WS_MX_WGMMA, WS_MX_WG_FENCE, WS_MX_WG_COMMIT, WS_MX_WG_WAIT
 };
+#define WS_MMA_MAXD 128          /* the longest register list (wgmma m64n256 f32/s32: 128 accumulators) */
 /* the decoded form of a tensor/matrix/async instruction: shape, element types, layouts, register lists. The
  * instruction's d[]/s[] hold the first registers too, for the timing model's scoreboard. */
 typedef struct ws_mma {
     uint8_t kind;            /* enum ws_mkind */
-    uint8_t m, n;            /* shape (ldmatrix/stmatrix: the number of 8x8 matrices in n) */
+    uint8_t m;               /* shape (ldmatrix/stmatrix: the number of 8x8 matrices in n) */
+    uint16_t n;
     uint16_t k;
     uint8_t atype, btype, ctype, dtype;   /* enum ws_mtype */
     uint8_t alayout, blayout;             /* 0 row, 1 col (wmma.load/store: the memory layout in alayout) */
@@ -256,9 +273,15 @@ typedef struct ws_mma {
     uint8_t space;           /* enum ws_space of the memory operand */
     uint8_t cpsize;          /* cp.async: bytes copied */
     uint8_t na, nb, nc, nd;  /* register list lengths */
-    int32_t a[8], b[8], c[8], d[8];       /* operand numbers */
+    int32_t a[8], b[8], c[8], d[WS_MMA_MAXD];   /* operand numbers */
     int32_t stride;          /* wmma.load/store: stride operand (-1: the shape's default) */
-    int32_t extra;           /* cp.async: src-size operand (-1: none); mbarrier: count/tx/phase operand */
+    int32_t extra;           /* cp.async: src-size operand (-1: none); mbarrier: count/tx/phase operand;
+                              * cp.async.bulk: the size operand; wait_group: the count */
+    int32_t mb_base;         /* cp.async.bulk: the mbarrier's address register (-1: none) and offset */
+    int64_t mb_off;
+    uint8_t dims;            /* cp.async.bulk.tensor: dimensions (the coordinates are c[0..dims)) */
+    uint8_t areg;            /* wgmma: A from registers a[0..na) (else a[0] is its shared-memory descriptor) */
+    int8_t scale_a, scale_b; /* wgmma: imm-scale-a/b, 1 or -1 */
 } ws_mma;
 
 /* declared registers: "%r<4>" is prefix "%r", first operand number, count 4 and numbered (names %r0..%r3) */
@@ -288,6 +311,9 @@ typedef struct ws_func {
     size_t stack_need;      /* frame_size plus the deepest callee chain (entry: per-thread local bytes) */
     size_t static_smem;     /* entry: bytes of shared memory the kernel declares (set when linked) */
     int maxntid;
+    unsigned cluster_dim[3]; /* entry: .reqnctapercluster (0 0 0 when it has none) */
+    int explicit_cluster;   /* entry: .explicitcluster (must be launched as a cluster) */
+    int maxclusterrank;     /* entry: .maxclusterrank, 0 when none */
     int decoded;            /* body seen */
     int visiting;           /* recursion detection while sizing stacks */
     char **files;           /* shared with the module */

@@ -144,6 +144,10 @@ enum ws_align_rule {
     OP(ISSPACEP,"isspacep",WS_CLS_INT,  WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  0) \
     OP(BAR,     "bar",     WS_CLS_SYNC, WS_PR_CTRL, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_BARRIER) \
     OP(BARRIER, "barrier", WS_CLS_SYNC, WS_PR_CTRL, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_BARRIER) \
+    OP(BAR_CLUSTER,"barrier.cluster",WS_CLS_SYNC,WS_PR_CTRL,WS_LR_TYPE,WS_MK_NONE,0, WS_AL_ONE, WS_OF_BARRIER | WS_OF_SERIAL) \
+    OP(MAPA,    "mapa",    WS_CLS_INT,  WS_PR_TYPE, WS_LR_INT,   WS_MK_NONE, 0, WS_AL_ONE,  0) \
+    OP(ELECT,   "elect",   WS_CLS_SYNC, WS_PR_TYPE, WS_LR_INT,   WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_WARPSYNC) \
+    OP(SETMAXNREG,"setmaxnreg",WS_CLS_MISC,WS_PR_TYPE,WS_LR_TYPE,WS_MK_NONE, 0, WS_AL_ONE,  0) \
     OP(MEMBAR,  "membar",  WS_CLS_SYNC, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_FENCE) \
     OP(FENCE,   "fence",   WS_CLS_SYNC, WS_PR_TYPE, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_FENCE) \
     OP(SHFL,    "shfl",    WS_CLS_SYNC, WS_PR_LSU,  WS_LR_SHFL,  WS_MK_NONE, 0, WS_AL_ONE,  WS_OF_WARPSYNC) \
@@ -166,7 +170,9 @@ enum ws_align_rule {
  * ("cp.async.wait_group", "wmma.load") are matched before shorter ones. wmma fragment accesses (many addresses per
  * lane) are done by the handlers without memory records (memory kind none; wmma.store writes global memory, so it
  * runs in timing's serial phase); ldmatrix/stmatrix report each lane's 16-byte row and cp.async its shared
- * destination (the global source is not recorded). flops: per lane per m*n*k/32 multiply-adds of float types (2 = one FMA). */
+ * destination (the global source is not recorded); cp.async.bulk (every form) moves its bytes itself and the timing
+ * engine accounts them (serial: it reads or writes global memory); wgmma reads its shared-memory operands itself
+ * (each warp of the warpgroup computes its 16 rows). flops: per lane per m*n*k/32 multiply-adds of float types (2 = one FMA). */
 #define WS_OPCODE_LIST_TENSOR(OP) \
     OP(WMMA_LOAD, "wmma.load", WS_CLS_MEM, WS_PR_LSU,   WS_LR_TYPE,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
     OP(WMMA_STORE,"wmma.store",WS_CLS_MEM, WS_PR_LSU,   WS_LR_TYPE,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_SERIAL | WS_OF_REGLIST) \
@@ -180,7 +186,9 @@ enum ws_align_rule {
     OP(CP_WAIT,   "cp.async.wait_group", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_REGLIST) \
     OP(CP_WAIT_ALL, "cp.async.wait_all", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_REGLIST) \
     OP(CP_MBAR,   "cp.async.mbarrier", WS_CLS_SYNC, WS_PR_LSU, WS_LR_TYPE, WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
-    OP(MBARRIER,  "mbarrier",  WS_CLS_SYNC, WS_PR_LSU,  WS_LR_SHFL,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST)
+    OP(MBARRIER,  "mbarrier",  WS_CLS_SYNC, WS_PR_LSU,  WS_LR_SHFL,   WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_REGLIST) \
+    OP(CP_BULK,   "cp.async.bulk", WS_CLS_MEM, WS_PR_LSU, WS_LR_TYPE,  WS_MK_NONE, 0, WS_AL_ONE, WS_OF_VISIBLE | WS_OF_SERIAL | WS_OF_REGLIST) \
+    OP(WGMMA,     "wgmma",     WS_CLS_FP32, WS_PR_TENSOR, WS_LR_TENSOR, WS_MK_NONE, 2, WS_AL_ONE, WS_OF_REGLIST)
 
 /* opcode enum: WS_OP_ADD, ... */
 enum ws_opcode {
@@ -191,7 +199,7 @@ enum ws_opcode {
 };
 
 /* whether an opcode is of the tensor/matrix/async-copy block above (decoded into a ws_mma by the parser) */
-#define WS_OP_IS_TENSOR(op) ((op) >= WS_OP_WMMA_LOAD && (op) <= WS_OP_MBARRIER)
+#define WS_OP_IS_TENSOR(op) ((op) >= WS_OP_WMMA_LOAD && (op) <= WS_OP_WGMMA)
 
 /* the static properties of one opcode, as the table gives them */
 typedef struct ws_opinfo {

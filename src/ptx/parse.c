@@ -512,7 +512,7 @@ typedef struct opnd {
     int64_t off;     /* addr: offset */
     int space;       /* addr: space implied by the symbol (0 if none) */
     ws_reloc rel;    /* addr / word: the symbol or function the offset is relative to */
-    int vregs[8];
+    int vregs[WS_MMA_MAXD];
     int nv;
     char *word;
     int line;
@@ -529,6 +529,13 @@ static const struct { const char *n; int sr; } sreg_names[] = {
     {"%lanemask_ge", WS_SR_LANEMASK_GE}, {"%lanemask_gt", WS_SR_LANEMASK_GT},
     {"%dynamic_smem_size", WS_SR_DYN_SMEM}, {"%total_smem_size", WS_SR_TOTAL_SMEM}, {"WARP_SZ", WS_SR_WARP_SZ},
     {"%envreg1", WS_SR_ENVREG1}, {"%envreg2", WS_SR_ENVREG2},
+    {"%clusterid.x", WS_SR_CLUSTERID_X}, {"%clusterid.y", WS_SR_CLUSTERID_Y}, {"%clusterid.z", WS_SR_CLUSTERID_Z},
+    {"%nclusterid.x", WS_SR_NCLUSTERID_X}, {"%nclusterid.y", WS_SR_NCLUSTERID_Y}, {"%nclusterid.z", WS_SR_NCLUSTERID_Z},
+    {"%cluster_ctaid.x", WS_SR_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", WS_SR_CLUSTER_CTAID_Y},
+    {"%cluster_ctaid.z", WS_SR_CLUSTER_CTAID_Z}, {"%cluster_nctaid.x", WS_SR_CLUSTER_NCTAID_X},
+    {"%cluster_nctaid.y", WS_SR_CLUSTER_NCTAID_Y}, {"%cluster_nctaid.z", WS_SR_CLUSTER_NCTAID_Z},
+    {"%cluster_ctarank", WS_SR_CLUSTER_CTARANK}, {"%cluster_nctarank", WS_SR_CLUSTER_NCTARANK},
+    {"%is_explicit_cluster", WS_SR_IS_EXPLICIT_CLUSTER},
 };
 /* pseudo registers that only mov reads (as its WS_MOV_CLOCK* forms): encoded below every operand number */
 enum { PSEUDO_BASE = -1000, PSEUDO_CLOCK = PSEUDO_BASE - WS_MOV_CLOCK, PSEUDO_CLOCK64 = PSEUDO_BASE - WS_MOV_CLOCK64,
@@ -584,12 +591,14 @@ static int parse_vlist(parser *P, opnd *o, int ty)
         if (TOK->kind == WS_TK_WORD) {
             int r = word_reg(P, TOK->p, TOK->len);
             if (r < 0) { perr(P, TOK->line, "unknown register '%.*s'", TOK->len, TOK->p); return -1; }
-            if (o->nv < 8) o->vregs[o->nv++] = r;
+            if (o->nv >= WS_MMA_MAXD) { perr(P, TOK->line, "more than %d registers in a list", WS_MMA_MAXD); return -1; }
+            o->vregs[o->nv++] = r;
             NEXT();
         } else {
             uint64_t v;
             if (parse_number(P, ty, &v)) return -1;
-            if (o->nv < 8) o->vregs[o->nv++] = const_reg(P, v);
+            if (o->nv >= WS_MMA_MAXD) { perr(P, TOK->line, "more than %d values in a list", WS_MMA_MAXD); return -1; }
+            o->vregs[o->nv++] = const_reg(P, v);
         }
         if (IS(',')) NEXT();
     }
@@ -600,7 +609,11 @@ static int parse_vlist(parser *P, opnd *o, int ty)
 /* Parse one operand. ty is the instruction's type (for immediates). */
 static int parse_operand(parser *P, opnd *o, int ty)
 {
-    memset(o, 0, sizeof *o);
+    free(o->word);   /* every field but the (large) register list, which nv bounds */
+    o->kind = o->reg = o->neg = o->space = o->nv = o->reg2 = 0;
+    o->off = 0;
+    o->rel = NO_RELOC;
+    o->word = NULL;
     o->base = -1;
     o->reg2 = -1;
     o->line = TOK->line;
@@ -786,7 +799,8 @@ static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int li
             if (MATCH(rnd_names[i].n)) { in->rnd = (uint8_t)rnd_names[i].r; done = 1; }
         if (done) continue;
         if (MATCH("global")) in->space = WS_S_GLOBAL;
-        else if (MATCH("shared") || MATCH("shared::cta") || MATCH("shared::cluster")) in->space = WS_S_SHARED;
+        else if (MATCH("shared") || MATCH("shared::cta")) in->space = WS_S_SHARED;
+        else if (MATCH("shared::cluster")) { in->space = WS_S_SHARED; in->flags |= WS_F_DSMEM; }
         else if (MATCH("local")) in->space = WS_S_LOCAL;
         else if (MATCH("const")) in->space = WS_S_CONST;
         else if (MATCH("param") || MATCH("param::entry") || MATCH("param::func")) in->space = WS_S_PARAM_F;
@@ -820,9 +834,12 @@ static int decode_mods(parser *P, ws_insn *in, const char *mods, int len, int li
                  MATCH("b4e") || MATCH("f4e") || MATCH("rc8") || MATCH("ecl") || MATCH("ecr") || MATCH("rc16") ||
                  MATCH("mmio") || MATCH("L1") || MATCH("L2") || memchr(part, ':', (size_t)plen) ||
                  MATCH("unified") || MATCH("level") || MATCH("gl") || MATCH("proxy") || MATCH("async") ||
-                 MATCH("NaN") || MATCH("xorsign") || MATCH("abs") || MATCH("alias") || MATCH("release_sync"))
+                 MATCH("NaN") || MATCH("xorsign") || MATCH("abs") || MATCH("alias") || MATCH("release_sync") ||
+                 (in->op == WS_OP_FENCE && MATCH("mbarrier_init")))
             ;
         else if (MATCH("arrive")) in->sub = WS_SUB_ARRIVE;
+        else if (MATCH("wait") && in->op == WS_OP_BAR_CLUSTER) in->sub = WS_SUB_SYNC;
+        else if ((MATCH("inc") || MATCH("dec")) && in->op == WS_OP_SETMAXNREG) in->sub = MATCH("inc") ? WS_SUB_INC : WS_SUB_DEC;
         else if (MATCH("warp") && in->op == WS_OP_BAR) in->sub = WS_SUB_SYNC;
         else if (in->op == WS_OP_TESTP && (MATCH("finite") || MATCH("infinite") || MATCH("number") || MATCH("notanumber") ||
                                            MATCH("normal") || MATCH("subnormal")))
@@ -1095,7 +1112,7 @@ static int mx_type(const char *s, int n)
     static const struct { const char *n; int t; } names[] = {
         {"f16", WS_MT_F16}, {"bf16", WS_MT_BF16}, {"tf32", WS_MT_TF32}, {"f32", WS_MT_F32}, {"f64", WS_MT_F64},
         {"s8", WS_MT_S8}, {"u8", WS_MT_U8}, {"s4", WS_MT_S4}, {"u4", WS_MT_U4}, {"b1", WS_MT_B1}, {"s32", WS_MT_S32},
-        {"b16", WS_MT_B16},
+        {"b16", WS_MT_B16}, {"e4m3", WS_MT_E4M3}, {"e5m2", WS_MT_E5M2},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if ((int)strlen(names[i].n) == n && !memcmp(names[i].n, s, (size_t)n)) return names[i].t;
@@ -1103,10 +1120,10 @@ static int mx_type(const char *s, int n)
 }
 
 /* copy a register-list operand into a ws_mma list; -1 when it is not a list of the expected length range */
-static int mx_list(parser *P, opnd *o, int32_t *dst, uint8_t *n, int line, const char *what)
+static int mx_list(parser *P, opnd *o, int32_t *dst, uint8_t *n, int cap, int line, const char *what)
 {
     if (o->kind == 0) { dst[0] = o->reg; *n = 1; return 0; }
-    if (o->kind != 2 || o->nv < 1) { perr(P, line, "expected a register list for %s", what); return -1; }
+    if (o->kind != 2 || o->nv < 1 || o->nv > cap) { perr(P, line, "expected a register list for %s", what); return -1; }
     for (int i = 0; i < o->nv; i++) dst[i] = o->vregs[i];
     *n = (uint8_t)o->nv;
     return 0;
@@ -1117,6 +1134,8 @@ static int mx_supported(const ws_mma *x, int wmma)
 {
     int m = x->m, n = x->n, k = x->k, a = x->atype, c = x->ctype, d = x->dtype;
     int f16acc = (c == WS_MT_F16 || c == WS_MT_F32) && (d == WS_MT_F16 || d == WS_MT_F32);
+    int fp8 = (a == WS_MT_E4M3 || a == WS_MT_E5M2) && (x->btype == WS_MT_E4M3 || x->btype == WS_MT_E5M2);
+    if (!wmma && fp8) return m == 16 && n == 8 && k == 32 && c == WS_MT_F32 && d == WS_MT_F32;   /* sm_89+ */
     if (a != x->btype) return 0;
     if (wmma) {
         int big = (m == 16 && n == 16) || (m == 32 && n == 8) || (m == 8 && n == 32);
@@ -1144,9 +1163,99 @@ static void mx_remap_consts(ws_mma *x, int nslots)
 {
     int32_t *lists[4] = { x->a, x->b, x->c, x->d };
     for (int j = 0; j < 4; j++)
-        for (int i = 0; i < 8; i++) if (IS_CONST_ENC(lists[j][i])) lists[j][i] = nslots + (-2 - lists[j][i]);
+        for (int i = 0; i < (j == 3 ? WS_MMA_MAXD : 8); i++) if (IS_CONST_ENC(lists[j][i])) lists[j][i] = nslots + (-2 - lists[j][i]);
     if (IS_CONST_ENC(x->stride)) x->stride = nslots + (-2 - x->stride);
     if (IS_CONST_ENC(x->extra)) x->extra = nslots + (-2 - x->extra);
+}
+
+/* whether N is a width wgmma.mma_async takes for element type a (the PTX ISA's shape tables) */
+static int wgmma_n_ok(int a, int n)
+{
+    if (n < 8 || n > 256 || n % 8) return 0;
+    if (a == WS_MT_S8 || a == WS_MT_U8) return n <= 32 || n % 16 == 0;   /* 8, 16, 24, 32, then multiples of 16 */
+    return 1;
+}
+
+/* The value of an immediate operand (its constant encoding), or def when it is not one. */
+static int64_t imm_value(parser *P, const opnd *o, int64_t def)
+{
+    return o->kind == 0 && IS_CONST_ENC(o->reg) ? (int64_t)P->consts[-2 - o->reg] : def;
+}
+
+/* Decode wgmma.fence / commit_group / wait_group N and wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype
+ * d, a-desc|{a}, b-desc, scale-d{, imm-scale-a, imm-scale-b{, imm-trans-a, imm-trans-b}} (K-major operands). */
+static int wgmma_decode(parser *P, ws_insn *in, ws_mma *x, int sub, const int *types, int nt, opnd *ops, int n, int line)
+{
+    if (sub < 0) { perr(P, line, "unsupported wgmma form (mma_async, fence, commit_group, wait_group)"); return -1; }
+    x->kind = (uint8_t)sub;
+    if (sub == WS_MX_WG_FENCE || sub == WS_MX_WG_COMMIT) {
+        if (n) { perr(P, line, "wgmma.%s takes no operand", sub == WS_MX_WG_FENCE ? "fence" : "commit_group"); return -1; }
+        return 0;
+    }
+    if (sub == WS_MX_WG_WAIT) {
+        if (n != 1 || ops[0].kind != 0) { perr(P, line, "wgmma.wait_group needs a count"); return -1; }
+        x->extra = ops[0].reg;
+        return 0;
+    }
+    if (nt != 3) { perr(P, line, "wgmma.mma_async needs the accumulator and the A and B types"); return -1; }
+    x->dtype = x->ctype = (uint8_t)types[0];
+    x->atype = (uint8_t)types[1];
+    x->btype = (uint8_t)types[2];
+    int a = x->atype, b = x->btype, d = x->dtype, k = a == WS_MT_TF32 ? 8 : (a == WS_MT_F16 || a == WS_MT_BF16) ? 16 : 32;
+    int f8 = (a == WS_MT_E4M3 || a == WS_MT_E5M2) && (b == WS_MT_E4M3 || b == WS_MT_E5M2);
+    int ok = x->m == 64 && x->k == k && wgmma_n_ok(a, x->n) &&
+             ((a == WS_MT_F16 && b == a && (d == WS_MT_F16 || d == WS_MT_F32)) ||
+              (a == WS_MT_BF16 && b == a && d == WS_MT_F32) || (a == WS_MT_TF32 && b == a && d == WS_MT_F32) ||
+              (f8 && (d == WS_MT_F16 || d == WS_MT_F32)) ||
+              ((a == WS_MT_S8 || a == WS_MT_U8) && (b == WS_MT_S8 || b == WS_MT_U8) && d == WS_MT_S32));
+    if (!ok) {
+        perr(P, line, "unsupported wgmma.mma_async shape or types (m%dn%dk%d, %d types)", x->m, x->n, x->k, nt);
+        return -1;
+    }
+    int fl = a == WS_MT_F16 || a == WS_MT_BF16, integer = d == WS_MT_S32;
+    int nd = d == WS_MT_F16 ? x->n / 4 : x->n / 2;
+    if (n < 4 || ops[0].kind != 2 || ops[0].nv != nd || ops[2].kind != 0 || ops[3].kind != 0) {
+        perr(P, line, "wgmma.mma_async m64n%dk%d needs {%d accumulators}, A, a B descriptor and scale-d", x->n, x->k, nd);
+        return -1;
+    }
+    for (int i = 0; i < nd; i++) x->d[i] = ops[0].vregs[i];
+    x->nd = (uint8_t)nd;
+    x->areg = ops[1].kind == 2;
+    if (x->areg) {
+        if (ops[1].nv != 4) { perr(P, line, "wgmma.mma_async with A in registers needs 4 of them"); return -1; }
+        for (int i = 0; i < 4; i++) x->a[i] = ops[1].vregs[i];
+        x->na = 4;
+    } else if (ops[1].kind == 0) {
+        x->a[0] = ops[1].reg;
+        x->na = 1;
+    } else { perr(P, line, "wgmma.mma_async: A is a descriptor register or a list of 4 registers"); return -1; }
+    x->b[0] = ops[2].reg;
+    x->nb = 1;
+    x->extra = ops[3].reg;   /* scale-d: a predicate (or an immediate) */
+    int nimm = integer ? 0 : fl ? (x->areg ? 3 : 4) : 2;
+    if (n != 4 + nimm) { perr(P, line, "wgmma.mma_async of these types takes %d immediates after scale-d, not %d", nimm, n - 4); return -1; }
+    x->scale_a = x->scale_b = 1;
+    for (int i = 0; i < nimm; i++) {
+        int64_t v = (int32_t)imm_value(P, &ops[4 + i], 99);   /* parsed as .u32: -1 is 0xffffffff */
+        int is_trans = i >= 2;
+        if ((!is_trans && v != 1 && v != -1) || (is_trans && v != 0 && v != 1)) {
+            perr(P, line, "wgmma.mma_async: operand %d must be an immediate %s", 5 + i, is_trans ? "0 or 1" : "1 or -1");
+            return -1;
+        }
+        if (i == 0) x->scale_a = (int8_t)v;
+        else if (i == 1) x->scale_b = (int8_t)v;
+        else if (v) {
+            perr(P, line, "wgmma.mma_async: transposed (MN-major) shared-memory operands are not supported by warpsim");
+            return -1;
+        }
+    }
+    for (int i = 0; i < 4 && i < nd; i++) in->d[i] = x->d[i];
+    in->nd = (uint8_t)(nd < 4 ? nd : 4);
+    in->s[0] = x->a[0];
+    in->s[1] = x->b[0];
+    in->s[2] = x->extra;
+    in->ns = 3;
+    return 0;
 }
 
 /* Decode a tensor/matrix/async instruction: its modifiers (mods, after the mnemonic) and its n operands. */
@@ -1156,8 +1265,10 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
     in->mma = x;
     x->stride = -1;
     x->extra = -1;
+    x->mb_base = -1;
     x->space = WS_S_GENERIC;
     int types[4], nt = 0, nlay = 0, op = in->op, sub = -1;
+    int bulk_tensor = 0, bulk_spaces[2] = { 0, 0 }, nbs = 0, bulk_mbar = 0, bulk_group = 0, bulk_hint = 0;
     const char *name = ws_opcode_name(op);
     const char *p = mods, *e = mods + len;
     while (p < e) {
@@ -1168,8 +1279,29 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
         int t = mx_type(part, plen), mm, nn, kk;
         char buf[32];
         snprintf(buf, sizeof buf, "%.*s", plen < 31 ? plen : 31, part);
+        if (op == WS_OP_CP_BULK) {   /* cp.async.bulk{.tensor.Nd}.dst.src{.tile}{.mbarrier::complete_tx::bytes|.bulk_group} */
+            int sp = MATCH("global") ? WS_S_GLOBAL : (MATCH("shared::cluster") || MATCH("shared::cta")) ? WS_S_SHARED : 0;
+            if (sp && nbs < 2) { bulk_spaces[nbs++] = sp; if (MATCH("shared::cluster")) in->flags |= WS_F_DSMEM; continue; }
+            if (MATCH("tensor")) { bulk_tensor = 1; continue; }
+            if (plen == 2 && part[1] == 'd' && part[0] >= '1' && part[0] <= '5') { x->dims = (uint8_t)(part[0] - '0'); continue; }
+            if (MATCH("tile") || MATCH("L2")) continue;
+            if (MATCH("mbarrier::complete_tx::bytes")) { bulk_mbar = 1; continue; }
+            if (MATCH("bulk_group")) { bulk_group = 1; continue; }
+            if (MATCH("L2::cache_hint")) { bulk_hint = 1; continue; }
+            if (MATCH("commit_group")) { sub = WS_MX_BULK_COMMIT; continue; }
+            if (MATCH("wait_group")) { sub = WS_MX_BULK_WAIT; continue; }
+            if (MATCH("read")) continue;   /* wait_group.read: the sources may be reused (a superset here) */
+            if (MATCH("prefetch")) { sub = WS_MX_BULK_PREFETCH; continue; }
+            if (MATCH("multicast::cluster") || MATCH("im2col") || MATCH("im2col::w") || MATCH("im2col::w::128") ||
+                MATCH("tile::gather4") || MATCH("tile::scatter4") || MATCH("cta_group::1") || MATCH("cta_group::2")) {
+                perr(P, line, "cp.async.bulk: the .%.*s form is not supported by warpsim", plen, part);
+                return -1;
+            }
+            perr(P, line, "unsupported modifier '.%.*s' on 'cp.async.bulk'", plen, part);
+            return -1;
+        }
         if (t != WS_MT_NONE && nt < 4) { types[nt++] = t; continue; }
-        if (sscanf(buf, "m%dn%dk%d", &mm, &nn, &kk) == 3) { x->m = (uint8_t)mm; x->n = (uint8_t)nn; x->k = (uint16_t)kk; continue; }
+        if (sscanf(buf, "m%dn%dk%d", &mm, &nn, &kk) == 3) { x->m = (uint8_t)mm; x->n = (uint16_t)nn; x->k = (uint16_t)kk; continue; }
         if (!strcmp(buf, "m8n8")) { x->m = 8; x->n = 8; continue; }
         if (MATCH("row") || MATCH("col")) {
             if (nlay++ == 0) x->alayout = MATCH("col"); else x->blayout = MATCH("col");
@@ -1201,6 +1333,10 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
                 if (MATCH(mb[i].n)) { sub = mb[i].k; found = 1; }
             if (found) continue;
         }
+        if (op == WS_OP_WGMMA && sub < 0 && (MATCH("mma_async") || MATCH("fence") || MATCH("commit_group") || MATCH("wait_group"))) {
+            sub = MATCH("mma_async") ? WS_MX_WGMMA : MATCH("fence") ? WS_MX_WG_FENCE : MATCH("commit_group") ? WS_MX_WG_COMMIT : WS_MX_WG_WAIT;
+            continue;
+        }
         if (op == WS_OP_MBARRIER && sub >= 0 && MATCH("expect_tx")) {    /* arrive.expect_tx */
             if (sub == WS_MX_MB_ARRIVE) { x->bop = 1; continue; }
         }
@@ -1226,7 +1362,7 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
         else x->dtype = (uint8_t)types[0];
         if (n < 2 || n > 3) { perr(P, line, "'%s' needs 2 or 3 operands", name); return -1; }
         opnd *regs = st ? &ops[1] : &ops[0], *addr = st ? &ops[0] : &ops[1];
-        if (mx_list(P, regs, st ? x->d : x->a, st ? &x->nd : &x->na, line, name)) return -1;
+        if (mx_list(P, regs, st ? x->d : x->a, st ? &x->nd : &x->na, st ? WS_MMA_MAXD : 8, line, name)) return -1;
         if (addr->kind != 1) { perr(P, line, "'%s' needs an address", name); return -1; }
         if (set_addr(P, in, addr)) return -1;
         if (n == 3) { if (ops[2].kind != 0) { perr(P, line, "bad stride of '%s'", name); return -1; } x->stride = ops[2].reg; }
@@ -1258,8 +1394,8 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
             return -1;
         }
         if (n != 4) { perr(P, line, "'%s' needs 4 operands", name); return -1; }
-        if (mx_list(P, &ops[0], x->d, &x->nd, line, name) || mx_list(P, &ops[1], x->a, &x->na, line, name) ||
-            mx_list(P, &ops[2], x->b, &x->nb, line, name) || mx_list(P, &ops[3], x->c, &x->nc, line, name))
+        if (mx_list(P, &ops[0], x->d, &x->nd, WS_MMA_MAXD, line, name) || mx_list(P, &ops[1], x->a, &x->na, 8, line, name) ||
+            mx_list(P, &ops[2], x->b, &x->nb, 8, line, name) || mx_list(P, &ops[3], x->c, &x->nc, 8, line, name))
             return -1;
         for (int i = 0; i < 4 && i < x->nd; i++) in->d[i] = x->d[i];
         in->nd = (uint8_t)(x->nd < 4 ? x->nd : 4);
@@ -1279,7 +1415,7 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
         }
         if (x->space == WS_S_GENERIC) x->space = WS_S_SHARED;
         opnd *regs = st ? &ops[1] : &ops[0], *addr = st ? &ops[0] : &ops[1];
-        if (mx_list(P, regs, st ? x->a : x->d, st ? &x->na : &x->nd, line, name)) return -1;
+        if (mx_list(P, regs, st ? x->a : x->d, st ? &x->na : &x->nd, st ? 8 : WS_MMA_MAXD, line, name)) return -1;
         if ((st ? x->na : x->nd) != x->n) { perr(P, line, "'%s' needs %d registers", name, x->n); return -1; }
         if (set_addr(P, in, addr)) return -1;
         in->space = WS_S_SHARED;
@@ -1330,6 +1466,76 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
             in->space = x->space;
         }
         return 0;
+    case WS_OP_WGMMA:
+        return wgmma_decode(P, in, x, sub, types, nt, ops, n, line);
+    case WS_OP_CP_BULK: {
+        int nop = n - bulk_hint;   /* the cache policy operand of .L2::cache_hint is a hint */
+        if (sub == WS_MX_BULK_COMMIT) { x->kind = (uint8_t)sub; if (nop) { perr(P, line, "cp.async.bulk.commit_group takes no operand"); return -1; } return 0; }
+        if (sub == WS_MX_BULK_WAIT) {
+            x->kind = (uint8_t)sub;
+            if (nop != 1 || ops[0].kind != 0) { perr(P, line, "cp.async.bulk.wait_group needs a count"); return -1; }
+            x->extra = ops[0].reg;
+            return 0;
+        }
+        for (int i = 0; i < nop; i++)
+            if (ops[i].kind == 1 && ops[i].rel.kind != WS_RELOC_NONE && i != 0) {
+                perr(P, line, "cp.async.bulk: a named variable as its second or third address is not supported (use a register)");
+                return -1;
+            }
+        if (sub == WS_MX_BULK_PREFETCH) {
+            x->kind = bulk_tensor ? WS_MX_BULK_TENSOR_PREFETCH : WS_MX_BULK_PREFETCH;
+            if (nop < 1 || ops[0].kind != 1 || (!bulk_tensor && (nop != 2 || ops[1].kind != 0)) ||
+                (bulk_tensor && (nop != 1 || ops[0].nv != x->dims || !x->dims))) {
+                perr(P, line, "cp.async.bulk.prefetch needs [src], size (.tensor: [tensorMap, {coordinates}])"); return -1;
+            }
+            if (ops[0].rel.kind != WS_RELOC_NONE) { perr(P, line, "cp.async.bulk.prefetch of a named variable is not supported"); return -1; }
+            x->a[0] = ops[0].base; x->stride = (int32_t)ops[0].off; x->na = 1;
+            if (!bulk_tensor) x->extra = ops[1].reg;
+            for (int i = 0; bulk_tensor && i < x->dims; i++) x->c[i] = ops[0].vregs[i];
+            x->nc = bulk_tensor ? x->dims : 0;
+            return 0;
+        }
+        if (nbs != 2) { perr(P, line, "cp.async.bulk needs a destination and a source state space"); return -1; }
+        int g2s = bulk_spaces[0] == WS_S_SHARED && bulk_spaces[1] == WS_S_GLOBAL;
+        int s2g = bulk_spaces[0] == WS_S_GLOBAL && bulk_spaces[1] == WS_S_SHARED;
+        int s2s = bulk_spaces[0] == WS_S_SHARED && bulk_spaces[1] == WS_S_SHARED && !bulk_tensor;
+        if ((!g2s && !s2g && !s2s) || ((g2s || s2s) && !bulk_mbar) || (s2g && !bulk_group) || (bulk_tensor && !x->dims)) {
+            perr(P, line, "unsupported cp.async.bulk form (global->shared and shared::cta->shared::cluster complete an "
+                 "mbarrier, shared->global a bulk group; .tensor needs .1d-.5d)");
+            return -1;
+        }
+        int ti = bulk_tensor ? (g2s ? 1 : 0) : -1;   /* the [tensorMap, {coordinates}] operand */
+        int want = bulk_tensor ? (g2s ? 3 : 2) : (s2g ? 3 : 4);
+        if (nop != want || ops[0].kind != 1 || ops[1].kind != 1 || (want == 4 && (ops[2].kind != 0 || ops[3].kind != 1)) ||
+            (want == 3 && !bulk_tensor && ops[2].kind != 0) || (bulk_tensor && g2s && ops[2].kind != 1) ||
+            (ti >= 0 && ops[ti].nv != x->dims)) {
+            perr(P, line, "cp.async.bulk operands: %s", bulk_tensor ? (g2s ? "[dst], [tensorMap, {coordinates}], [mbar]"
+                 : "[tensorMap, {coordinates}], [src]") : s2g ? "[dst], [src], size" : "[dst], [src], size, [mbar]");
+            return -1;
+        }
+        if (bulk_tensor) {
+            x->kind = g2s ? WS_MX_BULK_TENSOR_G2S : WS_MX_BULK_TENSOR_S2G;
+            opnd *tm = &ops[ti], *other = &ops[g2s ? 0 : 1];
+            if (tm->rel.kind != WS_RELOC_NONE) { perr(P, line, "cp.async.bulk.tensor: the tensor map must be in a register"); return -1; }
+            x->a[0] = tm->base; x->stride = (int32_t)tm->off; x->na = 1;
+            for (int i = 0; i < x->dims; i++) x->c[i] = tm->vregs[i];
+            x->nc = x->dims;
+            if (other->nv) { perr(P, line, "cp.async.bulk.tensor: bad shared address"); return -1; }
+            if (set_addr(P, in, other)) return -1;
+            in->space = WS_S_SHARED;
+            if (g2s) { x->mb_base = ops[2].base; x->mb_off = ops[2].off; }
+        } else {
+            x->kind = g2s ? WS_MX_BULK_G2S : s2g ? WS_MX_BULK_S2G : WS_MX_BULK_S2S;
+            if (set_addr(P, in, &ops[0])) return -1;
+            in->space = (uint8_t)bulk_spaces[0];
+            x->a[0] = ops[1].base; x->stride = (int32_t)ops[1].off; x->na = 1;
+            x->extra = ops[2].reg;
+            if (!s2g) { x->mb_base = ops[3].base; x->mb_off = ops[3].off; }
+        }
+        in->s[0] = x->a[0] >= 0 ? x->a[0] : WS_SR_SINK;
+        if (x->extra != -1) in->s[1] = x->extra;   /* a register, or an immediate's encoding (remapped later) */
+        return 0;
+    }
     case WS_OP_MBARRIER: {
         if (sub < 0) { perr(P, line, "unsupported 'mbarrier' form"); return -1; }
         x->kind = (uint8_t)sub;
@@ -1357,10 +1563,10 @@ static int mx_decode(parser *P, ws_insn *in, const char *mods, int len, opnd *op
             in->ns = 1;
         }
         if ((sub == WS_MX_MB_INIT || sub == WS_MX_MB_EXPECT_TX || sub == WS_MX_MB_COMPLETE_TX ||
-             sub == WS_MX_MB_TEST_WAIT || sub == WS_MX_MB_TRY_WAIT) && x->extra < 0) {
+             sub == WS_MX_MB_TEST_WAIT || sub == WS_MX_MB_TRY_WAIT) && x->extra == -1) {   /* an immediate is <= -2 here */
             perr(P, line, "'mbarrier' form needs a count, transaction count, state or phase operand"); return -1;
         }
-        if (sub == WS_MX_MB_ARRIVE && x->bop && x->extra < 0) { perr(P, line, "mbarrier.arrive.expect_tx needs a transaction count"); return -1; }
+        if (sub == WS_MX_MB_ARRIVE && x->bop && x->extra == -1) { perr(P, line, "mbarrier.arrive.expect_tx needs a transaction count"); return -1; }
         return 0;
     }
     default:
@@ -1406,6 +1612,7 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
         if (n >= 8) { perr(P, line, "too many operands"); return -1; }
         int oty = ty;
         if ((op == WS_OP_CVT) && n == 0) oty = in->type;
+        if (op == WS_OP_ELECT || op == WS_OP_SETMAXNREG || (op == WS_OP_MAPA && n == 2)) oty = WS_T_U32;
         if (tensor) oty = WS_T_U32;
         if (op == WS_OP_SHL || op == WS_OP_SHR || op == WS_OP_BFE || op == WS_OP_BFI || op == WS_OP_SHFL) oty = (n >= 2) ? WS_T_U32 : ty;
         if (op == WS_OP_SETP || op == WS_OP_SELP) oty = in->type;
@@ -1461,6 +1668,38 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
         in->ns = (uint8_t)(n - 1);
         break;
     case WS_OP_PREFETCH: case WS_OP_PREFETCHU:
+        break;
+    case WS_OP_BAR_CLUSTER:   /* barrier.cluster.arrive / .wait: no operands */
+        if (n != 0 || (in->sub != WS_SUB_ARRIVE && in->sub != WS_SUB_SYNC)) {
+            perr(P, line, "unsupported barrier.cluster form (expected barrier.cluster.arrive or .wait, no operands)");
+            return -1;
+        }
+        break;
+    case WS_OP_SETMAXNREG:    /* setmaxnreg.inc/.dec.sync.aligned.u32 imm */
+        if (n != 1 || (in->sub != WS_SUB_INC && in->sub != WS_SUB_DEC) || set_src(P, in, 0, &ops[0])) {
+            perr(P, line, "unsupported setmaxnreg form (expected setmaxnreg.inc or .dec with a register count)");
+            return -1;
+        }
+        in->ns = 1;
+        break;
+    case WS_OP_MAPA:          /* mapa{.shared::cluster}.u32/.u64 d, a, rank */
+        if (n != 3 || ops[0].kind != 0 || set_src(P, in, 0, &ops[1]) || set_src(P, in, 1, &ops[2])) {
+            perr(P, line, "mapa needs a destination, an address register and a rank");
+            return -1;
+        }
+        in->d[0] = ops[0].reg;
+        in->nd = 1;
+        in->ns = 2;
+        break;
+    case WS_OP_ELECT:         /* elect.sync d|p, membermask */
+        if (n != 2 || ops[0].kind != 0 || ops[0].reg2 < 0 || set_src(P, in, 0, &ops[1])) {
+            perr(P, line, "elect.sync needs a destination pair d|p and a member mask");
+            return -1;
+        }
+        in->d[0] = ops[0].reg;
+        in->d[1] = ops[0].reg2;
+        in->nd = 2;
+        in->ns = 1;
         break;
     case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
         if (tex_operands(P, in, ops, n, line)) return -1;
@@ -1523,7 +1762,13 @@ static int parse_insn_ops(parser *P, int guard, int pneg, opnd *ops)
 static int parse_insn(parser *P, int guard, int pneg)
 {
     opnd ops[8];
-    memset(ops, 0, sizeof ops);
+    for (int i = 0; i < 8; i++) {   /* zeros but the (large) register lists, which nv bounds */
+        opnd *o = &ops[i];
+        o->kind = o->reg = o->reg2 = o->neg = o->base = o->space = o->nv = o->line = 0;
+        o->off = 0;
+        o->rel = (ws_reloc){ 0, 0 };
+        o->word = NULL;
+    }
     int rc = parse_insn_ops(P, guard, pneg, ops);
     for (int i = 0; i < 8; i++) free(ops[i].word);
     return rc;
@@ -1647,14 +1892,23 @@ static int parse_function(parser *P, int is_extern, int linkage)
     }
     /* performance directives */
     while (TOK->kind == WS_TK_WORD && TOK->p[0] == '.' && !ISW(".entry") && !ISW(".func")) {
-        int is_maxntid = ISW(".maxntid") || ISW(".reqntid");
+        int is_maxntid = ISW(".maxntid") || ISW(".reqntid"), is_cluster = ISW(".reqnctapercluster");
+        int is_maxrank = ISW(".maxclusterrank");
+        if (ISW(".explicitcluster")) f->explicit_cluster = 1;
         NEXT();
-        int prod = 1;
+        int prod = 1, nv = 0;
+        unsigned v3[3] = { 1, 1, 1 };
         while (TOK->kind == WS_TK_NUM || IS(',')) {
-            if (TOK->kind == WS_TK_NUM) prod *= (int)strtol(TOK->p, NULL, 0);
+            if (TOK->kind == WS_TK_NUM) {
+                long v = strtol(TOK->p, NULL, 0);
+                prod *= (int)v;
+                if (nv < 3) v3[nv++] = (unsigned)v;
+            }
             NEXT();
         }
         if (is_maxntid) f->maxntid = prod;
+        if (is_cluster) { memcpy(f->cluster_dim, v3, sizeof v3); f->explicit_cluster = 1; }
+        if (is_maxrank) f->maxclusterrank = prod;
         if (TOK->kind == WS_TK_STR) NEXT();
     }
     if (IS(';')) {

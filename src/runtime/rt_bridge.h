@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The driver's JIT linker output (cuLinkComplete) for several PTX units: a text starting with the line
  * "WS_RTX_LINKED_MAGIC N", then each unit as a line "WS_RTX_LINKED_UNIT LEN" and LEN bytes of PTX and a newline.
@@ -26,6 +27,12 @@ cudaError_t ws_rtx_image_ptx(const void *image, size_t size, const char *origin,
                              int *count, char *msg, size_t msglen);
 /* Free what ws_rtx_image_ptx returned. */
 void ws_rtx_free_texts(char **texts, size_t *lens, int count);
+
+/* cuTensorMapEncodeTiled's work: check a tiled tensor map and write it into out (128 bytes) in warpsim's layout;
+ * cudaErrorInvalidValue / cudaErrorNotSupported with the reason in why (CUtensorMap* enum values as ints). */
+cudaError_t ws_rtx_tmap_encode(void *out, int dtype, unsigned rank, void *addr, const uint64_t *dims,
+                               const uint64_t *strides, const uint32_t *box, const uint32_t *estrides,
+                               int interleave, int swizzle, int l2promo, int oobfill, char *why, size_t whylen);
 
 /* Whether mod is a live module handle. */
 int ws_rtx_module_valid(const void *mod);

@@ -144,7 +144,8 @@ static cudaError_t node_run(ws_rt_node *n, cudaStream_t stream, ws_rt_stream *s)
         if (ws_hs_fault_pending()) return cudaSuccess;
         /* on the graph's stream, at a graph's cheaper launch cost */
         ws_rt_clock_ctx(s, ws_gpu_device(ws_hs_current_gpu())->graph_launch_us * 1e-6, 0);
-        e = ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem, n->coop);
+        ws_rt_lattr la = { n->coop, n->cluster };
+        e = ws_rt_run_kernel(n->func, n->grid, n->block, n->args, n->smem, &la);
         ws_rt_clock_ctx(NULL, 0, 1);
         return e;
     case WS_RT_NODE_MEMCPY:
@@ -915,9 +916,9 @@ WS_RT_EXPORT cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, 
     a.id = attr;
     a.val = *value;
     ws_rt_lock();
-    int coop = n->coop;
-    cudaError_t e = ws_rt_launch_attr(&a, &coop);
-    if (!e) n->coop = coop;
+    ws_rt_lattr la = { n->coop, n->cluster };
+    cudaError_t e = ws_rt_launch_attr(&a, &la);
+    if (!e) { n->coop = la.coop; n->cluster = la.cluster; }
     ws_rt_unlock();
     return ws_rt_set_error(e);
 }
@@ -949,5 +950,6 @@ WS_RT_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst,
     if (!d || !s || d->kind != WS_RT_NODE_KERNEL || s->kind != WS_RT_NODE_KERNEL)
         return ws_rt_set_error(cudaErrorInvalidValue);
     d->coop = s->coop;
+    d->cluster = s->cluster;
     return cudaSuccess;
 }

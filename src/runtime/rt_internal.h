@@ -150,6 +150,7 @@ typedef struct ws_rt_node {
     int nargs;
     size_t argbytes;
     int coop;                         /* a cooperative launch (captured cudaLaunchCooperativeKernel) */
+    ws_dim3 cluster;                  /* the thread block cluster shape it was launched with (0 0 0: none) */
     /* memcpy / memset */
     void *dst;
     const void *src;
@@ -252,12 +253,14 @@ const char *ws_rt_error_name(cudaError_t e);
 const char *ws_rt_error_string(cudaError_t e);
 
 /* ---- rt_launch.c ---- */
-/* Run a kernel now on the simulated device (no capture check); coop: a cooperative launch. */
-cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem, int coop);
+/* Attributes of a launch beyond its shape: cooperative, the thread block cluster shape (0 0 0: none). */
+typedef struct ws_rt_lattr { int coop; ws_dim3 cluster; } ws_rt_lattr;
+cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem,
+                             const ws_rt_lattr *la);   /* run a kernel now (no capture check) */
 /* Whether code is a kernel fault (sticky) rather than a launch-configuration error. */
 int ws_rt_is_fault(cudaError_t e);
-/* Check one launch attribute (cudaLaunchKernelEx's or a kernel node's); the cooperative one sets *coop. */
-cudaError_t ws_rt_launch_attr(const cudaLaunchAttribute *a, int *coop);
+/* Check one launch attribute (cudaLaunchKernelEx's or a kernel node's) into *la. */
+cudaError_t ws_rt_launch_attr(const cudaLaunchAttribute *a, ws_rt_lattr *la);
 
 /* ---- rt_mempool.c ---- */
 /* Whether ptr is the memory of a graph allocation node (kept for its graph). */

@@ -24,13 +24,14 @@ int ws_rt_is_fault(cudaError_t e) { return ws_hs_is_fault((int)e); }
 /* The session's description of kernel f (for occupancy and launches). */
 static ws_hs_kernel hs_kernel(const ws_rt_func *f, ws_kernel *k)
 {
-    ws_hs_kernel h = { k, f->name, NULL, 0, f->carveout, f->max_dyn_smem != (size_t)-1, 0, 0, -1 };
+    ws_hs_kernel h = { k, f->name, NULL, 0, f->carveout, f->max_dyn_smem != (size_t)-1, 0, 0, -1, { 0, 0, 0 } };
     if (f->mod < f->fb->nmod) { h.ptx = f->fb->ptx[f->mod]; h.ptx_len = f->fb->ptx_len[f->mod]; }
     return h;
 }
 
 /* Run a kernel now: resolve it and launch it through the session (faults become a pending error). */
-cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem, int coop)
+cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **args, size_t smem,
+                             const ws_rt_lattr *la)
 {
     if (!f->fb->registered && f->fb->device != ws_hs_current())
         return cudaErrorInvalidResourceHandle;   /* a driver module's kernel runs only on its own device */
@@ -38,17 +39,20 @@ cudaError_t ws_rt_run_kernel(ws_rt_func *f, ws_dim3 grid, ws_dim3 block, void **
     cudaError_t e = ws_rt_func_kernel(f, &k);
     if (e) return e;
     ws_hs_kernel h = hs_kernel(f, k);
-    h.cooperative = coop;
+    h.cooperative = la->coop;
+    h.cluster = la->cluster;
     return (cudaError_t)ws_hs_launch(&h, grid, block, smem, args, ws_rt_clock_ctx_stream() ? &ws_rt_clock_ctx_stream()->q : NULL,
                                      ws_rt_clock_ctx_cost(), NULL);
 }
 
 static int kernel_regs(const ws_device *d, const ws_rt_func *f, const ws_kernel_info *info);
 
-/* Common launch path: sticky check, stream check, capture or run; coop: a cooperative launch. */
+/* Common launch path: sticky check, stream check, capture or run; la: the launch attributes (NULL: none). */
 static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, size_t smem, cudaStream_t stream,
-                          int coop)
+                          const ws_rt_lattr *la)
 {
+    static const ws_rt_lattr none = { 0, { 0, 0, 0 } };
+    if (!la) la = &none;
     if (!f) return ws_rt_set_error(cudaErrorInvalidDeviceFunction);
     ws_rt_lock();
     ws_rt_stream *s = NULL;
@@ -69,7 +73,8 @@ static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, siz
                     n->grid = ws_rt_dim(grid);
                     n->block = ws_rt_dim(block);
                     n->smem = smem;
-                    n->coop = coop;
+                    n->coop = la->coop;
+                    n->cluster = la->cluster;
                     e = ws_rt_node_set_args(n, f, args);
                 }
             }
@@ -77,7 +82,7 @@ static cudaError_t launch(ws_rt_func *f, dim3 grid, dim3 block, void **args, siz
             cudaError_t de = cudaSuccess;
             const ws_device *d = ws_rt_device(&de);
             ws_rt_clock_ctx(s, d ? d->launch_overhead_us * 1e-6 : 0, 0);
-            e = ws_rt_run_kernel(f, ws_rt_dim(grid), ws_rt_dim(block), args, smem, coop);
+            e = ws_rt_run_kernel(f, ws_rt_dim(grid), ws_rt_dim(block), args, smem, la);
             ws_rt_clock_ctx(NULL, 0, 1);
         }
     }
@@ -143,7 +148,7 @@ WS_RT_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, d
                                             size_t sharedMem, cudaStream_t stream)
 {
     WS_RT_API_NAMED("cudaLaunchKernel");
-    return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream, 0);
+    return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream, NULL);
 }
 
 /* __cudaLaunchKernel_ptsz: per-thread default stream variant (one device, one queue: the same). */
@@ -151,7 +156,7 @@ WS_RT_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridD
                                                  size_t sharedMem, cudaStream_t stream)
 {
     WS_RT_API_NAMED("cudaLaunchKernel_ptsz");
-    return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream, 0);
+    return launch(kernel_func(kernel), gridDim, blockDim, args, sharedMem, stream, NULL);
 }
 
 /* cudaLaunchKernel: launch by host stub address. */
@@ -159,7 +164,7 @@ WS_RT_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 b
                                           size_t sharedMem, cudaStream_t stream)
 {
     WS_RT_API();
-    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream, 0);
+    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream, NULL);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
@@ -169,7 +174,7 @@ WS_RT_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, d
                                                size_t sharedMem, cudaStream_t stream)
 {
     WS_RT_API();
-    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream, 0);
+    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream, NULL);
 }
 
 /* cudaLaunchCooperativeKernel: every block resident at once (cudaErrorCooperativeLaunchTooLarge when the grid
@@ -178,22 +183,19 @@ WS_RT_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid
                                                      size_t sharedMem, cudaStream_t stream)
 {
     WS_RT_API();
-    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream, 1);
+    ws_rt_lattr la = { 1, { 0, 0, 0 } };
+    return launch(kernel_func(func), gridDim, blockDim, args, sharedMem, stream, &la);
 }
 
-/* Check one launch attribute (of a launch or a kernel node); the cooperative one sets *coop. */
-cudaError_t ws_rt_launch_attr(const cudaLaunchAttribute *a, int *coop)
+/* Check one launch attribute (of a launch or a kernel node) into *la (cooperative, cluster shape). */
+cudaError_t ws_rt_launch_attr(const cudaLaunchAttribute *a, ws_rt_lattr *la)
 {
     switch (a->id) {
-    case cudaLaunchAttributeCooperative: *coop = a->val.cooperative != 0; break;
+    case cudaLaunchAttributeCooperative: la->coop = a->val.cooperative != 0; break;
     case cudaLaunchAttributeClusterDimension:
-    case cudaLaunchAttributePreferredClusterDimension:
-        if ((uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1) {
-            if (!ws_rt_quiet())
-                fprintf(stderr, "warpsim: cudaLaunchKernelEx: thread block clusters (cluster dimension %ux%ux%u) "
-                        "are not supported\n", a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
-            return cudaErrorNotSupported;
-        }
+        la->cluster = (ws_dim3){ a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z };
+        break;
+    case cudaLaunchAttributePreferredClusterDimension:   /* a hint: the required shape (or none) is launched */
         break;
     case cudaLaunchAttributeIgnore:
     case cudaLaunchAttributeAccessPolicyWindow:            /* cache hints: no effect on results */
@@ -214,29 +216,29 @@ cudaError_t ws_rt_launch_attr(const cudaLaunchAttribute *a, int *coop)
     return cudaSuccess;
 }
 
-/* Check the attributes of a cudaLaunchKernelEx configuration; *coop: the cooperative attribute. */
-static cudaError_t launch_attrs(const cudaLaunchConfig_t *config, int *coop)
+/* Check the attributes of a cudaLaunchKernelEx configuration into *la. */
+static cudaError_t launch_attrs(const cudaLaunchConfig_t *config, ws_rt_lattr *la)
 {
-    *coop = 0;
+    memset(la, 0, sizeof *la);
     if (config->numAttrs && !config->attrs) return cudaErrorInvalidValue;
     for (unsigned i = 0; i < config->numAttrs; i++) {
-        cudaError_t e = ws_rt_launch_attr(&config->attrs[i], coop);
+        cudaError_t e = ws_rt_launch_attr(&config->attrs[i], la);
         if (e) return e;
     }
     return cudaSuccess;
 }
 
-/* cudaLaunchKernelExC: launch with a configuration struct and its attributes (cooperative, cluster dimension 1,
+/* cudaLaunchKernelExC: launch with a configuration struct and its attributes (cooperative, cluster dimension,
  * priority and the hints that change no result). */
 WS_RT_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
     WS_RT_API();
     if (!config) return ws_rt_set_error(cudaErrorInvalidValue);
-    int coop = 0;
-    cudaError_t e = launch_attrs(config, &coop);
+    ws_rt_lattr la;
+    cudaError_t e = launch_attrs(config, &la);
     if (e) return ws_rt_set_error(e);
     return launch(kernel_func(func), config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                  config->stream, coop);
+                  config->stream, &la);
 }
 
 cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args);
@@ -284,11 +286,14 @@ WS_RT_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAtt
             if (value < -1 || value > 100) e = cudaErrorInvalidValue;
             else f->carveout = value;
             break;
+        case cudaFuncAttributeNonPortableClusterSizeAllowed:
+            if (value < 0 || value > 1) e = cudaErrorInvalidValue;
+            else ws_kernel_set_cluster_nonportable(k, value);
+            break;
         case cudaFuncAttributeClusterDimMustBeSet:
         case cudaFuncAttributeRequiredClusterWidth:
         case cudaFuncAttributeRequiredClusterHeight:
         case cudaFuncAttributeRequiredClusterDepth:
-        case cudaFuncAttributeNonPortableClusterSizeAllowed:
         case cudaFuncAttributeClusterSchedulingPolicyPreference:
             break;
         default:
@@ -498,43 +503,70 @@ WS_RT_EXPORT cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramInde
     return ws_rt_set_error(e);
 }
 
-/* The cluster shape a launch configuration asks for (1x1x1 when it names none). */
-static uint64_t config_cluster_size(const cudaLaunchConfig_t *c)
+/* The cluster size a launch configuration of f asks for: its cluster dimension attribute, else the kernel's
+ * __cluster_dims__, else 1; 0 with *e set when the shape is one CUDA refuses. */
+static int config_cluster_size(const cudaLaunchConfig_t *c, const ws_rt_func *f, ws_kernel *k, cudaError_t *e)
 {
-    uint64_t n = 1;
-    for (unsigned i = 0; c && c->attrs && i < c->numAttrs; i++)
+    ws_kernel_info info;
+    ws_kernel_get_info(k, &info);
+    (void)f;
+    uint64_t n = 0;
+    for (unsigned i = 0; c->attrs && i < c->numAttrs; i++)
         if (c->attrs[i].id == cudaLaunchAttributeClusterDimension)
             n = (uint64_t)c->attrs[i].val.clusterDim.x * c->attrs[i].val.clusterDim.y * c->attrs[i].val.clusterDim.z;
-    return n;
+    if (!n) n = info.cluster_dim.x ? (uint64_t)info.cluster_dim.x * info.cluster_dim.y * info.cluster_dim.z : 1;
+    uint64_t limit = ws_kernel_cluster_nonportable(k) ? WS_CLUSTER_MAX_NONPORTABLE : WS_CLUSTER_MAX_PORTABLE;
+    if (n > limit) { *e = cudaErrorInvalidClusterSize; return 0; }
+    return (int)n;
 }
 
-/* Say that thread block clusters are not simulated, and return cudaErrorNotSupported. */
-static cudaError_t no_clusters(const char *fn)
+/* Resident blocks per SM for a launch configuration of func (0 when it cannot run), through the occupancy query. */
+static cudaError_t config_occupancy(const cudaLaunchConfig_t *c, const void *func, int *per_sm)
 {
-    if (!ws_rt_quiet()) fprintf(stderr, "warpsim: %s: thread block clusters are not supported\n", fn);
-    return ws_rt_set_error(cudaErrorNotSupported);
+    dim3 b = c->blockDim;
+    return occupancy(per_sm, func, (int)(b.x * b.y * b.z), c->dynamicSmemBytes, 0);
 }
 
-/* cudaOccupancyMaxPotentialClusterSize: clusters are not simulated. */
+/* cudaOccupancyMaxPotentialClusterSize: the largest cluster (8, or 16 with the non-portable opt-in) of which one
+ * can be resident with the configuration's blocks. */
 WS_RT_EXPORT cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
                                                               const cudaLaunchConfig_t *launchConfig)
 {
     WS_RT_API();
     if (!clusterSize || !func || !launchConfig) return ws_rt_set_error(cudaErrorInvalidValue);
-    return no_clusters("cudaOccupancyMaxPotentialClusterSize");
+    int per_sm = 0;
+    cudaError_t e = config_occupancy(launchConfig, func, &per_sm);
+    if (e) return ws_rt_set_error(e);
+    ws_rt_lock();
+    ws_rt_func *f = NULL;
+    ws_kernel *k = NULL;
+    e = func_kernel(func, &f, &k);
+    if (!e) {
+        const ws_device *d = ws_gpu_device(ws_hs_current_gpu());
+        int c = ws_kernel_cluster_nonportable(k) ? WS_CLUSTER_MAX_NONPORTABLE : WS_CLUSTER_MAX_PORTABLE;
+        while (c > 0 && ws_occ_max_clusters(d, per_sm, c) < 1) c--;
+        *clusterSize = c;
+    }
+    ws_rt_unlock();
+    return ws_rt_set_error(e);
 }
 
-/* cudaOccupancyMaxActiveClusters: for clusters of one block, the co-resident blocks of the device; larger
- * clusters are not simulated. */
+/* cudaOccupancyMaxActiveClusters: clusters of the configuration's size (its attribute, else the kernel's
+ * __cluster_dims__, else 1) resident at once: each GPC holds its SMs' block slots' worth (ws_occ_max_clusters). */
 WS_RT_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
                                                         const cudaLaunchConfig_t *launchConfig)
 {
     WS_RT_API();
     if (!numClusters || !launchConfig) return ws_rt_set_error(cudaErrorInvalidValue);
-    if (config_cluster_size(launchConfig) > 1) return no_clusters("cudaOccupancyMaxActiveClusters");
-    dim3 b = launchConfig->blockDim;
     int per_sm = 0;
-    cudaError_t e = occupancy(&per_sm, func, (int)(b.x * b.y * b.z), launchConfig->dynamicSmemBytes, 0);
-    if (!e) *numClusters = per_sm * ws_gpu_device(ws_hs_current_gpu())->sm_count;
+    cudaError_t e = config_occupancy(launchConfig, func, &per_sm);
+    if (e) return ws_rt_set_error(e);
+    ws_rt_lock();
+    ws_rt_func *f = NULL;
+    ws_kernel *k = NULL;
+    e = func_kernel(func, &f, &k);
+    int n = e ? 0 : config_cluster_size(launchConfig, f, k, &e);
+    if (!e) *numClusters = ws_occ_max_clusters(ws_gpu_device(ws_hs_current_gpu()), per_sm, n);
+    ws_rt_unlock();
     return ws_rt_set_error(e);
 }

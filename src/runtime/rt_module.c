@@ -490,3 +490,14 @@ WS_RTX_EXPORT void ws_rtx_check_api_error(int code, const char *name, const char
     ws_hs_check_api_library(__builtin_return_address(0));
     ws_hs_check_api_error(code, name, description);
 }
+
+/* cuTensorMapEncodeTiled through the core's encoder (a host function: no device state). */
+WS_RTX_EXPORT cudaError_t ws_rtx_tmap_encode(void *out, int dtype, unsigned rank, void *addr, const uint64_t *dims,
+                                             const uint64_t *strides, const uint32_t *box, const uint32_t *estrides,
+                                             int interleave, int swizzle, int l2promo, int oobfill, char *why,
+                                             size_t whylen)
+{
+    int r = ws_tmap_encode(out, dtype, rank, (uint64_t)(uintptr_t)addr, dims, strides, box, estrides, interleave,
+                           swizzle, l2promo, oobfill, why, whylen);
+    return r == WS_OK ? cudaSuccess : r == WS_ERR_NOT_SUPPORTED ? cudaErrorNotSupported : cudaErrorInvalidValue;
+}

@@ -834,12 +834,45 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
                 }
             }
             f = ws_ms_global(ms, sm, it, n, size > 4 ? 4 : size, kind == 2 ? 1 : kind, 1, now);
+        } else if (sp == WS_S_DSMEM) {
+            /* another block's shared memory through the SM-to-SM network of the GPC: no cache, no sectors */
+            f = now + WS_MS_LAT_DSMEM;
         } else {
             f = ws_ms_const(ms, rec->addr, m, now);
         }
         if (f > done) done = f;
     }
     return done;
+}
+
+/* A bulk copy's global footprint (runs of address, bytes): the TMA unit's traffic goes to L2 without the L1 and
+ * the LSU path (Nsight Compute counts it in lts__t_sectors_srcunit_tex_op_read, not in the l1tex LSU global
+ * sectors, measured on an H200), one 128-byte line per cycle from now; returns when the last sector arrives
+ * (reads) or was accepted (writes, is_write). */
+uint64_t ws_ms_bulk(ws_memsys *ms, int sm, const uint64_t *runs, int nruns, int is_write, uint64_t now)
+{
+    (void)sm;
+    uint64_t done = now, t = now, line = ~0ull;
+    unsigned mask = 0, full = 0;
+    for (int r = 0; r <= nruns; r++) {
+        uint64_t a = r < nruns ? runs[2 * r] : 0, end = r < nruns ? a + runs[2 * r + 1] : 0;
+        for (; r == nruns || a < end; a = (a / WS_MS_SECTOR + 1) * WS_MS_SECTOR) {
+            uint64_t ln = r < nruns ? a / (4 * WS_MS_SECTOR) : ~1ull;
+            if (ln != line && mask) {   /* the previous line is complete */
+                if (is_write) ws_ms_l2_write(ms, line, mask, mask & ~full, t);
+                else { uint64_t f = ws_ms_l2_read(ms, line, mask, t); if (f > done) done = f; }
+                t++;
+                mask = full = 0;
+            }
+            if (r == nruns) break;
+            line = ln;
+            unsigned sct = (unsigned)((a / WS_MS_SECTOR) & 3);
+            uint64_t s0 = (a / WS_MS_SECTOR) * WS_MS_SECTOR, e = end < s0 + WS_MS_SECTOR ? end : s0 + WS_MS_SECTOR;
+            mask |= 1u << sct;
+            if (a == s0 && e == s0 + WS_MS_SECTOR) full |= 1u << sct;   /* a whole sector written */
+        }
+    }
+    return is_write ? (t > done ? t : done) : done;
 }
 
 /* What the most recent access added to the counters. */

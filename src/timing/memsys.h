@@ -62,7 +62,14 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
 /* What the most recent access added to the counters. */
 const ws_ms_access_counts *ws_ms_last_access(const ws_memsys *ms);
 /* Latest cycle at which any queued L2, DRAM or atomic transfer completes (memory drained). */
+/* latency of a distributed shared memory access (ld/st/atom on a cluster partner's shared memory, a bulk copy
+ * between blocks of a cluster), cycles: about what published H100 microbenchmarks measure (~180-210); not measured
+ * by warpsim's H200 runs */
+#define WS_MS_LAT_DSMEM 200
 uint64_t ws_ms_drain_cycle(const ws_memsys *ms);
+/* A bulk copy's global footprint: runs[2i] address, runs[2i+1] bytes; counted as global loads (is_write: stores);
+ * returns the cycle its last sector arrives. */
+uint64_t ws_ms_bulk(ws_memsys *ms, int sm, const uint64_t *runs, int nruns, int is_write, uint64_t now);
 
 /* L1 capacity per SM left beside smem_bytes of shared memory per SM: l1_smem_per_sm minus the smallest
  * carve-out (carveouts_kb) that holds smem_bytes. */

@@ -16,6 +16,7 @@ const char *const ws_stall_names[WS_ST_COUNT] = {
 };
 
 #define NEVER UINT64_MAX
+#define WS_TM_WG_GROUPS 8          /* wgmma groups a warp tracks (older ones merge) */
 #define WS_TM_TEX_LANES_PER_SP 4   /* texture filtering lanes per sub-partition per cycle (one quad) */
 
 /* warp scheduling policies */
@@ -53,6 +54,9 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     const ws_func *sfn;        /* function of stab (the warp's function when it last looked) */
     const tsi *stab;           /* its static facts */
     int slot;                  /* its index in sp->warps and sp->rdy while resident, else -1 */
+    uint64_t wg_open;          /* wgmma: when the multiply-adds not yet committed to a group are done */
+    uint64_t wg_group[WS_TM_WG_GROUPS]; /* wgmma: when each committed group is done, oldest first */
+    int wg_ngroups;
 } tw;
 
 typedef struct tblk {
@@ -77,11 +81,11 @@ typedef struct tsp {          /* SM sub-partition: one warp scheduler */
 
 /* work an SM defers from the parallel phase of a cycle to the serial phase (in SM order, so results do not
  * depend on how many threads simulate the SMs) */
-enum { PD_ISSUE, PD_MEMSYS, PD_RETIRE };
+enum { PD_ISSUE, PD_MEMSYS, PD_RETIRE, PD_CLUSTER };
 typedef struct tpend {
     int kind;
     tw *x;                     /* PD_ISSUE / PD_MEMSYS: the warp */
-    tblk *tb;                  /* PD_RETIRE: the finished block */
+    tblk *tb;                  /* PD_RETIRE: the finished block; PD_CLUSTER: the block a warp of finished */
     ws_rec rec;                /* PD_MEMSYS: the shared/local access to account */
 } tpend;
 
@@ -242,7 +246,8 @@ static int tensor_cycles(const ws_tm *tm, const ws_insn *in)
     else if (t == WS_MT_S8 || t == WS_MT_U8 || t == WS_MT_S4 || t == WS_MT_U4 || t == WS_MT_B1) rate = d->tensor_fma_int8_per_sm;
     int nsp = d->subpartitions > 0 ? d->subpartitions : 4, per_sp = rate / nsp;
     if (per_sp < 1) per_sp = 1;
-    int c = (in->mma->m * in->mma->n * in->mma->k + per_sp - 1) / per_sp;
+    int rows = in->op == WS_OP_WGMMA ? in->mma->m / 4 : in->mma->m;   /* wgmma: each warp its quarter's rows */
+    int c = (rows * in->mma->n * in->mma->k + per_sp - 1) / per_sp;
     return c < 1 ? 1 : c;
 }
 
@@ -381,6 +386,8 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
         memset(x->rk, 0, (size_t)tm->nregs);
         x->last_issue = t;
         x->waiting_bar = 0;
+        x->wg_open = 0;
+        x->wg_ngroups = 0;
         x->age = tm->age++;
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
         x->sp = sp;
@@ -400,8 +407,8 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
     }
 }
 
-/* Remove finished warps of a block from their sub-partitions and retire the block; admit the next one. */
-static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
+/* Remove a finished block's warps from their sub-partitions and retire it. */
+static void unplace_block(ws_tm *tm, tblk *tb, uint64_t t)
 {
     ws_run *L = tm->L;
     tsm *sm = &tm->sms[tb->sm];
@@ -426,8 +433,84 @@ static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
     tm->retired++;
     sm->nblocks--;
     if (sm->nblocks == 0) sm->active_cycles += t - sm->busy_since;
+}
+
+/* Retire a finished block and admit the next one on its SM. A cluster's blocks stay resident until all of them
+ * finished; then they retire together and the next cluster takes their places (the same SMs of one GPC). */
+static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
+{
+    ws_run *L = tm->L;
+    if (!tb->b->in_use || !tb->b->done) return;   /* retired with its cluster already */
+    if (tb->b->cl) {
+        ws_cluster *cl = tb->b->cl;
+        if (!ws_cluster_done(tb->b)) return;
+        int n = cl->n, sms[WS_CLUSTER_MAX_NONPORTABLE];
+        tblk *all[WS_CLUSTER_MAX_NONPORTABLE];
+        for (int i = 0; i < n; i++) { all[i] = cl->blk[i]->user; sms[i] = all[i]->sm; }
+        for (int i = 0; i < n; i++) unplace_block(tm, all[i], t);
+        for (int i = 0; i < n; i++) {
+            int64_t lin = ws_run_next_block(L);
+            if (lin < 0) break;
+            place_block(tm, sms[i], lin, t + 1);
+        }
+        return;
+    }
+    unplace_block(tm, tb, t);
     int64_t lin = ws_run_next_block(L);
     if (lin >= 0) place_block(tm, tb->sm, lin, t + 1);
+}
+
+/* The first wave of a cluster launch: one cluster per GPC in turn while a GPC has block slots for a whole one, its
+ * blocks on the GPC's SMs with the most free slots. 0 when not even one cluster fits. */
+static int place_clusters(ws_tm *tm, int bps, uint64_t t)
+{
+    ws_run *L = tm->L;
+    const ws_device *d = tm->dev;
+    int gpc[WS_MAX_GPCS + 1], ngpc = ws_device_gpcs(d, gpc), first[WS_MAX_GPCS + 2], csz = L->cluster_size, placed = 0;
+    first[0] = 0;
+    for (int g = 0; g < ngpc; g++) first[g + 1] = first[g] + gpc[g];
+    if (first[ngpc] > tm->nsm) first[ngpc] = tm->nsm;
+    int *slots = calloc((size_t)tm->nsm, sizeof *slots);
+    for (int s = 0; s < tm->nsm; s++) slots[s] = bps;
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (int g = 0; g < ngpc; g++) {
+            int have = 0;
+            for (int s = first[g]; s < first[g + 1] && s < tm->nsm; s++) have += slots[s];
+            if (have < csz) continue;
+            for (int r = 0; r < csz; r++) {
+                int best = -1;
+                for (int s = first[g]; s < first[g + 1] && s < tm->nsm; s++)
+                    if (slots[s] > 0 && (best < 0 || slots[s] > slots[best])) best = s;
+                int64_t lin = ws_run_next_block(L);
+                if (lin < 0) goto done;
+                place_block(tm, best, lin, t);
+                slots[best]--;
+            }
+            placed++;
+            progress = 1;
+        }
+    }
+done:
+    free(slots);
+    return placed > 0 || L->nblocks == 0;
+}
+
+/* Release the warps parked at a barrier in every block of tb's cluster (tb's alone outside clusters). */
+static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t);
+static void cluster_released(ws_tm *tm, tblk *tb, uint64_t t)
+{
+    ws_cluster *cl = tb->b->cl;
+    if (!cl) { barrier_released(tm, tb, t); return; }
+    for (int i = 0; i < cl->n; i++) if (cl->blk[i] && cl->blk[i]->user) barrier_released(tm, cl->blk[i]->user, t);
+}
+
+/* A warp of tb's block finished: its cluster's barrier may complete without it (serial phase only). */
+static void cluster_warp_done(ws_tm *tm, tblk *tb, uint64_t t)
+{
+    if (!tb->b->cl || !tb->b->in_use) return;
+    ws_cluster_barrier_check(tb->b);
+    cluster_released(tm, tb, t);
 }
 
 /* Release warps of block tb parked at a barrier that the core has just completed. */
@@ -449,6 +532,35 @@ static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
             if (x->ready < tm->sms[tb->sm].wake) tm->sms[tb->sm].wake = x->ready;
         }
     }
+}
+
+/* value of register slot r of lane l of warp w */
+#define RG_VALUE(w, r, l) ((w)->regs[(size_t)(r) * WS_LANES + (size_t)(l)])
+
+/* wgmma.commit_group: the open multiply-adds become a group; wgmma.wait_group n: the warp waits until all but the
+ * n most recent groups are done (1 when it waits: its ready time is set) */
+static int wgmma_group(ws_tm *tm, tw *x, int kind, uint64_t n, uint64_t t)
+{
+    if (kind == WS_MX_WG_COMMIT) {
+        if (x->wg_ngroups == WS_TM_WG_GROUPS) {   /* merge the two oldest: waiting for either waits for both */
+            if (x->wg_group[1] < x->wg_group[0]) x->wg_group[1] = x->wg_group[0];
+            memmove(x->wg_group, x->wg_group + 1, sizeof *x->wg_group * (WS_TM_WG_GROUPS - 1));
+            x->wg_ngroups--;
+        }
+        x->wg_group[x->wg_ngroups++] = x->wg_open;
+        x->wg_open = 0;
+        return 0;
+    }
+    if (kind != WS_MX_WG_WAIT) return 0;
+    uint64_t until = 0;
+    int done = (uint64_t)x->wg_ngroups > n ? x->wg_ngroups - (int)n : 0;
+    for (int i = 0; i < done; i++) if (x->wg_group[i] > until) until = x->wg_group[i];
+    memmove(x->wg_group, x->wg_group + done, sizeof *x->wg_group * (size_t)(x->wg_ngroups - done));
+    x->wg_ngroups -= done;
+    if (until <= t + 1) return 0;
+    compute_ready(tm, x, until);
+    x->reason = WS_ST_MATH_THROTTLE;
+    return 1;
 }
 
 /* SM index of a warp (for the memory system). */
@@ -560,6 +672,10 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         if (w->state == WS_W_DONE) {
             set_ready(x, NEVER);
             barrier_released(tm, x->blk, t);
+            if (x->blk->b->cl) {
+                if (serial) cluster_warp_done(tm, x->blk, t);
+                else defer(tm, x->blk->sm, PD_CLUSTER, NULL, x->blk);
+            }
             if (x->blk->b->done) {
                 if (serial) retire_block(tm, x->blk, t);
                 else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
@@ -572,6 +688,10 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     if (p == WS_PIPE_TENSOR) {
         int tc = tensor_cycles(tm, in);
         sp->pipe_free[p] = t + (uint64_t)tc;
+        if (in->op == WS_OP_WGMMA && in->mma->kind == WS_MX_WGMMA) {   /* asynchronous: the warp goes on */
+            uint64_t done = t + (uint64_t)tc + (uint64_t)tm->lat_cycles[WS_LAT_TENSOR];
+            if (done > x->wg_open) x->wg_open = done;
+        }
         acc->tensor_insts++;
         acc->tensor_cycles += (uint64_t)tc;
     } else sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
@@ -579,6 +699,12 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     sp->last = x;
     x->last_issue = t;
     acc->flops += (uint64_t)in->flops * (uint64_t)__builtin_popcount(r.exec);
+    if (in->op == WS_OP_CP_BULK) {   /* serial: a bulk copy's sectors; its data lands when they arrive */
+        uint64_t done = w->bulk_nruns ? ws_ms_bulk(tm->ms, x->blk->sm, w->bulk_runs, w->bulk_nruns, w->bulk_write, t)
+                                      : t + WS_MS_LAT_DSMEM;   /* within the cluster, or nothing in bounds */
+        ws_bulk_set_ready(w, done);
+        w->bulk_nruns = 0;
+    }
     if ((in->iflags & WS_IF_MEMSYS) && r.exec) {
         if (serial) mem_account(tm, acc, x, &r, t);
         else defer(tm, x->blk->sm, PD_MEMSYS, x, NULL)->rec = r;
@@ -594,7 +720,9 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
             x->bar_since = t;
             set_ready(x, NEVER);
         }
-        barrier_released(tm, x->blk, t);   /* the last arrival releases the others (and itself) */
+        /* the last arrival releases the others (and itself); barrier.cluster (serial) those of its cluster */
+        if (in->op == WS_OP_BAR_CLUSTER) cluster_released(tm, x->blk, t);
+        else barrier_released(tm, x->blk, t);
         if (w->state == WS_W_RUN) {
             compute_ready(tm, x, t + (uint64_t)tm->dev->lat_bar);
             x->reason = WS_ST_BARRIER;
@@ -604,6 +732,10 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         /* a finished warp may complete a barrier the others wait at */
         set_ready(x, NEVER);
         barrier_released(tm, x->blk, t);
+        if (x->blk->b->cl) {
+            if (serial) cluster_warp_done(tm, x->blk, t);
+            else defer(tm, x->blk->sm, PD_CLUSTER, NULL, x->blk);
+        }
         if (x->blk->b->done) {
             if (serial) retire_block(tm, x->blk, t);
             else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
@@ -613,6 +745,9 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         set_ready(x, NEVER);
         return;
     }
+    if (in->op == WS_OP_WGMMA && in->mma && r.exec &&
+        wgmma_group(tm, x, in->mma->kind, in->mma->kind == WS_MX_WG_WAIT ? RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) : 0, t))
+        return;
     compute_ready(tm, x, t + 1);
 }
 
@@ -709,6 +844,9 @@ static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
                 mem_account(tm, acc, x, &p->rec, t);
                 if (x->w->state == WS_W_RUN && !x->waiting_bar && x->ready != NEVER) compute_ready(tm, x, t + 1);
                 wake_for(tm, x);
+                break;
+            case PD_CLUSTER:
+                cluster_warp_done(tm, p->tb, t);
                 break;
             default:
                 retire_block(tm, p->tb, t);
@@ -827,8 +965,16 @@ static void tm_engine(void *ctx, ws_run *L)
     ws_ms_set_smem_per_sm(tm->ms, (size_t)bps * (L->entry->static_smem + L->dyn_smem + d->smem_reserved_per_block));
     for (int i = 0; i < tm->nlis; i++)
         if (tm->lis[i]->launch_begin) tm->lis[i]->launch_begin(tm->lis[i]->ctx, L, tm->nsm, nsp);
-    /* first wave: consecutive blocks go to consecutive SMs */
+    /* first wave: consecutive blocks go to consecutive SMs (a cluster launch: whole clusters to GPCs) */
     uint64_t start = 0;
+    if (L->cluster_size) {
+        if (!place_clusters(tm, bps, start)) {
+            L->fault = WS_ERR_LAUNCH_FAILURE;
+            snprintf(L->fault_msg, sizeof L->fault_msg, "a cluster of %d blocks of %s does not fit in one GPC "
+                     "(%d block(s) per SM)", L->cluster_size, L->entry->name, bps);
+        }
+        goto placed;
+    }
     for (int round = 0; round < bps; round++)
         for (int s = 0; s < tm->nsm; s++) {
             int64_t lin = ws_run_next_block(L);

@@ -108,7 +108,7 @@ static int run(drv *d, const char *bench, const char *kname, ws_dim3 grid, ws_di
     ws_ms_reset_counts(d->ms);
     memset(d->now, 0, sizeof *d->now * (size_t)d->nsm);
     ws_launch_stats st;
-    ws_launch_config cfg = { grid, block, dyn, 0, 0, 0 };
+    ws_launch_config cfg = { grid, block, dyn, 0, 0, 0, { 0, 0, 0 } };
     int rc = ws_launch(G, k, &cfg, args, &st);
     ws_ms_end_launch(d->ms);
     if (rc) { printf("%s LAUNCH_FAILED %d %s\n", bench, rc, st.error); return 1; }

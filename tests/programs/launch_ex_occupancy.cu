@@ -1,7 +1,7 @@
 // warpsim test: cudaLaunchKernelEx with its attributes and the function-attribute / occupancy API (issue 11
 // item 6): launches with the priority, access-policy, programmatic-serialization and ignore attributes run; a
 // cluster dimension of 1 runs and one of 2 either runs correctly or fails with cudaErrorNotSupported (warpsim
-// does not simulate clusters); cudaFuncGetAttributes (static shared memory, __launch_bounds__, registers,
+// runs it: tests/programs/cluster_dsmem.cu checks clusters); cudaFuncGetAttributes (static shared memory, __launch_bounds__, registers,
 // versions), cudaFuncGetParamInfo, cudaOccupancyMaxActiveBlocksPerMultiprocessor(WithFlags),
 // cudaOccupancyMaxPotentialBlockSize (the header template), cudaOccupancyAvailableDynamicSMemPerBlock and
 // cudaOccupancyMaxActiveClusters for clusters of one block.

@@ -97,7 +97,7 @@ int main(void)
         uint64_t out = 0, caddr = 0;
         ws_malloc(g, 16, &out);
         void *args[] = { &out };
-        ws_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0, 0, 0 };
+        ws_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0, 0, 0, { 0, 0, 0 } };
         ws_launch_stats st;
         int rc = k ? ws_launch(g, k, &cfg, args, &st) : -1;
         check(rc == 0, "the linked kernel runs", rc ? st.error : "");

@@ -464,7 +464,7 @@ static void fuse_run(ws_gpu *g, ws_kernel *k, int on, uint64_t *wf, uint64_t *re
     void *args[] = { &out };
     ws_dim3 grid = { 1, 1, 1 }, block = { 16, 2, 1 };
     ws_launch_stats st;
-    ws_launch_config cfg = { grid, block, 0, 0, 0, 0 };
+    ws_launch_config cfg = { grid, block, 0, 0, 0, 0, { 0, 0, 0 } };
     int rc = ws_launch(g, k, &cfg, args, &st);
     if (rc) printf("FAIL  fusion kernel launch: %d %s\n", rc, st.error);
     ws_gpu_remove_observer(g, &o);

@@ -144,7 +144,7 @@ static void run(const ws_device *d, const char *threads, tally *a, tally *b, ws_
     uint64_t out;
     ws_malloc(g, NBLK * NTHR * 4, &out);
     void *args[] = { &out };
-    ws_launch_config cfg = { { NBLK, 1, 1 }, { NTHR, 1, 1 }, 0, 0, 0, 0 };
+    ws_launch_config cfg = { { NBLK, 1, 1 }, { NTHR, 1, 1 }, 0, 0, 0, 0, { 0, 0, 0 } };
     ws_launch_stats st;
     int rc = ws_launch(g, ws_module_kernel(m, "k"), &cfg, args, &st);
     check(rc == 0, "launch under the timing model: %d %s", rc, st.error);
