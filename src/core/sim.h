@@ -68,6 +68,8 @@ void ws_unregister_host(ws_gpu *g, void *p);
 void *ws_host_view(ws_gpu *g, uint64_t addr, size_t len);
 /* Whether addr lies in device memory (an allocation or a module variable); fills base/size of the allocation. */
 int ws_is_device_addr(ws_gpu *g, uint64_t addr, uint64_t *base, size_t *size);
+/* Free and total bytes of the device arena (device allocations and module variables use it). */
+void ws_gpu_mem_info(const ws_gpu *g, size_t *free_bytes, size_t *total);
 /* Tell instrumentation (the checkers) that the host side wrote (write=1: cudaMemcpy, cudaMemset) or read
  * device range [addr, addr+len). */
 void ws_gpu_host_access(ws_gpu *g, uint64_t addr, size_t len, int write);

@@ -141,6 +141,7 @@ ws_gpu *ws_hs_gpu(int *err)
         tm = ws_tm_create(d);
         const char *cc = getenv("WARPSIM_CACHE_CONTROL");
         ws_tm_set_cache_control(tm, !(cc && !strcmp(cc, "none")));
+        ws_tm_set_um(tm, ws_hs_um_table());   /* managed pages tracked so far */
         ws_hs_clock_start(d);
         ws_tm_attach(tm, gpu);
     }

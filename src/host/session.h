@@ -92,6 +92,23 @@ int ws_hs_is_fault(int code);
 /* The face's name for a status code (e.g. "cudaErrorIllegalAddress"), used in the report. */
 void ws_hs_set_error_namer(const char *(*name)(int code));
 
+/* ---- unified memory (timing mode; hs_um.c) ---- */
+/* Whether managed pages are tracked (timing mode): GPU faults, CPU faults (the host copy of a page not valid on
+ * the host is protected; a trapped access migrates it back), prefetches, advice. */
+int ws_hs_um_on(void);
+/* A managed allocation [p, p+size) in the managed window (src/mem/hostwin.h) was made / is being freed. */
+void ws_hs_um_alloc(void *p, size_t size);
+void ws_hs_um_free(void *p);
+/* cudaMemPrefetchAsync of [p, p+n) to the device (to_device) or the host, on queue q (stream number `stream`):
+ * the pages move now, the transfer takes its time on q. */
+void ws_hs_um_prefetch(const void *p, size_t n, int to_device, ws_hs_queue *q, int stream);
+/* cudaMemAdvise: set (set = 1) or clear advice bit (WS_UM_ADV_* of src/mem/um.h) on [p, p+n). */
+void ws_hs_um_advise(const void *p, size_t n, int bit, int set);
+/* An API call of a face begins: the CPU page faults since the previous call are priced on the host clock. */
+void ws_hs_um_api(void);
+/* Whether every page of [p, p+n) has advice bit: 1 or 0; -1 when pages are not tracked. */
+int ws_hs_um_range_has(const void *p, size_t n, int bit);
+
 /* ---- the report ---- */
 /* Whether a run report was requested (WARPSIM_REPORT) for this process. */
 int ws_hs_report_enabled(void);

@@ -59,6 +59,8 @@ typedef struct ws_rep_hevent {
     uint8_t sub;              /* memcpy: enum ws_rep_copy_dir; nvtx: enum ws_rep_nvtx_style */
     int16_t depth;            /* nvtx: nesting depth of a push/pop range (0 = outermost) */
     uint8_t pinned;           /* memcpy: the host side is page-locked memory */
+    uint8_t managed;          /* memcpy: a unified-memory migration (page faults or a prefetch) */
+    uint32_t faults;          /* managed memcpy: the page faults that caused it (0 for a prefetch) */
 } ws_rep_hevent;
 
 /* One block of a kernel on an SM (timing mode). */

@@ -1,5 +1,7 @@
 /* rt_memory.c - memory API: device, pinned host, managed and symbol memory; copies and fills. */
 #include "rt_internal.h"
+#include "../mem/hostwin.h"
+#include "../mem/um.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,6 +186,8 @@ WS_RT_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t wi
     return cudaMalloc(devPtr, p * height);
 }
 
+static struct ws_rt_managed *find_managed(const void *p, size_t n);
+
 /* Forget a managed allocation record; 1 if it was one. */
 static int drop_managed(void *p)
 {
@@ -209,6 +213,8 @@ WS_RT_EXPORT cudaError_t cudaFree(void *devPtr)
         uint64_t a = (uint64_t)(uintptr_t)devPtr, base = 0;
         size_t size = 0;
         int known = ws_is_device_addr(g, a, &base, &size) && base == a;
+        const ws_rt_managed *mm = find_managed(devPtr, 1);
+        if (mm && mm->ptr == devPtr) ws_hs_um_free(devPtr);   /* its pages are forgotten (and readable again) */
         if (ws_free(g, a) != WS_OK) e = cudaErrorInvalidValue;
         else {
             if (known && ws_rt_g.allocated >= size) ws_rt_g.allocated -= size;
@@ -276,8 +282,9 @@ WS_RT_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int f
         *pHost = NULL;
         if (size) {
             void *p = NULL;
-            if (posix_memalign(&p, 4096, size)) e = cudaErrorMemoryAllocation;
-            else if ((e = add_host(g, p, size, flags, 0)) != cudaSuccess) free(p);
+            /* at a fixed address (hostwin.h), so that timing runs repeat bit for bit */
+            if (!(p = ws_hostwin_alloc(WS_HOSTWIN_PINNED, size))) e = cudaErrorMemoryAllocation;
+            else if ((e = add_host(g, p, size, flags, 0)) != cudaSuccess) ws_hostwin_free(p);
             else *pHost = p;
         }
     }
@@ -305,7 +312,7 @@ WS_RT_EXPORT cudaError_t cudaFreeHost(void *ptr)
             ws_rt_hostmem *h = *pp;
             *pp = h->next;
             ws_unregister_host(g, h->ptr);
-            free(h->ptr);
+            ws_hostwin_free(h->ptr);
             free(h);
         }
     }
@@ -392,6 +399,7 @@ WS_RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned 
             m->next = ws_rt_g.managed;
             ws_rt_g.managed = m;
             ws_rt_g.allocated += size;
+            ws_hs_um_alloc(p, size);   /* its pages (timing mode: migrations) */
             *devPtr = p;
         }
     }
@@ -399,7 +407,7 @@ WS_RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned 
 }
 
 /* Managed allocation holding p[0, n), or NULL. */
-static ws_rt_managed *find_managed(const void *p, size_t n)
+static struct ws_rt_managed *find_managed(const void *p, size_t n)
 {
     for (ws_rt_managed *m = ws_rt_g.managed; m; m = m->next) {
         const char *b = m->ptr, *c = p;
@@ -757,7 +765,8 @@ static cudaError_t check_location(struct cudaMemLocation loc)
     }
 }
 
-/* cudaMemPrefetchAsync: validated no-op (host and device already share managed bytes). */
+/* cudaMemPrefetchAsync: the pages move to the device or the host now; in timing mode the transfer takes its time
+ * on the stream (src/host/hs_um.c). */
 WS_RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
                                               unsigned int flags, cudaStream_t stream)
 {
@@ -769,6 +778,8 @@ WS_RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, 
     if (!e && flags) e = cudaErrorInvalidValue;
     if (!e && (!devPtr || !count || !find_managed(devPtr, count))) e = cudaErrorInvalidValue;
     if (!e) e = check_location(location);
+    if (!e) ws_hs_um_prefetch(devPtr, count, location.type == cudaMemLocationTypeDevice, s ? &s->q : NULL,
+                              ws_rt_stream_id(s));
     return leave(e);
 }
 
@@ -782,7 +793,8 @@ WS_RT_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t co
     return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
 }
 
-/* cudaMemAdvise: validated no-op. */
+/* cudaMemAdvise: the advice goes on the pages (src/mem/um.h): read-mostly duplicates on reads, a preferred
+ * location (the host: GPU faults map instead of migrating), accessed-by (GPU accesses cross the link). */
 WS_RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                                        struct cudaMemLocation location)
 {
@@ -793,6 +805,78 @@ WS_RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cu
     if (!e && (!devPtr || !count || !find_managed(devPtr, count))) e = cudaErrorInvalidValue;
     if (!e && advice != cudaMemAdviseSetReadMostly && advice != cudaMemAdviseUnsetReadMostly)
         e = check_location(location);
+    if (!e) {
+        int dev = location.type == cudaMemLocationTypeDevice;
+        switch (advice) {
+        case cudaMemAdviseSetReadMostly: ws_hs_um_advise(devPtr, count, WS_UM_ADV_READ_MOSTLY, 1); break;
+        case cudaMemAdviseUnsetReadMostly: ws_hs_um_advise(devPtr, count, WS_UM_ADV_READ_MOSTLY, 0); break;
+        case cudaMemAdviseSetPreferredLocation:
+            ws_hs_um_advise(devPtr, count, dev ? WS_UM_ADV_PREF_HOST : WS_UM_ADV_PREF_DEV, 0);
+            ws_hs_um_advise(devPtr, count, dev ? WS_UM_ADV_PREF_DEV : WS_UM_ADV_PREF_HOST, 1);
+            break;
+        case cudaMemAdviseUnsetPreferredLocation:
+            ws_hs_um_advise(devPtr, count, WS_UM_ADV_PREF_DEV, 0);
+            ws_hs_um_advise(devPtr, count, WS_UM_ADV_PREF_HOST, 0);
+            break;
+        case cudaMemAdviseSetAccessedBy: if (dev) ws_hs_um_advise(devPtr, count, WS_UM_ADV_ACCESSED_BY, 1); break;
+        case cudaMemAdviseUnsetAccessedBy: if (dev) ws_hs_um_advise(devPtr, count, WS_UM_ADV_ACCESSED_BY, 0); break;
+        default: break;
+        }
+    }
+    return leave(e);
+}
+
+/* One attribute of a managed range from its pages' advice; cudaErrorNotSupported for the prefetch locations. */
+static cudaError_t range_attribute(void *data, size_t size, enum cudaMemRangeAttribute attr, const void *p, size_t n)
+{
+    if (!data || !size) return cudaErrorInvalidValue;
+    switch (attr) {
+    case cudaMemRangeAttributeReadMostly:
+        if (size < sizeof(int)) return cudaErrorInvalidValue;
+        *(int *)data = ws_hs_um_range_has(p, n, WS_UM_ADV_READ_MOSTLY) == 1;
+        return cudaSuccess;
+    case cudaMemRangeAttributePreferredLocation:
+        if (size < sizeof(int)) return cudaErrorInvalidValue;
+        *(int *)data = ws_hs_um_range_has(p, n, WS_UM_ADV_PREF_DEV) == 1 ? 0
+                     : ws_hs_um_range_has(p, n, WS_UM_ADV_PREF_HOST) == 1 ? cudaCpuDeviceId : cudaInvalidDeviceId;
+        return cudaSuccess;
+    case cudaMemRangeAttributeAccessedBy: {
+        if (size % sizeof(int)) return cudaErrorInvalidValue;
+        int *d = data;
+        size_t k = 0;
+        if (ws_hs_um_range_has(p, n, WS_UM_ADV_ACCESSED_BY) == 1) d[k++] = 0;
+        while (k < size / sizeof(int)) d[k++] = cudaInvalidDeviceId;
+        return cudaSuccess;
+    }
+    default:
+        fprintf(stderr, "warpsim: cudaMemRangeGetAttribute: attribute %d (a prefetch location or a location type) is "
+                        "not supported by the simulator\n", (int)attr);
+        return cudaErrorNotSupported;
+    }
+}
+
+/* cudaMemRangeGetAttribute: read-mostly, preferred location and accessed-by of a managed range. */
+WS_RT_EXPORT cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, enum cudaMemRangeAttribute attribute,
+                                                  const void *devPtr, size_t count)
+{
+    WS_RT_API();
+    ws_rt_lock();
+    cudaError_t e = ws_rt_check(0);
+    if (!e && (!devPtr || !count || !find_managed(devPtr, count))) e = cudaErrorInvalidValue;
+    if (!e) e = range_attribute(data, dataSize, attribute, devPtr, count);
+    return leave(e);
+}
+
+/* cudaMemRangeGetAttributes: several attributes of a managed range. */
+WS_RT_EXPORT cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, enum cudaMemRangeAttribute *attributes,
+                                                   size_t numAttributes, const void *devPtr, size_t count)
+{
+    WS_RT_API();
+    ws_rt_lock();
+    cudaError_t e = ws_rt_check(0);
+    if (!e && (!data || !dataSizes || !attributes || !numAttributes)) e = cudaErrorInvalidValue;
+    if (!e && (!devPtr || !count || !find_managed(devPtr, count))) e = cudaErrorInvalidValue;
+    for (size_t i = 0; !e && i < numAttributes; i++) e = range_attribute(data[i], dataSizes[i], attributes[i], devPtr, count);
     return leave(e);
 }
 
