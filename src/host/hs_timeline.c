@@ -296,7 +296,7 @@ void ws_hs_tl_um(int stream, int dir, uint64_t bytes, uint32_t faults, double t0
     ws_hs_lock();
     ws_rep_hevent *e = add(WS_REP_HK_MEMCPY, t0, t1);
     if (e) {
-        e->name = ws_rep_copy_dir_name(dir);
+        e->name = dir == WS_REP_DTOH ? "UM DtoH" : "UM HtoD";
         e->sub = (uint8_t)dir;
         e->stream = stream;
         e->bytes = bytes;

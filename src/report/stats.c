@@ -240,6 +240,7 @@ static int print_size_table(FILE *out, const row *rows, long nrows)
 static const char *memop_name(const ws_rep_hevent *e)
 {
     if (e->kind == WS_REP_HK_MEMSET) return "[CUDA memset]";
+    if (e->managed) return e->sub == WS_REP_DTOH ? "[CUDA Unified Memory memcpy DtoH]" : "[CUDA Unified Memory memcpy HtoD]";
     switch (e->sub) {
     case WS_REP_HTOD: return "[CUDA memcpy Host-to-Device]";
     case WS_REP_DTOH: return "[CUDA memcpy Device-to-Host]";
