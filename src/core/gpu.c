@@ -107,6 +107,12 @@ int ws_malloc_managed(ws_gpu *g, size_t size, void **ptr)
     return WS_OK;
 }
 
+/* Page-locked host memory at a fixed address. */
+void *ws_pinned_alloc(size_t size) { return ws_hostwin_alloc(WS_HOSTWIN_PINNED, size); }
+
+/* Release page-locked host memory. */
+int ws_pinned_free(void *p) { return ws_hostwin_free(p); }
+
 /* Free an allocation. */
 int ws_free(ws_gpu *g, uint64_t addr)
 {

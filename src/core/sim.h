@@ -58,6 +58,10 @@ const ws_device *ws_gpu_device(const ws_gpu *g);
 int ws_malloc(ws_gpu *g, size_t size, uint64_t *addr);
 /* Allocate managed memory: the returned address is the same on host and device. */
 int ws_malloc_managed(ws_gpu *g, size_t size, void **ptr);
+/* Page-locked host memory (cudaMallocHost) of size bytes, zero-filled, at an address that is the same in every
+ * run (src/mem/hostwin.h); NULL when out of memory. ws_pinned_free releases it (-1 when p is not one). */
+void *ws_pinned_alloc(size_t size);
+int ws_pinned_free(void *p);
 /* Free an allocation made by ws_malloc or ws_malloc_managed (WS_ERR_INVALID_VALUE if not one). */
 int ws_free(ws_gpu *g, uint64_t addr);
 /* Make host memory [p, p+size) visible to kernels at address (uint64_t)p (pinned / mapped host memory). */

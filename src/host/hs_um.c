@@ -259,19 +259,31 @@ void ws_hs_um_prefetch(const void *p, size_t n, int to_device, ws_hs_queue *q, i
     }
 }
 
-/* cudaMemAdvise: set or clear advice bit on [p, p+n). */
-void ws_hs_um_advise(const void *p, size_t n, int bit, int set)
+/* The page table's bit of a face's advice. */
+static int advice_bit(int advice)
+{
+    switch (advice) {
+    case WS_HS_UM_READ_MOSTLY: return WS_UM_ADV_READ_MOSTLY;
+    case WS_HS_UM_PREFER_DEVICE: return WS_UM_ADV_PREF_DEV;
+    case WS_HS_UM_PREFER_HOST: return WS_UM_ADV_PREF_HOST;
+    default: return WS_UM_ADV_ACCESSED_BY;
+    }
+}
+
+/* cudaMemAdvise: set or clear advice on [p, p+n). */
+void ws_hs_um_advise(const void *p, size_t n, int advice, int set)
 {
     if (!um) return;
+    int bit = advice_bit(advice);
     ws_um_advise(um, (uint64_t)(uintptr_t)p, n, bit, set);
     if (trapping) protect_all();
 }
 
 /* Whether every page of [p, p+n) has advice bit; -1 when pages are not tracked. */
-int ws_hs_um_range_has(const void *p, size_t n, int bit)
+int ws_hs_um_range_has(const void *p, size_t n, int advice)
 {
     if (!um) return -1;
-    return ws_um_range_has(um, (uint64_t)(uintptr_t)p, n, bit);
+    return ws_um_range_has(um, (uint64_t)(uintptr_t)p, n, advice_bit(advice));
 }
 
 /* The run's totals (NULL when nothing was tracked). */

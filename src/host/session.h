@@ -102,12 +102,19 @@ void ws_hs_um_free(void *p);
 /* cudaMemPrefetchAsync of [p, p+n) to the device (to_device) or the host, on queue q (stream number `stream`):
  * the pages move now, the transfer takes its time on q. */
 void ws_hs_um_prefetch(const void *p, size_t n, int to_device, ws_hs_queue *q, int stream);
-/* cudaMemAdvise: set (set = 1) or clear advice bit (WS_UM_ADV_* of src/mem/um.h) on [p, p+n). */
-void ws_hs_um_advise(const void *p, size_t n, int bit, int set);
+/* advice a face gives on managed memory (cudaMemAdvise) */
+enum ws_hs_um_advice {
+    WS_HS_UM_READ_MOSTLY,        /* reads duplicate the page instead of migrating it */
+    WS_HS_UM_PREFER_DEVICE,      /* preferred location: the device */
+    WS_HS_UM_PREFER_HOST,        /* preferred location: the host (GPU faults map the page, do not migrate it) */
+    WS_HS_UM_ACCESSED_BY         /* the device accesses it mapped, over the link */
+};
+/* cudaMemAdvise: set (set = 1) or clear advice (enum ws_hs_um_advice) on [p, p+n). */
+void ws_hs_um_advise(const void *p, size_t n, int advice, int set);
 /* An API call of a face begins: the CPU page faults since the previous call are priced on the host clock. */
 void ws_hs_um_api(void);
-/* Whether every page of [p, p+n) has advice bit: 1 or 0; -1 when pages are not tracked. */
-int ws_hs_um_range_has(const void *p, size_t n, int bit);
+/* Whether every page of [p, p+n) has the advice: 1 or 0; -1 when pages are not tracked. */
+int ws_hs_um_range_has(const void *p, size_t n, int advice);
 
 /* ---- the report ---- */
 /* Whether a run report was requested (WARPSIM_REPORT) for this process. */

@@ -1,7 +1,5 @@
 /* rt_memory.c - memory API: device, pinned host, managed and symbol memory; copies and fills. */
 #include "rt_internal.h"
-#include "../mem/hostwin.h"
-#include "../mem/um.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,9 +280,9 @@ WS_RT_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int f
         *pHost = NULL;
         if (size) {
             void *p = NULL;
-            /* at a fixed address (hostwin.h), so that timing runs repeat bit for bit */
-            if (!(p = ws_hostwin_alloc(WS_HOSTWIN_PINNED, size))) e = cudaErrorMemoryAllocation;
-            else if ((e = add_host(g, p, size, flags, 0)) != cudaSuccess) ws_hostwin_free(p);
+            /* at a fixed address (src/mem/hostwin.h), so that timing runs repeat bit for bit */
+            if (!(p = ws_pinned_alloc(size))) e = cudaErrorMemoryAllocation;
+            else if ((e = add_host(g, p, size, flags, 0)) != cudaSuccess) ws_pinned_free(p);
             else *pHost = p;
         }
     }
@@ -312,7 +310,7 @@ WS_RT_EXPORT cudaError_t cudaFreeHost(void *ptr)
             ws_rt_hostmem *h = *pp;
             *pp = h->next;
             ws_unregister_host(g, h->ptr);
-            ws_hostwin_free(h->ptr);
+            ws_pinned_free(h->ptr);
             free(h);
         }
     }
@@ -808,18 +806,18 @@ WS_RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cu
     if (!e) {
         int dev = location.type == cudaMemLocationTypeDevice;
         switch (advice) {
-        case cudaMemAdviseSetReadMostly: ws_hs_um_advise(devPtr, count, WS_UM_ADV_READ_MOSTLY, 1); break;
-        case cudaMemAdviseUnsetReadMostly: ws_hs_um_advise(devPtr, count, WS_UM_ADV_READ_MOSTLY, 0); break;
+        case cudaMemAdviseSetReadMostly: ws_hs_um_advise(devPtr, count, WS_HS_UM_READ_MOSTLY, 1); break;
+        case cudaMemAdviseUnsetReadMostly: ws_hs_um_advise(devPtr, count, WS_HS_UM_READ_MOSTLY, 0); break;
         case cudaMemAdviseSetPreferredLocation:
-            ws_hs_um_advise(devPtr, count, dev ? WS_UM_ADV_PREF_HOST : WS_UM_ADV_PREF_DEV, 0);
-            ws_hs_um_advise(devPtr, count, dev ? WS_UM_ADV_PREF_DEV : WS_UM_ADV_PREF_HOST, 1);
+            ws_hs_um_advise(devPtr, count, dev ? WS_HS_UM_PREFER_HOST : WS_HS_UM_PREFER_DEVICE, 0);
+            ws_hs_um_advise(devPtr, count, dev ? WS_HS_UM_PREFER_DEVICE : WS_HS_UM_PREFER_HOST, 1);
             break;
         case cudaMemAdviseUnsetPreferredLocation:
-            ws_hs_um_advise(devPtr, count, WS_UM_ADV_PREF_DEV, 0);
-            ws_hs_um_advise(devPtr, count, WS_UM_ADV_PREF_HOST, 0);
+            ws_hs_um_advise(devPtr, count, WS_HS_UM_PREFER_DEVICE, 0);
+            ws_hs_um_advise(devPtr, count, WS_HS_UM_PREFER_HOST, 0);
             break;
-        case cudaMemAdviseSetAccessedBy: if (dev) ws_hs_um_advise(devPtr, count, WS_UM_ADV_ACCESSED_BY, 1); break;
-        case cudaMemAdviseUnsetAccessedBy: if (dev) ws_hs_um_advise(devPtr, count, WS_UM_ADV_ACCESSED_BY, 0); break;
+        case cudaMemAdviseSetAccessedBy: if (dev) ws_hs_um_advise(devPtr, count, WS_HS_UM_ACCESSED_BY, 1); break;
+        case cudaMemAdviseUnsetAccessedBy: if (dev) ws_hs_um_advise(devPtr, count, WS_HS_UM_ACCESSED_BY, 0); break;
         default: break;
         }
     }
@@ -833,18 +831,18 @@ static cudaError_t range_attribute(void *data, size_t size, enum cudaMemRangeAtt
     switch (attr) {
     case cudaMemRangeAttributeReadMostly:
         if (size < sizeof(int)) return cudaErrorInvalidValue;
-        *(int *)data = ws_hs_um_range_has(p, n, WS_UM_ADV_READ_MOSTLY) == 1;
+        *(int *)data = ws_hs_um_range_has(p, n, WS_HS_UM_READ_MOSTLY) == 1;
         return cudaSuccess;
     case cudaMemRangeAttributePreferredLocation:
         if (size < sizeof(int)) return cudaErrorInvalidValue;
-        *(int *)data = ws_hs_um_range_has(p, n, WS_UM_ADV_PREF_DEV) == 1 ? 0
-                     : ws_hs_um_range_has(p, n, WS_UM_ADV_PREF_HOST) == 1 ? cudaCpuDeviceId : cudaInvalidDeviceId;
+        *(int *)data = ws_hs_um_range_has(p, n, WS_HS_UM_PREFER_DEVICE) == 1 ? 0
+                     : ws_hs_um_range_has(p, n, WS_HS_UM_PREFER_HOST) == 1 ? cudaCpuDeviceId : cudaInvalidDeviceId;
         return cudaSuccess;
     case cudaMemRangeAttributeAccessedBy: {
         if (size % sizeof(int)) return cudaErrorInvalidValue;
         int *d = data;
         size_t k = 0;
-        if (ws_hs_um_range_has(p, n, WS_UM_ADV_ACCESSED_BY) == 1) d[k++] = 0;
+        if (ws_hs_um_range_has(p, n, WS_HS_UM_ACCESSED_BY) == 1) d[k++] = 0;
         while (k < size / sizeof(int)) d[k++] = cudaInvalidDeviceId;
         return cudaSuccess;
     }

@@ -33,6 +33,7 @@ void tm_um_begin(tm_um *u)
     u->open = u->close = 0;
     u->n = 0;
     u->link_free = 0;
+    u->remote_free = 0;
     u->nb = 0;
     if (u->um) u->at_begin = *ws_um_counts_get(u->um);
 }
@@ -118,7 +119,10 @@ uint64_t tm_um_access(tm_um *u, const ws_rec *r, uint64_t t)
     }
     if (remote) {
         ws_um_add_remote(u->um, remote);
-        uint64_t rt = t + u->remote_cycles + link_cycles(u, remote);
+        /* the link carries one access after another (its bandwidth is shared), each a round trip long */
+        uint64_t start = u->remote_free > t ? u->remote_free : t;
+        u->remote_free = start + link_cycles(u, remote);
+        uint64_t rt = u->remote_free + u->remote_cycles;
         if (rt > ready) ready = rt;
     }
     return ready;

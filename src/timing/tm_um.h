@@ -28,6 +28,7 @@ typedef struct tm_um {
     uint64_t open, close;
     int n;
     uint64_t link_free;         /* when the link has moved every page queued so far */
+    uint64_t remote_free;       /* when the link has carried every remote access so far */
     ws_um_counts at_begin;      /* the table's counts when the launch began */
     ws_tm_um_batch *b;          /* this launch's batches */
     size_t nb, capb;

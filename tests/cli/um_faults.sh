@@ -9,6 +9,8 @@
 #              first touch of x and y (32 faults) and its read of y (16 faults, 1 MiB DtoH) are counted;
 #   prefetch   no GPU fault; 2 MiB prefetched HtoD, 1 MiB DtoH; the CPU reads y without a fault;
 #   readmostly x (read-mostly) is duplicated: the CPU reads it without a fault, only y comes back (1 MiB);
+#   accessedby x (preferred location host, accessed by the device) is read over the link: only y's 16 pages fault,
+#              1 MiB crosses remotely, the CPU reads x without a fault;
 #   pingpong   every one of three kernels faults y's 16 pages again, every CPU pass between them brings 1 MiB back;
 #   oversub    6 MiB of managed memory on a 4 MiB device (--set global_mem=4MiB): the sum is right, pages are
 #              evicted and fault in again;
@@ -40,6 +42,7 @@ run() {   # run LABEL [warpsim options...] -- [program args...]: report in $OUT/
 run first --timing --trace "$OUT/first.trace.json" -- first
 run prefetch --timing -- prefetch
 run readmostly --timing -- readmostly
+run accessedby --timing -- accessedby
 run pingpong --timing -- pingpong
 run oversub --timing --set global_mem=4MiB -- oversub
 WARPSIM_THREADS=1 run all1 --timing -- all
@@ -94,6 +97,12 @@ r = rep("readmostly"); t = r["unified_memory"]; k = r["launches"][1]
 check("readmostly: the saxpy faults 32 pages (x duplicated, y migrated)", um(k).get("gpu_page_faults") == 2 * pages)
 check(f"readmostly: the CPU reads x without a fault, y with 16: {t['cpu_page_faults']} CPU faults, {t['dtoh_bytes']} bytes DtoH",
       t["cpu_page_faults"] == 3 * pages and t["dtoh_bytes"] == MiB)
+
+a = rep("accessedby"); k = a["launches"][1]; t = a["unified_memory"]
+check(f"accessedby: {um(k).get('gpu_page_faults')} GPU faults (y's 16), {um(k).get('remote_bytes')} bytes of x over the link (1 MiB)",
+      um(k).get("gpu_page_faults") == pages and um(k).get("remote_bytes") == MiB and um(k).get("htod_bytes") == MiB)
+check(f"accessedby: the CPU reads x without a fault ({t['cpu_page_faults']} CPU faults: 32 first touches + 16 for y)",
+      t["cpu_page_faults"] == 3 * pages)
 
 g = rep("pingpong"); ks = g["launches"][1:]
 check("pingpong: three kernels, each faults y's 16 pages and moves 1 MiB HtoD",

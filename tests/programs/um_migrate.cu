@@ -1,9 +1,9 @@
 // warpsim test: Unified Memory page migration as the seed workbook teaches it (003 Module 18.2-18.3): the first
 // kernel touching CPU-written managed pages faults them over the link and is slow, the second is not; prefetch
 // removes the faults; read-mostly data is duplicated (no migration back on a CPU read); CPU access between kernels
-// migrates pages back (ping-pong); managed allocations larger than the device's memory work (oversubscription).
+// migrates pages back (ping-pong); mapped host pages (accessed-by) are read over the link; managed allocations larger than the device's memory work (oversubscription).
 // Every case checks its results against a CPU reference. Usage: um_migrate [CASE [LOG2N]], CASE one of first,
-// prefetch, readmostly, pingpong, oversub, all (default all); LOG2N sets the floats per array (default 18: 1 MiB).
+// prefetch, readmostly, accessedby, pingpong, oversub, all (default all); LOG2N sets the floats per array (default 18: 1 MiB).
 // The page-fault counts and migrated bytes are checked from the run report by tests/cli/um_faults.sh.
 #include <cstdio>
 #include <cstdlib>
@@ -125,6 +125,30 @@ static void case_readmostly(void) {
   CHECK(cudaFree(x)); CHECK(cudaFree(y));
 }
 
+// x stays on the host, mapped for the GPU (preferred location host + accessed-by): read over the link, never
+// migrated, so the CPU reads it back without a fault
+static void case_accessedby(void) {
+  float *x, *y;
+  CHECK(cudaMallocManaged(&x, n * sizeof(float)));
+  CHECK(cudaMallocManaged(&y, n * sizeof(float)));
+  init_xy(x, y);
+  int dev = 0; CHECK(cudaGetDevice(&dev));
+  cudaMemLocation d; d.type = cudaMemLocationTypeDevice; d.id = dev;
+  cudaMemLocation h; h.type = cudaMemLocationTypeHost; h.id = 0;
+  CHECK(cudaMemAdvise(x, n * sizeof(float), cudaMemAdviseSetPreferredLocation, h));
+  CHECK(cudaMemAdvise(x, n * sizeof(float), cudaMemAdviseSetAccessedBy, d));
+  int pref = 0, by[2] = { -5, -5 };
+  CHECK(cudaMemRangeGetAttribute(&pref, sizeof pref, cudaMemRangeAttributePreferredLocation, x, n * sizeof(float)));
+  CHECK(cudaMemRangeGetAttribute(by, sizeof by, cudaMemRangeAttributeAccessedBy, x, n * sizeof(float)));
+  EXPECT(pref == cudaCpuDeviceId, "accessedby: preferred location %d, expected cudaCpuDeviceId", pref);
+  EXPECT(by[0] == dev && by[1] == cudaInvalidDeviceId, "accessedby: accessed by %d %d, expected %d and none", by[0], by[1], dev);
+  float t = timed_saxpy(2.0f, x, y, 0);
+  for (int i = 0; i < n; i++) EXPECT(y[i] == 2.0f * (float)(i % 97) + (float)(i % 13), "accessedby: y[%d] = %g", i, y[i]);
+  for (int i = 0; i < n; i++) EXPECT(x[i] == (float)(i % 97), "accessedby: x[%d] = %g", i, x[i]);
+  printf("accessedby: kernel %.1f us\n", t);
+  CHECK(cudaFree(x)); CHECK(cudaFree(y));
+}
+
 // CPU and GPU take turns on y: every turn migrates it
 static void case_pingpong(void) {
   float *y;
@@ -184,6 +208,7 @@ int main(int argc, char **argv) {
   if (all || !strcmp(which, "first")) { case_first(); any = 1; }
   if (all || !strcmp(which, "prefetch")) { case_prefetch(); any = 1; }
   if (all || !strcmp(which, "readmostly")) { case_readmostly(); any = 1; }
+  if (all || !strcmp(which, "accessedby")) { case_accessedby(); any = 1; }
   if (all || !strcmp(which, "pingpong")) { case_pingpong(); any = 1; }
   if (all || !strcmp(which, "oversub")) { case_oversub(); any = 1; }
   if (!any) { printf("FAIL: unknown case '%s'\n", which); return 2; }
