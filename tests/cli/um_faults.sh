@@ -14,7 +14,8 @@
 #   pingpong   every one of three kernels faults y's 16 pages again, every CPU pass between them brings 1 MiB back;
 #   oversub    6 MiB of managed memory on a 4 MiB device (--set global_mem=4MiB): the sum is right, pages are
 #              evicted and fault in again;
-#   the timeline has the fault batch as nsys's "Unified Memory memcpy HtoD" row; the whole program gives equal
+#   the timeline has the fault batch as nsys's "Unified Memory memcpy HtoD" row and --stats nsys's um_total_sum
+#   table; the whole program gives equal
 #   reports at --threads 1 and 2; in functional mode the report has no unified-memory member.
 # Exits 77 (skipped) when nvcc or python3 is missing.
 set -u
@@ -39,7 +40,7 @@ run() {   # run LABEL [warpsim options...] -- [program args...]: report in $OUT/
     echo "FAIL: $label: the program failed"; cat "$OUT/$label.txt"; fail=1
   fi
 }
-run first --timing --trace "$OUT/first.trace.json" -- first
+run first --timing --trace "$OUT/first.trace.json" --stats="$OUT/first.stats.txt" -- first
 run prefetch --timing -- prefetch
 run readmostly --timing -- readmostly
 run accessedby --timing -- accessedby
@@ -119,6 +120,10 @@ um_rows = [e for e in tr if e.get("name") == "Unified Memory memcpy HtoD"]
 check(f"trace: the fault batch is a 'Unified Memory memcpy HtoD' event of 2 MiB and 32 faults ({len(um_rows)} such)",
       len(um_rows) == 1 and um_rows[0]["args"]["bytes"] == 2 * MiB and um_rows[0]["args"]["page_faults"] == 2 * pages)
 
+st = open(f"{out}/first.stats.txt").read().split("Unified Memory Totals (um_total_sum)")
+tot = st[1].strip().splitlines()[3].split() if len(st) > 1 else []
+check(f"--stats: the um_total_sum table says 2.097 MB HtoD, 1.049 MB DtoH, 48 CPU and 32 GPU page faults ({tot})",
+      tot == ["2.097", "1.049", "48", "32"])
 def strip(d):
     for l in d["launches"]: l.pop("host_seconds", None)
     return d
