@@ -101,8 +101,8 @@ static void unprotect_all(void)
     }
 }
 
-/* Device memory the managed pages may use: the preset's, less what cudaMalloc holds (an estimate the face
- * gives through the allocation path: the arena's free bytes). */
+/* Device memory the managed pages may use: the preset's, less what the device arena holds (cudaMalloc, module
+ * variables). */
 static void update_capacity(void)
 {
     int e = 0;
