@@ -12,6 +12,7 @@
 #   accessedby x (preferred location host, accessed by the device) is read over the link: only y's 16 pages fault,
 #              1 MiB crosses remotely, the CPU reads x without a fault;
 #   pingpong   every one of three kernels faults y's 16 pages again, every CPU pass between them brings 1 MiB back;
+#   cache      prefetched data read through the caches: equal cycle counts in three runs in different environments;
 #   oversub    6 MiB of managed memory on a 4 MiB device (--set global_mem=4MiB): the sum is right, pages are
 #              evicted and fault in again;
 #   the timeline has the fault batch as nsys's "Unified Memory memcpy HtoD" row and --stats nsys's um_total_sum
@@ -46,6 +47,9 @@ run prefetch --timing -- prefetch
 run readmostly --timing -- readmostly
 run accessedby --timing -- accessedby
 run pingpong --timing -- pingpong
+for k in 1 2 3; do   # three runs in environments of different sizes (the stack and the C heap start elsewhere)
+  WARPSIM_UM_PAD=$(printf "%0${k}000d" 0) run cache$k --timing -- cache
+done
 run oversub --timing --set global_mem=4MiB -- oversub
 WARPSIM_THREADS=1 run all1 --timing -- all
 # another run with a longer environment (the stack and heap start elsewhere): managed addresses stay the same
@@ -126,6 +130,9 @@ st = open(f"{out}/first.stats.txt").read().split("Unified Memory Totals (um_tota
 tot = [l for l in st[1].strip().splitlines() if l.strip()][3].split() if len(st) > 1 else []
 check(f"--stats: the um_total_sum table says 2.097 MB HtoD, 1.049 MB DtoH, 48 CPU and 32 GPU page faults ({tot})",
       tot == ["2.097", "1.049", "48", "32"])
+cy = [[l["sm__cycles_elapsed.max"] for l in rep(f"cache{k}")["launches"]] for k in (1, 2, 3)]
+check(f"cache: the same cycles in three runs ({cy}; from the C heap, managed addresses moved the caches' sets and "
+      "these counts with them)", cy[0] == cy[1] == cy[2])
 def strip(d):
     for l in d["launches"]: l.pop("host_seconds", None)
     return d

@@ -3,7 +3,7 @@
 // removes the faults; read-mostly data is duplicated (no migration back on a CPU read); CPU access between kernels
 // migrates pages back (ping-pong); mapped host pages (accessed-by) are read over the link; managed allocations larger than the device's memory work (oversubscription).
 // Every case checks its results against a CPU reference. Usage: um_migrate [CASE [LOG2N]], CASE one of first,
-// prefetch, readmostly, accessedby, pingpong, oversub, all (default all); LOG2N sets the floats per array (default 18: 1 MiB).
+// prefetch, readmostly, accessedby, pingpong, cache, oversub, all (default all); LOG2N sets the floats per array (default 18: 1 MiB).
 // The page-fault counts and migrated bytes are checked from the run report by tests/cli/um_faults.sh.
 #include <cstdio>
 #include <cstdlib>
@@ -37,6 +37,14 @@ __global__ void block_sums(size_t n, const unsigned *v, unsigned long long *part
     __syncthreads();
   }
   if (threadIdx.x == 0) part[blockIdx.x] = s[0];
+}
+
+// strided re-reads of a 200 KB array (about an SM's L1): the cycle count depends on which cache sets the
+// addresses fall in, so it repeats only when the addresses do
+__global__ void gather(int m, const float *a, float *c) {
+  float s = 0;
+  for (int j = threadIdx.x; j < m; j += blockDim.x) s += a[(j * 7) % m];
+  c[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
 static int n;            // floats per array
@@ -172,6 +180,32 @@ static void case_pingpong(void) {
   CHECK(cudaFree(y));
 }
 
+// resident managed data read through the caches (prefetched: no faults); tests/cli/um_faults.sh compares its
+// cycles across runs
+static void case_cache(void) {
+  const int m = 50000;
+  float *a, *c;
+  CHECK(cudaMallocManaged(&a, m * sizeof(float)));
+  CHECK(cudaMallocManaged(&c, 132 * 256 * sizeof(float)));   // 132 KiB: like a, mapped apart from the C heap
+  for (int i = 0; i < m; i++) a[i] = (float)(i % 5);
+  int dev = 0; CHECK(cudaGetDevice(&dev));
+  cudaMemLocation d; d.type = cudaMemLocationTypeDevice; d.id = dev;
+  CHECK(cudaMemPrefetchAsync(a, m * sizeof(float), d, 0, 0));
+  CHECK(cudaMemPrefetchAsync(c, 132 * 256 * sizeof(float), d, 0, 0));
+  for (int rep = 0; rep < 2; rep++) {
+    gather<<<2, 256>>>(m, a, c);
+    CHECK(cudaGetLastError());
+  }
+  CHECK(cudaDeviceSynchronize());
+  for (int t = 0; t < 512; t++) {
+    float s = 0;
+    for (int j = t % 256; j < m; j += 256) s += (float)(((j * 7) % m) % 5);
+    EXPECT(c[t] == s, "cache: c[%d] = %g, expected %g", t, c[t], s);
+  }
+  printf("cache: ok\n");
+  CHECK(cudaFree(a)); CHECK(cudaFree(c));
+}
+
 // more managed memory than the device has (run it with a small global_mem): the kernel still sums it right
 static void case_oversub(void) {
   size_t free_b = 0, total = 0;
@@ -210,6 +244,7 @@ int main(int argc, char **argv) {
   if (all || !strcmp(which, "readmostly")) { case_readmostly(); any = 1; }
   if (all || !strcmp(which, "accessedby")) { case_accessedby(); any = 1; }
   if (all || !strcmp(which, "pingpong")) { case_pingpong(); any = 1; }
+  if (all || !strcmp(which, "cache")) { case_cache(); any = 1; }
   if (all || !strcmp(which, "oversub")) { case_oversub(); any = 1; }
   if (!any) { printf("FAIL: unknown case '%s'\n", which); return 2; }
   if (g_fail) { printf("FAIL: um_migrate: %d check(s) failed\n", g_fail); return 1; }
