@@ -5,6 +5,7 @@
 #include "../ptx/link.h"
 #include "observe.h"
 #include "../ptx/parse.h"
+#include "../mem/hostwin.h"
 
 /* Create a simulated GPU for device model dev. */
 ws_gpu *ws_gpu_create(const ws_device *dev, const ws_options *opt)
@@ -98,13 +99,19 @@ int ws_malloc(ws_gpu *g, size_t size, uint64_t *addr)
 /* Allocate managed memory (same address on host and device). */
 int ws_malloc_managed(ws_gpu *g, size_t size, void **ptr)
 {
-    void *p = NULL;
-    if (posix_memalign(&p, 4096, size ? size : 1)) return WS_ERR_MEMORY_ALLOCATION;
-    memset(p, 0, size ? size : 1);
+    /* at a fixed address (hostwin.h): the timing model's caches see the same addresses in every run */
+    void *p = ws_hostwin_alloc(WS_HOSTWIN_MANAGED, size ? size : 1);
+    if (!p) return WS_ERR_MEMORY_ALLOCATION;
     ws_mem_add_host(g->mem, p, size ? size : 1, WS_ALLOC_MANAGED);
     *ptr = p;
     return WS_OK;
 }
+
+/* Page-locked host memory at a fixed address. */
+void *ws_pinned_alloc(size_t size) { return ws_hostwin_alloc(WS_HOSTWIN_PINNED, size); }
+
+/* Release page-locked host memory. */
+int ws_pinned_free(void *p) { return ws_hostwin_free(p); }
 
 /* Free an allocation. */
 int ws_free(ws_gpu *g, uint64_t addr)
@@ -118,12 +125,15 @@ int ws_free(ws_gpu *g, uint64_t addr)
     void *p = (void *)(uintptr_t)addr;
     if (a && a->kind == WS_ALLOC_MANAGED && a->host == p) {
         ws_mem_remove_host(g->mem, p);
-        free(p);
+        ws_hostwin_free(p);
         return WS_OK;
     }
     host_event(g, WS_HM_BADFREE, addr, 0);
     return WS_ERR_INVALID_VALUE;
 }
+
+/* Free and total bytes of the device arena. */
+void ws_gpu_mem_info(const ws_gpu *g, size_t *free_bytes, size_t *total) { ws_mem_info(g->mem, free_bytes, total); }
 
 /* Tell the observers that the host side wrote or read a device range. */
 void ws_gpu_host_access(ws_gpu *g, uint64_t addr, size_t len, int write)

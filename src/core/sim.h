@@ -61,6 +61,10 @@ const ws_device *ws_gpu_device(const ws_gpu *g);
 int ws_malloc(ws_gpu *g, size_t size, uint64_t *addr);
 /* Allocate managed memory: the returned address is the same on host and device. */
 int ws_malloc_managed(ws_gpu *g, size_t size, void **ptr);
+/* Page-locked host memory (cudaMallocHost) of size bytes, zero-filled, at an address that is the same in every
+ * run (src/mem/hostwin.h); NULL when out of memory. ws_pinned_free releases it (-1 when p is not one). */
+void *ws_pinned_alloc(size_t size);
+int ws_pinned_free(void *p);
 /* Free an allocation made by ws_malloc or ws_malloc_managed (WS_ERR_INVALID_VALUE if not one). */
 int ws_free(ws_gpu *g, uint64_t addr);
 /* Make host memory [p, p+size) visible to kernels at address (uint64_t)p (pinned / mapped host memory). */
@@ -76,6 +80,8 @@ void ws_gpu_set_peer(ws_gpu *g, int index, ws_gpu *peer, int enabled);
 int ws_gpu_owns_range(const ws_gpu *g, uint64_t addr);
 /* Whether addr lies in device memory (an allocation or a module variable); fills base/size of the allocation. */
 int ws_is_device_addr(ws_gpu *g, uint64_t addr, uint64_t *base, size_t *size);
+/* Free and total bytes of the device arena (device allocations and module variables use it). */
+void ws_gpu_mem_info(const ws_gpu *g, size_t *free_bytes, size_t *total);
 /* Tell instrumentation (the checkers) that the host side wrote (write=1: cudaMemcpy, cudaMemset) or read
  * device range [addr, addr+len). */
 void ws_gpu_host_access(ws_gpu *g, uint64_t addr, size_t len, int write);

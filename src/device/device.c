@@ -116,6 +116,13 @@ static const field FIELDS[] = {
     FD(l2_bytes_per_clk, 0, 0, "0"),
     FD(dram_efficiency, 0, 0, "1"),
     FD(l2_atomic_cycles, 0, 0, "3"),
+    /* unified memory (defaults: an x86 host over PCIe with Linux UVM; presets name their sources) */
+    FZ(um_page_bytes, 0, 4096, "64 KiB"),
+    FD(um_fault_latency_us, 0, 0, "30"),
+    FD(um_fault_page_us, 0, 0, "0"),
+    FI(um_fault_batch, 0, 1, "256"),
+    FD(um_cpu_fault_us, 0, 0, "10"),
+    FD(um_remote_latency_us, 0, 0, "1.5"),
 };
 #define NFIELDS ((int)(sizeof(FIELDS) / sizeof(FIELDS[0])))
 

@@ -93,6 +93,15 @@ typedef struct ws_device {
     double l2_bytes_per_clk;    /* L1 <-> L2 bandwidth of the whole chip, bytes per SM cycle */
     double dram_efficiency;     /* fraction of mem_bandwidth_gbs that streaming kernels sustain */
     double l2_atomic_cycles;    /* cycles an L2 slice spends on one atomic/reduction sector operation */
+
+    /* unified memory (src/mem/um.h, src/timing/tm_um.c, src/host/hs_um.c): managed pages migrate on demand over
+     * the host link at host_link_gbs_pinned */
+    size_t um_page_bytes;       /* migration unit: a fault moves one page of this size */
+    double um_fault_latency_us; /* one batch of GPU faults: fault-buffer fetch, servicing, page tables, replay */
+    double um_fault_page_us;    /* the driver's work per faulted page (besides its transfer), one page after another */
+    int um_fault_batch;         /* most faults the driver services in one batch */
+    double um_cpu_fault_us;     /* one CPU fault on a managed page, besides its transfer */
+    double um_remote_latency_us;/* a GPU access to a mapped host page (accessed-by), over the link */
 } ws_device;
 
 /* The preset used when no --gpu is given. */

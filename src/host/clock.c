@@ -164,6 +164,12 @@ void ws_hs_clock_sync_to(double t)
     if (t > host_t) host_t = t;
 }
 
+/* The host is busy for a while. */
+void ws_hs_clock_host_busy(double seconds)
+{
+    if (clk_on && seconds > 0) host_t += seconds;
+}
+
 /* The simulated host time now. */
 double ws_hs_clock_host(void) { return host_t; }
 

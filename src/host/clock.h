@@ -45,6 +45,8 @@ void ws_hs_clock_wait(ws_hs_queue *q, double t);
 void ws_hs_clock_sync(ws_hs_queue *q, int all);
 /* The host waits until simulated time t. */
 void ws_hs_clock_sync_to(double t);
+/* The host is busy for `seconds` (a CPU page fault on managed memory). */
+void ws_hs_clock_host_busy(double seconds);
 /* The simulated host time now (0 until the clock starts). */
 double ws_hs_clock_host(void);
 /* Simulated start and end of the last kernel or copy enqueued (for the host timeline). */

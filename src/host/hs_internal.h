@@ -43,6 +43,24 @@ void ws_hs_tl_close(void);
 /* At exit: end open NVTX ranges, write the trace, print the statistics. */
 void ws_hs_tl_finish(void);
 
+/* hs_um.c */
+struct ws_um;
+struct ws_um_counts;
+/* The page table shared with the timing model (NULL until a managed allocation is tracked). */
+struct ws_um *ws_hs_um_table(void);
+/* Around every launch: begin prices the CPU faults so far and unprotects the pages; end protects them again and
+ * puts the launch's GPU fault batches on the timeline (the launch ran on stream from t0; timed: it has a
+ * simulated interval). */
+void ws_hs_um_launch_begin(void);
+void ws_hs_um_launch_end(int stream, double t0, int timed);
+/* CPU page faults and their bytes priced before the launch just recorded. */
+void ws_hs_um_launch_cpu(uint64_t *faults, uint64_t *bytes);
+/* The run's totals and the page size (NULL / 0 when nothing was tracked). */
+const struct ws_um_counts *ws_hs_um_counts(void);
+size_t ws_hs_um_page_bytes(void);
+/* The launch of report index `index` (the last one recorded) took cpu_faults CPU faults moving cpu_bytes first. */
+void ws_hs_report_um(long index, uint64_t cpu_faults, uint64_t cpu_bytes);
+
 /* hs_progress.c */
 /* Install the progress line's callback on a new GPU (when stderr is a terminal and not quiet). */
 void ws_hs_progress_install(ws_gpu *g);

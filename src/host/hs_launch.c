@@ -115,6 +115,7 @@ int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem
     int tl = ws_hs_tl_on();
     double t0 = tl ? ws_hs_tl_now() : 0;
     ws_hs_progress_begin(k->name, (uint64_t)nb);
+    ws_hs_um_launch_begin();   /* timing mode, managed memory: CPU faults so far priced, pages unprotected */
     int r = ws_launch(g, k->k, &cfg, args, &st);
     ws_hs_progress_end();
     ws_tm *tm = ws_hs_tm();
@@ -124,7 +125,17 @@ int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem
         index = ws_hs_report_launch(k->name, grid, block, smem, r, &st, have_occ ? &occ : NULL,
                                     tm ? ws_tm_last(tm) : NULL);
     if (ran && k->depth > 0) ws_hs_report_parent(index, k->depth, k->parent);
-    if (tm && r == WS_OK) ws_hs_clock_kernel(q, ws_tm_last(tm)->duration_ns * 1e-9, host_cost);
+    if (ran) {
+        uint64_t cf, cb;
+        ws_hs_um_launch_cpu(&cf, &cb);
+        ws_hs_report_um(index, cf, cb);
+    }
+    double kt0 = 0, kt1 = 0;
+    if (tm && r == WS_OK) {
+        ws_hs_clock_kernel(q, ws_tm_last(tm)->duration_ns * 1e-9, host_cost);
+        ws_hs_clock_last(&kt0, &kt1);
+    }
+    ws_hs_um_launch_end(q ? q->id : 0, kt0, tm && r == WS_OK);
     if (tl && ran) {
         /* the timeline: the simulated interval in timing mode, else the wall time the simulation took */
         double t1 = ws_hs_tl_now();

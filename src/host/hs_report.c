@@ -1,6 +1,7 @@
 /* hs_report.c - the per-launch report written at exit when WARPSIM_REPORT=FILE is set: the session records each
  * launch (ws_rep_launch) and src/report/run_report.c writes the JSON; plus the timing summary on stderr. */
 #include "hs_internal.h"
+#include "../mem/um.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,34 @@ void ws_hs_report_parent(long index, int depth, long parent)
     }
 }
 
+/* Record the CPU faults before the launch of report index `index` (the last one recorded). */
+void ws_hs_report_um(long index, uint64_t cpu_faults, uint64_t cpu_bytes)
+{
+    if (!ws_hs_um_table() || index < 0 || (size_t)index + 1 != nlaunches) return;
+    launches[index].has_um = 1;
+    launches[index].um_cpu_faults = cpu_faults;
+    launches[index].um_cpu_dtoh_bytes = cpu_bytes;
+}
+
+/* The run's "unified_memory" totals (timing mode, when managed memory was tracked). */
+static void um_member(ws_json *w)
+{
+    const ws_um_counts *c = ws_hs_um_counts();
+    if (!c) return;
+    ws_json_key(w, "unified_memory");
+    ws_json_begin_object(w);
+    ws_json_member_uint(w, "page_bytes", ws_hs_um_page_bytes());
+    ws_json_member_uint(w, "gpu_page_faults", c->gpu_faults);
+    ws_json_member_uint(w, "cpu_page_faults", c->cpu_faults);
+    ws_json_member_uint(w, "htod_bytes", c->htod_bytes);
+    ws_json_member_uint(w, "dtoh_bytes", c->dtoh_bytes);
+    ws_json_member_uint(w, "prefetch_htod_bytes", c->prefetch_htod_bytes);
+    ws_json_member_uint(w, "prefetch_dtoh_bytes", c->prefetch_dtoh_bytes);
+    ws_json_member_uint(w, "evicted_pages", c->evicted_pages);
+    ws_json_member_uint(w, "remote_bytes", c->remote_bytes);
+    ws_json_end_object(w);
+}
+
 /* Copies per device and direction (enum ws_rep_copy_dir), for the report's "devices". */
 static struct { uint64_t count, bytes; double seconds; } copies[WS_HS_MAX_DEVICES][WS_REP_COPY_DIR_COUNT];
 
@@ -109,12 +138,14 @@ static void devices_member(ws_json *w, int nd)
     ws_json_end_array(w);
 }
 
-/* The report's members after "launches": "devices" (with several devices) and "view" (--view). */
+/* The report's members after "launches": "devices" (with several devices), the unified-memory totals and "view"
+ * (--view). */
 static void extra_members(ws_json *w, void *ctx)
 {
     (void)ctx;
     int nd = ws_hs_device_count();
     if (nd > 1) devices_member(w, nd);
+    um_member(w);
     if (ws_hs_view_enabled()) ws_hs_view_member(w, launches, nlaunches);
 }
 
@@ -133,7 +164,7 @@ static void report_write(void)
     const ws_device *d = ws_hs_device_at(0);
     int bad = ws_rep_run_write_ex(out, d ? d->name : "unknown", launches, nlaunches,
                                   ws_hs_chk_report(),   /* --check: the findings */
-                                  ws_hs_view_enabled() || ws_hs_device_count() > 1 ? extra_members : NULL, NULL);
+                                  extra_members, NULL);
     if (locked) ws_hs_unlock();
     if (fclose(out) != 0 || bad) fprintf(stderr, "warpsim: error writing the report %s\n", path);
 }
@@ -205,6 +236,13 @@ static void summary_print(void)
                 secs > 0 ? (double)t->flops / secs / 1e9 : 0.0, secs > 0 ? bytes / secs / 1e9 : 0.0,
                 ai < ridge ? "memory" : "compute");
     }
+    const ws_um_counts *c = ws_hs_um_counts();
+    if (c && (c->gpu_faults || c->cpu_faults || c->prefetch_htod_bytes || c->prefetch_dtoh_bytes))
+        fprintf(stderr, "  unified memory (%zu KiB pages): %llu GPU page faults moved %.2f MiB HtoD, %llu CPU page faults "
+                "and evictions %.2f MiB DtoH, prefetches %.2f MiB HtoD / %.2f MiB DtoH\n", ws_hs_um_page_bytes() >> 10,
+                (unsigned long long)c->gpu_faults, (double)c->htod_bytes / 1048576.0, (unsigned long long)c->cpu_faults,
+                (double)c->dtoh_bytes / 1048576.0, (double)c->prefetch_htod_bytes / 1048576.0,
+                (double)c->prefetch_dtoh_bytes / 1048576.0);
 }
 
 /* Write the report and the timing summary now. */

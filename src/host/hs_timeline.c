@@ -291,6 +291,23 @@ void ws_hs_tl_copy(int stream, int dir, uint64_t bytes, int pinned, double t0, d
     ws_hs_unlock();
 }
 
+/* A unified-memory migration. */
+void ws_hs_tl_um(int stream, int dir, uint64_t bytes, uint32_t faults, double t0, double t1)
+{
+    if (!ws_hs_tl_on()) return;
+    ws_hs_lock();
+    ws_rep_hevent *e = add(WS_REP_HK_MEMCPY, t0, t1);
+    if (e) {
+        e->name = dir == WS_REP_DTOH ? "UM DtoH" : "UM HtoD";
+        e->sub = (uint8_t)dir;
+        e->stream = stream;
+        e->bytes = bytes;
+        e->managed = 1;
+        e->faults = faults;
+    }
+    ws_hs_unlock();
+}
+
 /* A fill. */
 void ws_hs_tl_memset(int stream, uint64_t bytes, double t0, double t1)
 {

@@ -46,6 +46,9 @@ void ws_hs_tl_thread_name(const char *name);
 void ws_hs_tl_api(const char *name, double t0, double t1);
 /* A copy of `bytes` in direction dir (enum ws_rep_copy_dir), pinned when the host side is page-locked. */
 void ws_hs_tl_copy(int stream, int dir, uint64_t bytes, int pinned, double t0, double t1);
+/* A unified-memory migration of `bytes` in direction dir: a batch of `faults` GPU page faults (HtoD), the CPU
+ * page faults priced at a launch (DtoH), or a prefetch (faults 0); nsys's "Unified Memory memcpy" rows. */
+void ws_hs_tl_um(int stream, int dir, uint64_t bytes, uint32_t faults, double t0, double t1);
 /* A fill of `bytes` of device memory. */
 void ws_hs_tl_memset(int stream, uint64_t bytes, double t0, double t1);
 /* An instant on a stream (static name: "event record", "event wait"). */

@@ -229,6 +229,7 @@ ws_gpu *ws_hs_gpu_at(int i, int *err)
         x->tm = ws_tm_create(d);
         const char *cc = getenv("WARPSIM_CACHE_CONTROL");
         ws_tm_set_cache_control(x->tm, !(cc && !strcmp(cc, "none")));
+        ws_tm_set_um(x->tm, ws_hs_um_table());   /* managed pages tracked so far */
         ws_hs_clock_start(i, d);
         ws_tm_attach(x->tm, gpu);
     }

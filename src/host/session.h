@@ -119,6 +119,30 @@ int ws_hs_is_fault(int code);
 /* The face's name for a status code (e.g. "cudaErrorIllegalAddress"), used in the report. */
 void ws_hs_set_error_namer(const char *(*name)(int code));
 
+/* ---- unified memory (timing mode; hs_um.c) ---- */
+/* Whether managed pages are tracked (timing mode): GPU faults, CPU faults (the host copy of a page not valid on
+ * the host is protected; a trapped access migrates it back), prefetches, advice. */
+int ws_hs_um_on(void);
+/* A managed allocation [p, p+size) in the managed window (src/mem/hostwin.h) was made / is being freed. */
+void ws_hs_um_alloc(void *p, size_t size);
+void ws_hs_um_free(void *p);
+/* cudaMemPrefetchAsync of [p, p+n) to the device (to_device) or the host, on queue q (stream number `stream`):
+ * the pages move now, the transfer takes its time on q. */
+void ws_hs_um_prefetch(const void *p, size_t n, int to_device, ws_hs_queue *q, int stream);
+/* advice a face gives on managed memory (cudaMemAdvise) */
+enum ws_hs_um_advice {
+    WS_HS_UM_READ_MOSTLY,        /* reads duplicate the page instead of migrating it */
+    WS_HS_UM_PREFER_DEVICE,      /* preferred location: the device */
+    WS_HS_UM_PREFER_HOST,        /* preferred location: the host (GPU faults map the page, do not migrate it) */
+    WS_HS_UM_ACCESSED_BY         /* the device accesses it mapped, over the link */
+};
+/* cudaMemAdvise: set (set = 1) or clear advice (enum ws_hs_um_advice) on [p, p+n). */
+void ws_hs_um_advise(const void *p, size_t n, int advice, int set);
+/* An API call of a face begins: the CPU page faults since the previous call are priced on the host clock. */
+void ws_hs_um_api(void);
+/* Whether every page of [p, p+n) has the advice: 1 or 0; -1 when pages are not tracked. */
+int ws_hs_um_range_has(const void *p, size_t n, int advice);
+
 /* ---- the report ---- */
 /* Whether a run report was requested (WARPSIM_REPORT) for this process. */
 int ws_hs_report_enabled(void);

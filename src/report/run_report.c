@@ -89,6 +89,21 @@ void ws_rep_launch_json(ws_json *w, const ws_rep_launch *r)
     if (r->has_occ) occ_json(w, &r->occ);
     if (r->has_tm) tm_json(w, &r->tm, &r->stats);
     if (r->error) ws_json_member_string(w, "error", r->error);
+    if (r->has_um) {
+        /* as nsys --cuda-um-gpu-page-faults / --cuda-um-cpu-page-faults count them, in pages of the preset's
+         * um_page_bytes; the CPU's are those since the previous launch */
+        ws_json_key(w, "unified_memory");
+        ws_json_begin_object(w);
+        ws_json_member_uint(w, "gpu_page_faults", r->tm.um.gpu_faults);
+        ws_json_member_uint(w, "fault_batches", r->tm.um.batches);
+        ws_json_member_uint(w, "htod_bytes", r->tm.um.htod_bytes);
+        ws_json_member_uint(w, "dtoh_bytes", r->tm.um.dtoh_bytes);
+        ws_json_member_uint(w, "evicted_pages", r->tm.um.evicted_pages);
+        ws_json_member_uint(w, "remote_bytes", r->tm.um.remote_bytes);
+        ws_json_member_uint(w, "cpu_page_faults", r->um_cpu_faults);
+        ws_json_member_uint(w, "cpu_dtoh_bytes", r->um_cpu_dtoh_bytes);
+        ws_json_end_object(w);
+    }
     if (r->depth > 0) {
         ws_json_key(w, "device_launch");   /* a child grid (dynamic parallelism) */
         ws_json_begin_object(w);

@@ -33,6 +33,9 @@ typedef struct ws_rep_launch {
     long parent;                /* depth > 0: index (in "launches") of the grid that launched it */
     int device;                 /* the device it ran on (`warpsim run --gpus`) */
     int ndevices;               /* devices of the run; "device" is written only when there are several */
+    int has_um;                 /* managed memory was tracked (timing mode): the "unified_memory" member */
+    uint64_t um_cpu_faults;     /* CPU page faults on managed memory since the previous launch */
+    uint64_t um_cpu_dtoh_bytes; /* bytes they moved to the host */
 } ws_rep_launch;
 
 /* Write one launch record as a JSON object: the one place that lists the per-launch metrics. */

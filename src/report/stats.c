@@ -240,6 +240,7 @@ static int print_size_table(FILE *out, const row *rows, long nrows)
 static const char *memop_name(const ws_rep_hevent *e)
 {
     if (e->kind == WS_REP_HK_MEMSET) return "[CUDA memset]";
+    if (e->managed) return e->sub == WS_REP_DTOH ? "[CUDA Unified Memory memcpy DtoH]" : "[CUDA Unified Memory memcpy HtoD]";
     switch (e->sub) {
     case WS_REP_HTOD: return "[CUDA memcpy Host-to-Device]";
     case WS_REP_DTOH: return "[CUDA memcpy Device-to-Host]";
@@ -247,6 +248,25 @@ static const char *memop_name(const ws_rep_hevent *e)
     case WS_REP_PTOP: return "[CUDA memcpy Peer-to-Peer]";
     default: return "[CUDA memcpy Host-to-Host]";
     }
+}
+
+/* The unified-memory page faults of the run (as nsys's um_total_sum lists them), when there were migrations. */
+static void um_table(FILE *out, const ws_rep_host *h)
+{
+    uint64_t gf = 0, cf = 0, hb = 0, db = 0, n = 0;
+    for (size_t i = 0; i < h->nevents; i++) {
+        const ws_rep_hevent *e = &h->events[i];
+        if (e->kind != WS_REP_HK_MEMCPY || !e->managed) continue;
+        n++;
+        if (e->sub == WS_REP_DTOH) { cf += e->faults; db += e->bytes; }
+        else { gf += e->faults; hb += e->bytes; }
+    }
+    if (!n) return;
+    fprintf(out, "\n ** Unified Memory Totals (um_total_sum):\n\n");
+    fprintf(out, " Total HtoD Migration Size (MB)  Total DtoH Migration Size (MB)  Total CPU Page Faults  Total GPU PageFaults\n");
+    fprintf(out, " ------------------------------  ------------------------------  ---------------------  --------------------\n");
+    fprintf(out, " %30.3f  %30.3f  %21llu  %20llu\n", (double)hb / 1e6, (double)db / 1e6, (unsigned long long)cf,
+            (unsigned long long)gf);
 }
 
 /* Row name of a kernel: its demangled name. */
@@ -315,6 +335,7 @@ int ws_rep_stats_print(FILE *out, const ws_rep_host *h, const char *program)
             free(rows);
         }
     }
+    um_table(out, h);
     size_t n = collect(h, it, WS_REP_HK_NVTX, 0);
     row *rows = NULL;
     long nr = make_rows(it, n, &rows, nvtx_namer);

@@ -175,6 +175,10 @@ void ws_rep_host_json(ws_json *w, const ws_rep_host *h)
         ws_json_member_double_g(w, "t0", e->t0, 12);
         ws_json_member_double_g(w, "t1", e->t1, 12);
         if (e->kind == WS_REP_HK_MEMCPY || e->kind == WS_REP_HK_MEMSET) ws_json_member_uint(w, "bytes", e->bytes);
+        if (e->kind == WS_REP_HK_MEMCPY && e->managed) {
+            ws_json_member_bool(w, "managed", 1);
+            ws_json_member_uint(w, "faults", e->faults);
+        }
         if (e->kind == WS_REP_HK_KERNEL && e->launch >= 0) ws_json_member_int(w, "launch", e->launch);
         if (e->kind == WS_REP_HK_NVTX) ws_json_member_int(w, "depth", e->depth);
         ws_json_end_object(w);
@@ -264,8 +268,11 @@ static void trace_event(ws_json *w, const ws_rep_hevent *e, size_t index, kcache
         ws_json_end_object(w);
         break;
     case WS_REP_HK_MEMCPY:
-        snprintf(name, sizeof name, "Memcpy %s%s", ws_rep_copy_dir_name(e->sub),
-                 e->sub == WS_REP_HTOD || e->sub == WS_REP_DTOH ? (e->pinned ? " (pinned)" : " (pageable)") : "");
+        if (e->managed)   /* nsys's row: a unified-memory migration (page faults or a prefetch) */
+            snprintf(name, sizeof name, "Unified Memory memcpy %s", ws_rep_copy_dir_name(e->sub));
+        else
+            snprintf(name, sizeof name, "Memcpy %s%s", ws_rep_copy_dir_name(e->sub),
+                     e->sub == WS_REP_HTOD || e->sub == WS_REP_DTOH ? (e->pinned ? " (pinned)" : " (pageable)") : "");
         ev_begin(w, name, "X", PID_STREAMS, ev_tid(e));
         ws_json_member_string(w, "cat", "memcpy");
         put_time(w, e->t0, e->t1, 1);
@@ -275,6 +282,7 @@ static void trace_event(ws_json *w, const ws_rep_hevent *e, size_t index, kcache
         ws_json_member_string(w, "direction", ws_rep_copy_dir_name(e->sub));
         if (ndevices > 1) ws_json_member_int(w, "device", e->device);
         ws_json_member_bool(w, "pinned", e->pinned);
+        if (e->managed) ws_json_member_uint(w, "page_faults", e->faults);
         ws_json_end_object(w);
         break;
     case WS_REP_HK_MEMSET:

@@ -61,6 +61,8 @@ typedef struct ws_rep_hevent {
     int16_t depth;            /* nvtx: nesting depth of a push/pop range (0 = outermost) */
     uint8_t pinned;           /* memcpy: the host side is page-locked memory */
     uint8_t device;           /* the device (`warpsim run --gpus`) current when it was recorded */
+    uint8_t managed;          /* memcpy: a unified-memory migration (page faults or a prefetch) */
+    uint32_t faults;          /* managed memcpy: the page faults that caused it (0 for a prefetch) */
 } ws_rep_hevent;
 
 /* One block of a kernel on an SM (timing mode). */

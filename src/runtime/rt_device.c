@@ -347,7 +347,10 @@ WS_RT_EXPORT cudaError_t cudaDeviceReset(void)
         ws_rt_managed *m = *pm;
         if (m->device != ws_hs_current()) { pm = &m->next; continue; }
         *pm = m->next;
-        free(m->ptr);   /* managed memory goes with its device, as every allocation on it */
+        /* managed memory goes with its device, as every allocation on it: its pages first, then its fixed-address
+         * window (ws_pinned_free releases any host window, managed ones too) */
+        ws_hs_um_free(m->ptr);
+        ws_pinned_free(m->ptr);
         free(m);
     }
     ws_rt_g.allocated[ws_hs_current()] = 0;

@@ -213,6 +213,8 @@ WS_RT_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t wi
     return cudaMalloc(devPtr, p * height);
 }
 
+static struct ws_rt_managed *find_managed(const void *p, size_t n);
+
 /* Forget a managed allocation record; 1 if it was one. */
 static int drop_managed(void *p)
 {
@@ -245,6 +247,8 @@ WS_RT_EXPORT cudaError_t cudaFree(void *devPtr)
         if (dv >= 0 && ws_hs_gpu_if(dv)) g = ws_hs_gpu_if(dv);
         else dv = ws_hs_current();
         int known = ws_is_device_addr(g, a, &base, &size) && base == a;
+        const ws_rt_managed *mm = find_managed(devPtr, 1);
+        if (mm && mm->ptr == devPtr) ws_hs_um_free(devPtr);   /* its pages are forgotten (and readable again) */
         if (ws_free(g, a) != WS_OK) e = cudaErrorInvalidValue;
         else {
             if (known && ws_rt_g.allocated[dv] >= size) ws_rt_g.allocated[dv] -= size;
@@ -327,8 +331,9 @@ WS_RT_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int f
         *pHost = NULL;
         if (size) {
             void *p = NULL;
-            if (posix_memalign(&p, 4096, size)) e = cudaErrorMemoryAllocation;
-            else if ((e = add_host(g, p, size, flags, 0)) != cudaSuccess) free(p);
+            /* at a fixed address (src/mem/hostwin.h), so that timing runs repeat bit for bit */
+            if (!(p = ws_pinned_alloc(size))) e = cudaErrorMemoryAllocation;
+            else if ((e = add_host(g, p, size, flags, 0)) != cudaSuccess) ws_pinned_free(p);
             else *pHost = p;
         }
     }
@@ -356,7 +361,7 @@ WS_RT_EXPORT cudaError_t cudaFreeHost(void *ptr)
             ws_rt_hostmem *h = *pp;
             *pp = h->next;
             unregister_all(g, h->ptr);
-            free(h->ptr);
+            ws_pinned_free(h->ptr);
             free(h);
         }
     }
@@ -444,6 +449,7 @@ WS_RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned 
             m->next = ws_rt_g.managed;
             ws_rt_g.managed = m;
             ws_rt_g.allocated[m->device] += size;
+            ws_hs_um_alloc(p, size);   /* its pages (timing mode: migrations) */
             *devPtr = p;
         }
     }
@@ -451,7 +457,7 @@ WS_RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned 
 }
 
 /* Managed allocation holding p[0, n), or NULL. */
-static ws_rt_managed *find_managed(const void *p, size_t n)
+static struct ws_rt_managed *find_managed(const void *p, size_t n)
 {
     for (ws_rt_managed *m = ws_rt_g.managed; m; m = m->next) {
         const char *b = m->ptr, *c = p;
@@ -835,7 +841,8 @@ static cudaError_t check_location(struct cudaMemLocation loc)
     }
 }
 
-/* cudaMemPrefetchAsync: validated no-op (host and device already share managed bytes). */
+/* cudaMemPrefetchAsync: the pages move to the device or the host now; in timing mode the transfer takes its time
+ * on the stream (src/host/hs_um.c). */
 WS_RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
                                               unsigned int flags, cudaStream_t stream)
 {
@@ -847,6 +854,8 @@ WS_RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, 
     if (!e && flags) e = cudaErrorInvalidValue;
     if (!e && (!devPtr || !count || !find_managed(devPtr, count))) e = cudaErrorInvalidValue;
     if (!e) e = check_location(location);
+    if (!e) ws_hs_um_prefetch(devPtr, count, location.type == cudaMemLocationTypeDevice, s ? &s->q : NULL,
+                              ws_rt_stream_id(s));
     return leave(e);
 }
 
@@ -860,7 +869,8 @@ WS_RT_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t co
     return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
 }
 
-/* cudaMemAdvise: validated no-op. */
+/* cudaMemAdvise: the advice goes on the pages (src/mem/um.h): read-mostly duplicates on reads, a preferred
+ * location (the host: GPU faults map instead of migrating), accessed-by (GPU accesses cross the link). */
 WS_RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                                        struct cudaMemLocation location)
 {
@@ -871,6 +881,78 @@ WS_RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cu
     if (!e && (!devPtr || !count || !find_managed(devPtr, count))) e = cudaErrorInvalidValue;
     if (!e && advice != cudaMemAdviseSetReadMostly && advice != cudaMemAdviseUnsetReadMostly)
         e = check_location(location);
+    if (!e) {
+        int dev = location.type == cudaMemLocationTypeDevice;
+        switch (advice) {
+        case cudaMemAdviseSetReadMostly: ws_hs_um_advise(devPtr, count, WS_HS_UM_READ_MOSTLY, 1); break;
+        case cudaMemAdviseUnsetReadMostly: ws_hs_um_advise(devPtr, count, WS_HS_UM_READ_MOSTLY, 0); break;
+        case cudaMemAdviseSetPreferredLocation:
+            ws_hs_um_advise(devPtr, count, dev ? WS_HS_UM_PREFER_HOST : WS_HS_UM_PREFER_DEVICE, 0);
+            ws_hs_um_advise(devPtr, count, dev ? WS_HS_UM_PREFER_DEVICE : WS_HS_UM_PREFER_HOST, 1);
+            break;
+        case cudaMemAdviseUnsetPreferredLocation:
+            ws_hs_um_advise(devPtr, count, WS_HS_UM_PREFER_DEVICE, 0);
+            ws_hs_um_advise(devPtr, count, WS_HS_UM_PREFER_HOST, 0);
+            break;
+        case cudaMemAdviseSetAccessedBy: if (dev) ws_hs_um_advise(devPtr, count, WS_HS_UM_ACCESSED_BY, 1); break;
+        case cudaMemAdviseUnsetAccessedBy: if (dev) ws_hs_um_advise(devPtr, count, WS_HS_UM_ACCESSED_BY, 0); break;
+        default: break;
+        }
+    }
+    return leave(e);
+}
+
+/* One attribute of a managed range from its pages' advice; cudaErrorNotSupported for the prefetch locations. */
+static cudaError_t range_attribute(void *data, size_t size, enum cudaMemRangeAttribute attr, const void *p, size_t n)
+{
+    if (!data || !size) return cudaErrorInvalidValue;
+    switch (attr) {
+    case cudaMemRangeAttributeReadMostly:
+        if (size < sizeof(int)) return cudaErrorInvalidValue;
+        *(int *)data = ws_hs_um_range_has(p, n, WS_HS_UM_READ_MOSTLY) == 1;
+        return cudaSuccess;
+    case cudaMemRangeAttributePreferredLocation:
+        if (size < sizeof(int)) return cudaErrorInvalidValue;
+        *(int *)data = ws_hs_um_range_has(p, n, WS_HS_UM_PREFER_DEVICE) == 1 ? 0
+                     : ws_hs_um_range_has(p, n, WS_HS_UM_PREFER_HOST) == 1 ? cudaCpuDeviceId : cudaInvalidDeviceId;
+        return cudaSuccess;
+    case cudaMemRangeAttributeAccessedBy: {
+        if (size % sizeof(int)) return cudaErrorInvalidValue;
+        int *d = data;
+        size_t k = 0;
+        if (ws_hs_um_range_has(p, n, WS_HS_UM_ACCESSED_BY) == 1) d[k++] = 0;
+        while (k < size / sizeof(int)) d[k++] = cudaInvalidDeviceId;
+        return cudaSuccess;
+    }
+    default:
+        fprintf(stderr, "warpsim: cudaMemRangeGetAttribute: attribute %d (a prefetch location or a location type) is "
+                        "not supported by the simulator\n", (int)attr);
+        return cudaErrorNotSupported;
+    }
+}
+
+/* cudaMemRangeGetAttribute: read-mostly, preferred location and accessed-by of a managed range. */
+WS_RT_EXPORT cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, enum cudaMemRangeAttribute attribute,
+                                                  const void *devPtr, size_t count)
+{
+    WS_RT_API();
+    ws_rt_lock();
+    cudaError_t e = ws_rt_check(0);
+    if (!e && (!devPtr || !count || !find_managed(devPtr, count))) e = cudaErrorInvalidValue;
+    if (!e) e = range_attribute(data, dataSize, attribute, devPtr, count);
+    return leave(e);
+}
+
+/* cudaMemRangeGetAttributes: several attributes of a managed range. */
+WS_RT_EXPORT cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, enum cudaMemRangeAttribute *attributes,
+                                                   size_t numAttributes, const void *devPtr, size_t count)
+{
+    WS_RT_API();
+    ws_rt_lock();
+    cudaError_t e = ws_rt_check(0);
+    if (!e && (!data || !dataSizes || !attributes || !numAttributes)) e = cudaErrorInvalidValue;
+    if (!e && (!devPtr || !count || !find_managed(devPtr, count))) e = cudaErrorInvalidValue;
+    for (size_t i = 0; !e && i < numAttributes; i++) e = range_attribute(data[i], dataSizes[i], attributes[i], devPtr, count);
     return leave(e);
 }
 

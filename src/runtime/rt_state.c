@@ -25,6 +25,7 @@ static _Thread_local int api_depth;   /* API calls of this thread in progress */
 ws_rt_api_scope ws_rt_api_begin(const char *name)
 {
     ws_rt_api_scope s = { NULL, 0, 0 };
+    ws_hs_um_api();   /* timing mode, managed memory: CPU page faults since the last call take their host time */
     if (!ws_hs_tl_on()) return s;
     s.counted = 1;
     if (api_depth++ == 0) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "timing.h"
 #include "../core/observe.h"
+#include "tm_um.h"
 
 const char *const ws_stall_names[WS_ST_COUNT] = {
     "barrier", "long_scoreboard", "short_scoreboard", "wait", "math_pipe_throttle", "lg_throttle",
@@ -137,6 +138,7 @@ struct ws_tm {
     tfn *fns;                  /* static facts of the functions warps ran in this launch */
     int nfns, capfns;
     pthread_mutex_t fns_lock;  /* the parallel phase may meet a function first on any thread */
+    tm_um um;                  /* GPU page faults on managed memory */
 };
 
 /* Create a timing model for device dev. */
@@ -147,6 +149,7 @@ ws_tm *ws_tm_create(const ws_device *dev)
     tm->ms = ws_ms_create(dev);
     tm->flush_all = 1;
     pthread_mutex_init(&tm->fns_lock, NULL);
+    tm_um_init(&tm->um, dev);
     return tm;
 }
 
@@ -157,7 +160,18 @@ void ws_tm_destroy(ws_tm *tm)
     ws_ms_destroy(tm->ms);
     free(tm->fns);
     pthread_mutex_destroy(&tm->fns_lock);
+    tm_um_free(&tm->um);
     free(tm);
+}
+
+/* Price GPU accesses to um's managed pages in later launches. */
+void ws_tm_set_um(ws_tm *tm, struct ws_um *um) { tm->um.um = um; }
+
+/* The fault batches of the most recent launch. */
+const ws_tm_um_batch *ws_tm_um_batches(const ws_tm *tm, size_t *n)
+{
+    *n = tm->um.nb;
+    return tm->um.b;
 }
 
 /* Cache control for later launches. */
@@ -587,7 +601,9 @@ static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t, uint6
 static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t)
 {
     const ws_insn *in = r->in;
-    uint64_t done = ws_ms_access_warp(tm->ms, tx_sm(x), x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, r, t);
+    /* managed memory: the access waits for the pages it faults on (or for the link, to a mapped host page) */
+    uint64_t from = tm->um.um && ws_um_any(tm->um.um) ? tm_um_access(&tm->um, r, t) : t;
+    uint64_t done = ws_ms_access_warp(tm->ms, tx_sm(x), x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, r, from);
     if (tm->nlis) mem_event(tm, x, r, t, done);
     int kind = (r->space[__builtin_ctz(r->exec)] == WS_S_SHARED) ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
     if (done > acc->end) acc->end = done;
@@ -961,6 +977,7 @@ static void tm_engine(void *ctx, ws_run *L)
     if (tm->flush_all) ws_ms_flush(tm->ms);
     else ws_ms_new_launch(tm->ms);
     ws_ms_reset_counts(tm->ms);
+    tm_um_begin(&tm->um);
     /* the L1 gets what the shared-memory carve-out of this launch leaves */
     ws_ms_set_smem_per_sm(tm->ms, (size_t)bps * (L->entry->static_smem + L->dyn_smem + d->smem_reserved_per_block));
     for (int i = 0; i < tm->nlis; i++)
@@ -1115,6 +1132,7 @@ placed:;
     R->flops = tm->flops;
     R->tensor_insts = acc.tensor_insts;
     R->tensor_active_pct = sp_active > 0 ? 100.0 * (double)acc.tensor_cycles / sp_active : 0;
+    tm_um_end(&tm->um, &R->um);
     for (int i = 0; i < L->npool; i++) {
         tblk *tb = L->pool[i]->user;
         if (!tb) continue;

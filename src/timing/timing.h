@@ -26,6 +26,23 @@ enum {
 };
 extern const char *const ws_stall_names[WS_ST_COUNT];
 
+/* one batch of GPU page faults on managed memory (tm_um.h), in cycles of its launch */
+typedef struct ws_tm_um_batch {
+    uint64_t t0, t1;            /* the driver took the batch / its last page was in */
+    uint32_t faults;            /* pages that faulted in it */
+    uint64_t htod_bytes, dtoh_bytes;   /* migrated in (and evicted out to make room) */
+} ws_tm_um_batch;
+
+/* what one launch did with managed memory */
+typedef struct ws_tm_um_result {
+    uint64_t gpu_faults;        /* pages the GPU faulted on */
+    uint64_t htod_bytes;        /* migrated to the device by those faults */
+    uint64_t dtoh_bytes;        /* evicted to the host to make room (oversubscription) */
+    uint64_t evicted_pages;
+    uint64_t remote_bytes;      /* read or written over the link in mapped host pages */
+    uint64_t batches;           /* fault batches the driver serviced */
+} ws_tm_um_result;
+
 /* what one launch did, in timing terms */
 typedef struct ws_tm_result {
     int valid;
@@ -44,6 +61,7 @@ typedef struct ws_tm_result {
     uint64_t flops;                  /* floating-point operations (FMA = 2), for the roofline */
     uint64_t tensor_insts;           /* sm__inst_executed_pipe_tensor.sum (wmma.mma, mma) */
     double tensor_active_pct;        /* sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active */
+    ws_tm_um_result um;              /* unified memory: faults and migrations (zero without managed memory) */
 } ws_tm_result;
 
 typedef struct ws_tm ws_tm;
@@ -62,5 +80,10 @@ const ws_tm_result *ws_tm_last(const ws_tm *tm);
 int ws_tm_add_listener(ws_tm *tm, const ws_tm_listener *l);
 /* Remove an event listener. */
 void ws_tm_remove_listener(ws_tm *tm, const ws_tm_listener *l);
+struct ws_um;
+/* Price GPU accesses to the managed pages of um (src/mem/um.h) in later launches (NULL: none). */
+void ws_tm_set_um(ws_tm *tm, struct ws_um *um);
+/* The fault batches of the most recent launch; *n gets how many. */
+const ws_tm_um_batch *ws_tm_um_batches(const ws_tm *tm, size_t *n);
 
 #endif
