@@ -12,7 +12,7 @@ enum {
     CK_BADFREE, CK_LEAK, CK_API,                                      /* host side */
     CK_RACE, CK_RACE_BENIGN,                                          /* racecheck */
     CK_DIVBAR, CK_BARMISMATCH, CK_MASK, CK_EXITED,                    /* synccheck */
-    CK_INIT_GLOBAL, CK_INIT_SHARED, CK_INIT_HOST,                     /* initcheck */
+    CK_INIT_GLOBAL, CK_INIT_SHARED, CK_INIT_HOST, CK_INIT_USE,        /* initcheck */
     CK_DEADLOCK, CK_WATCHDOG                                          /* deadlock */
 };
 
@@ -79,6 +79,34 @@ typedef struct chk_warp {
     uint32_t cp_groups;        /* cp.async groups committed (chk_async.c) */
 } chk_warp;
 
+/* initcheck's definedness shadow of one warp (chk_init.c): registers mirror the warp's register stack (one 64-bit
+ * word of undefined bits per register lane, predicates as a lane mask in lane 0's word), local memory a byte per
+ * byte of each lane's stack; origins name the load that brought the undefined bits in (an instruction site) */
+typedef struct chk_ish {
+    uint64_t *rsh;             /* per register-stack entry: its undefined bits */
+    uint32_t *rorg;            /* per register-stack entry: origin site of those bits (0 none) */
+    size_t rcap;               /* entries of rsh/rorg */
+    uint8_t *lsh;              /* per local byte of every lane: CHK_LD_* */
+    uint32_t *lorg;            /* per 4 local bytes of every lane: origin site of poisoned bytes */
+    size_t lcap;               /* bytes of lsh */
+    int lfresh;                /* lsh was reset for the warp's block */
+    int depth;                 /* call frames the shadow has followed */
+    const ws_func **callee;    /* per frame: the function called (return values) */
+    int ccap;
+} chk_ish;
+
+/* states of a local byte in chk_ish.lsh */
+enum { CHK_LD_DEF, CHK_LD_NEVER, CHK_LD_POISON };
+
+/* where an undefined value came from: the first load of its site in the launch (chk_init.c) */
+typedef struct chk_origin {
+    uint32_t launch;           /* launch number it was set in (older: unset) */
+    uint8_t space;             /* WS_S_GLOBAL / SHARED / LOCAL */
+    unsigned size;             /* bytes the load read */
+    uint64_t addr;             /* address in that space */
+    uint32_t thr[3], blk[3];   /* the thread that loaded it */
+} chk_origin;
+
 /* per-block state */
 typedef struct chk_blk {
     ws_block *b;               /* key */
@@ -88,7 +116,12 @@ typedef struct chk_blk {
     s_ent *sh;                 /* racecheck shadow of shared memory */
     size_t sh_n, sh_lo, sh_hi; /* words, touched range */
     uint8_t *sh_init;          /* initcheck: bit per shared byte written */
+    uint8_t *sh_poison;        /* initcheck: bit per shared byte whose last store stored undefined bits */
+    uint32_t *sh_org;          /* initcheck: per shared word, the origin site of its poisoned bytes */
+    int any_poison;            /* some byte of sh_poison is set */
     size_t init_bytes;
+    chk_ish *ish;              /* initcheck: per warp, the definedness shadow */
+    int nish;
     size_t smem;
     const ws_insn *phase_in[16]; /* the barrier instruction the first arrival of each phase used */
     int exit_noted;            /* some threads exited */
@@ -124,6 +157,13 @@ struct ws_chk {
     /* initcheck: bit per global-arena byte written (covers [0, ginit_cover)) */
     uint8_t *ginit;
     size_t ginit_map, ginit_cover;
+    /* initcheck's origins, by site number; the launch number they belong to */
+    chk_origin *org;
+    uint32_t norg;
+    uint32_t launch_no;
+    /* a host-side copy's source in the arena, until its destination is written (WS_HM_READ, then WS_HM_WRITE) */
+    uint64_t hread_off;
+    size_t hread_len;
     /* racecheck: global shadow per word of the arena (covers [0, gsh_cover)) */
     g_ent *gsh;
     size_t gsh_map, gsh_cover;
@@ -221,6 +261,32 @@ void chk_mem_block(ws_chk *c, chk_blk *cb, ws_block *b);
 uint32_t chk_site(ws_chk *c, const ws_insn *in, const ws_func *fn);
 /* Release the shadows. */
 void chk_mem_free(ws_chk *c);
+
+/* ---- chk_init.c: definedness (initcheck as MemorySanitizer does it) ---- */
+/* Observer: before every instruction: propagate definedness through it, report uses of undefined values. */
+void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r);
+/* A new block: clear its warps' register shadows, mark their local memory unwritten. */
+void chk_init_block(ws_chk *c, chk_blk *cb, ws_block *b);
+/* Free a block's shadows. */
+void chk_init_blk_free(chk_blk *cb);
+/* The shadow of warp w (grown to its register stack). */
+chk_ish *chk_init_ish(ws_chk *c, chk_blk *cb, ws_warp *w);
+/* Lane l's load of size bytes at a (space sp) is about to run: set its destinations' shadows. undef: bit i set when
+ * byte i of the access is undefined (all defined: 0); never: bits of those never written; org: origin of the rest. */
+void chk_init_load(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int sp, uint64_t a, uint32_t undef, uint32_t never,
+                   uint32_t org);
+/* Undefined bytes of lane l's store data (bit i: byte i of the stored bytes), its origin in *org. */
+uint32_t chk_init_store_undef(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint32_t *org);
+/* Report a use of an undefined value by lane l: what (CHK_USE_*), origin site, bytes of the use. */
+void chk_init_use(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int what, uint32_t org);
+/* Lane l read size never-written bytes at a (space sp): the origin site of the value, its origin set. */
+uint32_t chk_init_origin(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int sp, uint64_t a, unsigned size);
+/* Local-memory shadow of lane l of w at offset a (NULL when outside its stack). */
+uint8_t *chk_init_local(ws_chk *c, ws_warp *w, int l, uint64_t a, unsigned size, uint32_t **org);
+
+/* uses of an undefined value that initcheck reports */
+enum { CHK_USE_BRANCH, CHK_USE_GUARD, CHK_USE_ADDR, CHK_USE_ATOM, CHK_USE_STORE, CHK_USE_PRINTF, CHK_USE_TARGET,
+       CHK_USE_COUNT };
 
 /* ---- chk_sync.c ---- */
 /* Observer: after every instruction. */

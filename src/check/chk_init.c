@@ -1,0 +1,738 @@
+/* chk_init.c - initcheck as MemorySanitizer does it: definedness is tracked, and only a use of an undefined value
+ * is an error. Registers carry a shadow of undefined bits (one 64-bit word per register lane, the register's own
+ * width: exact where it costs nothing, for and/or/xor/not, shifts, moves, packs, selp), memory a bit or byte per
+ * byte (chk_mem.c: the global arena's written bits, shared memory's written and poisoned bits, local memory's byte
+ * states here). Loads bring memory's shadow into registers, stores of registers into shared or local memory carry
+ * it back; arithmetic makes a result undefined when an input is (all of the result's bits). A branch or a guard of an
+ * instruction with effects, an address, an atomic's operand, a store to global (host-visible) memory and a printf
+ * argument are uses: each report names the use and the load the undefined bits came from (its origin). Everything
+ * runs in the checker's observer callbacks, so with --check off the executor pays nothing. */
+#include <stdlib.h>
+#include <string.h>
+#include "chk_int.h"
+
+/* what each use is, in reports */
+static const char *const use_text[CHK_USE_COUNT] = {
+    [CHK_USE_BRANCH] = "the condition of a branch",
+    [CHK_USE_GUARD] = "the guard predicate of an instruction with effects (a store, atomic, call, barrier or exit)",
+    [CHK_USE_ADDR] = "an address",
+    [CHK_USE_ATOM] = "an operand of an atomic operation",
+    [CHK_USE_STORE] = "a value stored to __global__ memory",
+    [CHK_USE_PRINTF] = "an argument of printf",
+    [CHK_USE_TARGET] = "a branch index or call target",
+};
+
+/* Run body for every lane l set in mask. */
+#define EACH_LANE(mask, ...) do { \
+    for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); __VA_ARGS__; } \
+} while (0)
+
+/* ---------- register shadow access ---------- */
+
+/* Undefined bits of data operand r in lane l (special registers and constants are defined; the carry flag is
+ * tracked as a register). */
+static inline uint64_t sget(const uint64_t *S, int r, int l)
+{
+    return r < WS_SR_COUNT && r != WS_SR_CARRY ? 0 : S[(size_t)r * WS_LANES + (size_t)l];
+}
+
+/* Origin of operand r's undefined bits in lane l. */
+static inline uint32_t oget(const uint32_t *O, int r, int l) { return O[(size_t)r * WS_LANES + (size_t)l]; }
+
+/* Set the undefined bits of destination r in lane l (the sink and special registers keep none). */
+static inline void sput(uint64_t *S, uint32_t *O, int r, int l, uint64_t sh, uint32_t org)
+{
+    if (r < WS_SR_COUNT && r != WS_SR_CARRY) return;
+    S[(size_t)r * WS_LANES + (size_t)l] = sh;
+    O[(size_t)r * WS_LANES + (size_t)l] = sh ? org : 0;
+}
+
+/* Undefined lanes of predicate r. */
+static inline uint32_t pget(const uint64_t *S, int r) { return r < WS_SR_COUNT ? 0 : (uint32_t)S[(size_t)r * WS_LANES]; }
+
+/* Set predicate r's undefined lanes under mask (undef: those of them that become undefined, with origin org). */
+static inline void pput(uint64_t *S, uint32_t *O, int r, uint32_t mask, uint32_t undef, uint32_t org)
+{
+    if (r < WS_SR_COUNT) return;
+    uint64_t *p = &S[(size_t)r * WS_LANES];
+    *p = (uint32_t)((((uint32_t)*p) & ~mask) | (undef & mask));
+    for (uint32_t m = undef & mask; m; m &= m - 1) O[(size_t)r * WS_LANES + (size_t)__builtin_ctz(m)] = org;
+}
+
+/* Bits of a register a type uses (predicates: the lane's bit). */
+static inline uint64_t wmask(int t)
+{
+    int n = ws_type_size(t);
+    return n >= 8 || n <= 0 ? ~0ull : (1ull << (8 * n)) - 1;
+}
+
+/* ---------- per-warp shadows ---------- */
+
+/* Free a block's shadows. */
+void chk_init_blk_free(chk_blk *cb)
+{
+    for (int i = 0; i < cb->nish; i++) {
+        chk_ish *s = &cb->ish[i];
+        free(s->rsh);
+        free(s->rorg);
+        free(s->lsh);
+        free(s->lorg);
+        free(s->callee);
+    }
+    free(cb->ish);
+    free(cb->sh_poison);
+    free(cb->sh_org);
+    cb->ish = NULL;
+    cb->nish = 0;
+    cb->sh_poison = NULL;
+    cb->sh_org = NULL;
+}
+
+/* Grow a warp's register shadow to n entries (new entries defined). 0, or -1 out of memory. */
+static int ish_grow(chk_ish *s, size_t n)
+{
+    if (n <= s->rcap) return 0;
+    uint64_t *a = realloc(s->rsh, n * sizeof *a);
+    if (!a) return -1;
+    s->rsh = a;
+    uint32_t *o = realloc(s->rorg, n * sizeof *o);
+    if (!o) return -1;
+    s->rorg = o;
+    memset(a + s->rcap, 0, (n - s->rcap) * sizeof *a);
+    memset(o + s->rcap, 0, (n - s->rcap) * sizeof *o);
+    s->rcap = n;
+    return 0;
+}
+
+/* The shadow of warp w (grown to its register stack), NULL when out of memory. */
+chk_ish *chk_init_ish(ws_chk *c, chk_blk *cb, ws_warp *w)
+{
+    (void)c;
+    if (cb->nish < cb->nwarps) {
+        chk_ish *n = realloc(cb->ish, (size_t)cb->nwarps * sizeof *n);
+        if (!n) return NULL;
+        memset(n + cb->nish, 0, (size_t)(cb->nwarps - cb->nish) * sizeof *n);
+        cb->ish = n;
+        cb->nish = cb->nwarps;
+    }
+    chk_ish *s = &cb->ish[w->warp_in_block];
+    if (s->rcap < w->reg_stack_slots && ish_grow(s, w->reg_stack_slots)) return NULL;
+    return s;
+}
+
+/* A new block: its warps' entry registers are defined, their local memory unwritten. */
+void chk_init_block(ws_chk *c, chk_blk *cb, ws_block *b)
+{
+    for (int i = 0; i < b->nwarps; i++) {
+        chk_ish *s = chk_init_ish(c, cb, &b->warps[i]);
+        if (!s) return;
+        size_t n = (size_t)c->L->entry->nregs * WS_LANES;
+        if (n > s->rcap) n = s->rcap;
+        memset(s->rsh, 0, n * sizeof *s->rsh);
+        memset(s->rorg, 0, n * sizeof *s->rorg);
+        s->lfresh = 0;
+        s->depth = 0;
+    }
+}
+
+/* Local-memory shadow of lane l of w at offset a (size bytes; NULL outside its stack); *org its words' origins. */
+uint8_t *chk_init_local(ws_chk *c, ws_warp *w, int l, uint64_t a, unsigned size, uint32_t **org)
+{
+    size_t stride = w->L->local_stride;
+    if (!stride || a + size > stride || a + size < a) return NULL;
+    chk_ish *s = chk_init_ish(c, chk_blk_of(c, w->blk), w);
+    if (!s) return NULL;
+    if (!s->lfresh) {   /* first local access of the block's warp: every byte is unwritten */
+        size_t n = stride * WS_LANES;
+        if (s->lcap < n) {
+            free(s->lsh);
+            free(s->lorg);
+            s->lsh = malloc(n);
+            s->lorg = calloc(n / 4 + 1, sizeof *s->lorg);
+            if (!s->lsh || !s->lorg) { s->lcap = 0; return NULL; }
+            s->lcap = n;
+        }
+        memset(s->lsh, CHK_LD_NEVER, n);
+        s->lfresh = 1;
+    }
+    size_t at = (size_t)l * stride + (size_t)a;
+    if (org) *org = s->lorg + at / 4;
+    return s->lsh + at;
+}
+
+/* Copy n bytes of local shadow within lane l (call arguments, return values). */
+static void local_copy(ws_chk *c, ws_warp *w, int l, uint64_t dst, uint64_t src, size_t n)
+{
+    uint32_t *od, *os;
+    uint8_t *d = chk_init_local(c, w, l, dst, (unsigned)n, &od), *s = chk_init_local(c, w, l, src, (unsigned)n, &os);
+    if (!d || !s || !n) return;
+    memmove(d, s, n);
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == CHK_LD_POISON) od[((dst + i) >> 2) - (dst >> 2)] = os[((src + i) >> 2) - (src >> 2)];
+}
+
+/* Mark n bytes of lane l's local memory at a defined (written by a built-in). */
+static void local_define(ws_chk *c, ws_warp *w, int l, uint64_t a, size_t n)
+{
+    uint8_t *p = chk_init_local(c, w, l, a, (unsigned)n, NULL);
+    if (p) memset(p, CHK_LD_DEF, n);
+}
+
+/* ---------- origins and reports ---------- */
+
+/* Lane l read never-written bytes at a (space sp): the load is the value's origin; record its first occurrence in
+ * this launch. Returns the origin (the load's site number), 0 when the site table is full. */
+uint32_t chk_init_origin(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int sp, uint64_t a, unsigned size)
+{
+    uint32_t site = chk_site(c, r->in, r->fn);
+    if (!site) return 0;
+    if (site >= c->norg) {
+        uint32_t n = c->norg ? c->norg : 256;
+        while (n <= site) n *= 2;
+        chk_origin *o = realloc(c->org, n * sizeof *o);
+        if (!o) return 0;
+        memset(o + c->norg, 0, (n - c->norg) * sizeof *o);
+        c->org = o;
+        c->norg = n;
+    }
+    chk_origin *o = &c->org[site];
+    if (o->launch != c->launch_no) {
+        o->launch = c->launch_no;
+        o->space = (uint8_t)sp;
+        o->size = size;
+        o->addr = a;
+        chk_thr_dims(w->L, chk_thr(w, l), o->thr);
+        memcpy(o->blk, &w->blk->id, sizeof o->blk);
+    }
+    return site;
+}
+
+/* Name of a state space in initcheck's titles. */
+static const char *space_title(int sp)
+{
+    return sp == WS_S_SHARED ? "__shared__" : sp == WS_S_LOCAL ? "__local__" : "__global__";
+}
+
+/* Report a use of an undefined value by lane l of w at r's instruction; org: the load it came from. */
+void chk_init_use(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int what, uint32_t org)
+{
+    int fresh;
+    chk_group *g = chk_group_get(c, WS_CHK_INITCHECK, CK_INIT_USE, chk_line_key(r->in, r->fn),
+                                 (const void *)(uintptr_t)org, (uint64_t)what, &fresh);
+    if (!g) return;
+    if (fresh) {
+        const chk_origin *o = org && org < c->norg && c->org[org].launch == c->launch_no ? &c->org[org] : NULL;
+        chk_where(c, r->fn, r->in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);
+        if (o)
+            snprintf(g->title, sizeof g->title, "Uninitialized %s memory read of size %u bytes", space_title(o->space),
+                     o->size);
+        else
+            snprintf(g->title, sizeof g->title, "Use of an uninitialized value");
+        chk_detail(g, "The uninitialized value is used as %s by %s (PTX line %u)", use_text[what],
+                   ws_opinfo_table[r->in->op].name, r->in->ptx_line);
+        if (o) {
+            char ow[512];
+            const ws_insn *oin = c->site_in[org];
+            chk_where(c, c->site_fn[org], oin, ow, sizeof ow, NULL, 0, NULL);
+            chk_detail(g, "warpsim tracks definedness as MemorySanitizer does: the value came from the read at %s "
+                       "(PTX line %u) by thread (%u,%u,%u) in block (%u,%u,%u); that read and every copy of the value "
+                       "were not errors, this use is", ow, oin->ptx_line, o->thr[0], o->thr[1], o->thr[2], o->blk[0],
+                       o->blk[1], o->blk[2]);
+            if (o->space == WS_S_GLOBAL) {
+                const chk_alloc *al = chk_live_find(c, o->addr);
+                if (al)
+                    chk_detail(g, "Address 0x%llx, %llu bytes into the allocation at 0x%llx of size %zu bytes, was "
+                               "never written by a kernel, cudaMemcpy or cudaMemset (cudaMalloc does not clear memory)",
+                               (unsigned long long)o->addr, (unsigned long long)(o->addr - al->addr),
+                               (unsigned long long)al->addr, al->size);
+                else
+                    chk_detail(g, "Address 0x%llx was never written by a kernel, cudaMemcpy or cudaMemset",
+                               (unsigned long long)o->addr);
+            } else if (o->space == WS_S_SHARED) {
+                chk_detail(g, "Address 0x%llx of block (%u,%u,%u)'s shared memory was never written by a thread of "
+                           "the block", (unsigned long long)o->addr, o->blk[0], o->blk[1], o->blk[2]);
+            } else {
+                chk_detail(g, "Offset 0x%llx of the thread's local memory (its stack frame) was never written: an "
+                           "uninitialized local variable or array element", (unsigned long long)o->addr);
+            }
+        }
+    }
+    chk_group_hit(c, g, w, l);
+}
+
+/* ---------- memory instructions (called from chk_pre_mem) ---------- */
+
+/* Lane l's load is about to run: its destinations take the loaded bytes' definedness (undef: bit i for byte i). */
+void chk_init_load(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int sp, uint64_t a, uint32_t undef, uint32_t never,
+                   uint32_t org)
+{
+    const ws_insn *in = r->in;
+    chk_ish *s = chk_init_ish(c, chk_blk_of(c, w->blk), w);
+    if (!s) return;
+    size_t off = (size_t)(w->regs - w->reg_stack);
+    uint64_t *S = s->rsh + off;
+    uint32_t *O = s->rorg + off;
+    if (in->op == WS_OP_RED) return;
+    if (in->op == WS_OP_ATOM) {   /* an atomic on undefined memory was reported as a use: its result is defined */
+        sput(S, O, in->d[0], l, 0, 0);
+        return;
+    }
+    if (undef && never) org = chk_init_origin(c, w, r, l, sp, a, r->size);
+    unsigned es = (unsigned)ws_type_size(in->type), n = in->vec ? in->vec : 1;
+    if (es == 16) { es = 8; n = 2; }
+    int sgn = in->type == WS_T_S8 || in->type == WS_T_S16 || in->type == WS_T_S32;
+    for (unsigned k = 0; k < n && k < 4; k++) {
+        uint64_t sh = 0;
+        uint32_t u = (undef >> (k * es)) & ((1u << es) - 1);
+        for (unsigned i = 0; u; i++, u >>= 1)
+            if (u & 1) sh |= 0xffull << (8 * i);
+        if (sgn && es < 8 && (sh >> (8 * es - 1) & 1)) sh |= ~0ull << (8 * es);   /* sign extension */
+        sput(S, O, in->d[k], l, sh, org);
+    }
+}
+
+/* Undefined bytes of lane l's store data (bit i: byte i of the stored bytes); *org: where they came from. */
+uint32_t chk_init_store_undef(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint32_t *org)
+{
+    const ws_insn *in = r->in;
+    *org = 0;
+    if (in->op != WS_OP_ST) return 0;
+    chk_ish *s = chk_init_ish(c, chk_blk_of(c, w->blk), w);
+    if (!s) return 0;
+    size_t off = (size_t)(w->regs - w->reg_stack);
+    const uint64_t *S = s->rsh + off;
+    const uint32_t *O = s->rorg + off;
+    unsigned es = (unsigned)ws_type_size(in->type), n = in->ns ? in->ns : 1;
+    if (es == 16) { es = 8; n = 2; }
+    uint32_t u = 0;
+    for (unsigned k = 0; k < n && k < 4; k++) {
+        uint64_t sh = sget(S, in->s[k], l);
+        if (!sh) continue;
+        for (unsigned i = 0; i < es; i++)
+            if ((sh >> (8 * i)) & 0xff) u |= 1u << (k * es + i);
+        if (!*org) *org = oget(O, in->s[k], l);
+    }
+    return u;
+}
+
+/* ---------- calls ---------- */
+
+/* The warp returned from call frames the shadow still followed: copy return values' shadows to the callers. */
+static void frames_sync(ws_chk *c, ws_warp *w, chk_ish *s)
+{
+    for (int k = s->depth - 1; k >= w->nframes && k < s->ccap; k--) {
+        const ws_frame *fr = &w->frames[k];
+        const ws_func *callee = s->callee[k];
+        const ws_call *call = fr->call ? fr->call->call : NULL;
+        if (!callee || !call || !call->has_ret || !callee->has_ret) continue;
+        uint64_t callee_local = (uint64_t)fr->caller_local + fr->fn->frame_size;
+        for (uint32_t m = fr->ret_mask; m; m &= m - 1)
+            local_copy(c, w, __builtin_ctz(m), fr->caller_local + call->ret.dst_off, callee_local + callee->ret_off,
+                       callee->ret_size);
+    }
+    s->depth = w->nframes;
+}
+
+/* printf's arguments (in the caller's local memory) must be defined. */
+static void printf_args(ws_chk *c, ws_warp *w, const ws_rec *r, uint32_t mask)
+{
+    const ws_call *call = r->in->call;
+    if (call->nargs < 2) return;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        const uint8_t *fb = w->local + (size_t)l * w->L->local_stride + w->local_base;
+        uint64_t fmt, args, la;
+        memcpy(&fmt, fb + call->args[0].src_off, 8);
+        memcpy(&args, fb + call->args[1].src_off, 8);
+        if (!args || ws_resolve_generic(w, args, &la) != WS_S_LOCAL) continue;
+        uint32_t aoff[32];
+        uint8_t asz[32];
+        int n = ws_printf_args(w, l, fmt, aoff, asz, 32);
+        for (int i = 0; i < n; i++) {
+            uint32_t *org;
+            const uint8_t *p = chk_init_local(c, w, l, la + aoff[i], asz[i], &org);
+            if (!p) continue;
+            int bad = -1;
+            for (unsigned k = 0; k < asz[i] && bad < 0; k++) if (p[k] != CHK_LD_DEF) bad = (int)k;
+            if (bad < 0) continue;
+            uint32_t o = p[bad] == CHK_LD_POISON ? org[((la + aoff[i] + (unsigned)bad) >> 2) - ((la + aoff[i]) >> 2)] : 0;
+            if (!o) o = chk_init_origin(c, w, r, l, WS_S_LOCAL, la + aoff[i], asz[i]);
+            chk_init_use(c, w, r, l, CHK_USE_PRINTF, o);
+            break;
+        }
+    }
+}
+
+/* A call: built-ins write their results (defined); a call of a function carries its arguments' shadows into the
+ * callee's parameters and starts the callee's registers defined. */
+static void call_pre(ws_chk *c, ws_warp *w, chk_ish *s, const ws_rec *r, const uint64_t *S, const uint32_t *O)
+{
+    const ws_insn *in = r->in;
+    const ws_call *call = in->call;
+    uint32_t mask = r->exec;
+    if (!call || !mask) return;
+    if (call->builtin) {
+        if (call->builtin == WS_BI_VPRINTF) printf_args(c, w, r, mask);
+        if (call->has_ret)
+            for (uint32_t m = mask; m; m &= m - 1)
+                local_define(c, w, __builtin_ctz(m), (uint64_t)w->local_base + call->ret.dst_off, call->ret.size);
+        return;
+    }
+    int fi = call->func;
+    if (fi < 0) {   /* through a register: the lanes of the first lane's target call now */
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (sget(S, in->s[0], l)) chk_init_use(c, w, r, l, CHK_USE_TARGET, oget(O, in->s[0], l));
+        }
+        int l0 = __builtin_ctz(mask);
+        uint64_t t = w->regs[(size_t)in->s[0] * WS_LANES + (size_t)l0];
+        if (t < WS_FUNC_BASE || (t - WS_FUNC_BASE) % 16 || (t - WS_FUNC_BASE) / 16 >= (uint64_t)w->L->mod->nfuncs) return;
+        fi = (int)((t - WS_FUNC_BASE) / 16);
+        uint32_t g = 0;
+        for (uint32_t m = mask; m; m &= m - 1)
+            if (w->regs[(size_t)in->s[0] * WS_LANES + (size_t)__builtin_ctz(m)] == t) g |= 1u << __builtin_ctz(m);
+        mask = g;
+    }
+    const ws_func *f = &w->L->mod->funcs[fi];
+    if (f->builtin || !f->decoded) return;
+    uint64_t new_local = (uint64_t)w->local_base + w->fn->frame_size;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        for (int i = 0; i < call->nargs && i < f->nparams; i++)
+            local_copy(c, w, l, new_local + f->param_off[i], (uint64_t)w->local_base + call->args[i].src_off,
+                       f->param_size[i]);
+    }
+    size_t cur = (size_t)(w->regs - w->reg_stack), nw = cur + (size_t)w->fn->nregs * WS_LANES;
+    size_t need = nw + (size_t)f->nregs * WS_LANES;
+    if (ish_grow(s, need)) return;
+    memset(s->rsh + nw, 0, (need - nw) * sizeof *s->rsh);
+    memset(s->rorg + nw, 0, (need - nw) * sizeof *s->rorg);
+    int k = w->nframes;   /* the frame the call will push */
+    if (k >= s->ccap) {
+        int nc = s->ccap ? s->ccap * 2 : 8;
+        while (nc <= k) nc *= 2;
+        const ws_func **cc = realloc(s->callee, (size_t)nc * sizeof *cc);
+        if (!cc) return;
+        memset(cc + s->ccap, 0, (size_t)(nc - s->ccap) * sizeof *cc);
+        s->callee = cc;
+        s->ccap = nc;
+    }
+    s->callee[k] = f;
+    s->depth = k + 1;
+}
+
+/* ---------- propagation through one instruction ---------- */
+
+/* Whether an instruction has effects beyond its destination registers (a guard on it is a use). */
+static int has_effects(const ws_insn *in)
+{
+    return in->mem == WS_MK_STORE || in->mem == WS_MK_ATOMIC || in->mem == WS_MK_REDUCE || in->op == WS_OP_CALL ||
+           (in->iflags & (WS_IF_BRANCH | WS_IF_ENDS | WS_IF_BARRIER)) || in->op == WS_OP_WMMA_STORE;
+}
+
+/* Registers written by a tensor, matrix or texture instruction: defined (their memory reads are checked at the
+ * read, as before). */
+static void define_dests(uint64_t *S, uint32_t *O, const ws_insn *in, uint32_t mask)
+{
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        for (int k = 0; k < in->nd && k < 4; k++) if (in->d[k] >= 0) sput(S, O, in->d[k], l, 0, 0);
+        if (WS_OP_IS_TENSOR(in->op) && in->mma)
+            for (int k = 0; k < in->mma->nd && k < 8; k++) sput(S, O, in->mma->d[k], l, 0, 0);
+    }
+}
+
+/* The lane a shuffle reads for lane l (its own lane when out of range), as h_shfl computes it. */
+static int shfl_src(const ws_warp *w, const ws_insn *in, int l)
+{
+    uint32_t bval = (uint32_t)w->regs[(size_t)in->s[1] * WS_LANES + (size_t)l] & 31;
+    uint32_t cval = (uint32_t)w->regs[(size_t)in->s[2] * WS_LANES + (size_t)l];
+    uint32_t clamp = cval & 31, seg = (cval >> 8) & 31;
+    uint32_t maxl = ((uint32_t)l & seg) | (clamp & ~seg), minl = (uint32_t)l & seg;
+    int32_t j;
+    int ok;
+    switch (in->sub) {
+    case WS_SUB_UP: j = l - (int32_t)bval; ok = j >= (int32_t)maxl; break;
+    case WS_SUB_DOWN: j = l + (int32_t)bval; ok = j <= (int32_t)maxl; break;
+    case WS_SUB_BFLY: j = l ^ (int32_t)bval; ok = j <= (int32_t)maxl; break;
+    default: j = (int32_t)(minl | (bval & ~seg)); ok = j <= (int32_t)maxl; break;
+    }
+    if (j >= w->L->warp_size || j < 0 || !ok || !(w->full >> j & 1)) j = l;
+    return j;
+}
+
+/* Propagate definedness through an ALU, move, compare or warp-synchronous instruction for the lanes of mask;
+ * lanes of gu (an undefined guard) get undefined destinations (they may or may not have written them). */
+static void alu(const ws_warp *w, const ws_insn *in, uint64_t *S, uint32_t *O, uint32_t mask)
+{
+    const uint64_t *V = w->regs;
+#define VAL(r, l) V[(size_t)(r) * WS_LANES + (size_t)(l)]
+    const int t = in->type, d = in->d[0];
+    const uint64_t wm = wmask(t);
+    switch (in->op) {
+    case WS_OP_MOV:
+        if (t == WS_T_PRED) {
+            uint32_t u = pget(S, in->s[0]), um = u & mask;
+            pput(S, O, d, mask, u, um ? oget(O, in->s[0], __builtin_ctz(um)) : 0);
+            return;
+        }
+        if (in->sub == WS_MOV_PACK) {
+            int n = in->ns, width = ws_type_size(t) * 8 / (n ? n : 1);
+            uint64_t em = width >= 64 ? ~0ull : ((1ull << width) - 1);
+            EACH_LANE(mask, {
+                uint64_t sh = 0;
+                uint32_t o = 0;
+                for (int i = 0; i < n; i++) {
+                    uint64_t x = sget(S, in->s[i], l) & em;
+                    if (x && !o) o = oget(O, in->s[i], l);
+                    sh |= x << (width * i);
+                }
+                sput(S, O, d, l, sh, o);
+            });
+            return;
+        }
+        if (in->sub == WS_MOV_UNPACK) {
+            int n = in->nd, width = ws_type_size(t) * 8 / (n ? n : 1);
+            uint64_t em = width >= 64 ? ~0ull : ((1ull << width) - 1);
+            EACH_LANE(mask, {
+                uint64_t x = sget(S, in->s[0], l);
+                uint32_t o = oget(O, in->s[0], l);
+                for (int i = 0; i < n; i++) sput(S, O, in->d[i], l, (x >> (width * i)) & em, o);
+            });
+            return;
+        }
+        if (in->sub != WS_MOV_PLAIN || (in->flags & WS_F_LOCALSYM)) {
+            EACH_LANE(mask, sput(S, O, d, l, 0, 0));
+            return;
+        }
+        EACH_LANE(mask, sput(S, O, d, l, sget(S, in->s[0], l) & wm, oget(O, in->s[0], l)));
+        return;
+    case WS_OP_AND: case WS_OP_OR: case WS_OP_XOR: case WS_OP_NOT:
+        if (t == WS_T_PRED) {   /* lane masks: MemorySanitizer's rules, a defined 0 (and) or 1 (or) decides */
+            uint32_t a = (uint32_t)VAL(in->s[0], 0), sa = pget(S, in->s[0]);
+            uint32_t b = in->ns > 1 ? (uint32_t)VAL(in->s[1], 0) : 0, sb = in->ns > 1 ? pget(S, in->s[1]) : 0;
+            if (in->flags & WS_F_NEG1) a = ~a;
+            if (in->flags & WS_F_NEG2) b = ~b;
+            uint32_t u = in->op == WS_OP_AND ? (sa & sb) | (sa & b) | (a & sb)
+                       : in->op == WS_OP_OR ? (sa & sb) | (sa & ~b) | (~a & sb)
+                       : in->op == WS_OP_XOR ? sa | sb : sa;
+            uint32_t um = u & mask, o = 0;
+            if (um) {
+                int l = __builtin_ctz(um);
+                o = (sa >> l & 1) ? oget(O, in->s[0], l) : oget(O, in->s[1], l);
+            }
+            pput(S, O, d, mask, u, o);
+            return;
+        }
+        EACH_LANE(mask, {
+            uint64_t sa = sget(S, in->s[0], l) & wm, va = VAL(in->s[0], l);
+            uint64_t sb = in->ns > 1 ? sget(S, in->s[1], l) & wm : 0, vb = in->ns > 1 ? VAL(in->s[1], l) : 0;
+            uint64_t u = in->op == WS_OP_AND ? (sa & sb) | (sa & vb) | (va & sb)
+                       : in->op == WS_OP_OR ? (sa & sb) | (sa & ~vb) | (~va & sb)
+                       : sa | sb;
+            sput(S, O, d, l, u & wm, sa ? oget(O, in->s[0], l) : oget(O, in->s[1], l));
+        });
+        return;
+    case WS_OP_SHL: case WS_OP_SHR: {
+        int bits = ws_type_size(t) * 8;
+        int sgn = t == WS_T_S16 || t == WS_T_S32 || t == WS_T_S64;
+        EACH_LANE(mask, {
+            uint64_t sa = sget(S, in->s[0], l) & wm, sn = sget(S, in->s[1], l) & 0xffffffffu, u;
+            uint32_t n = (uint32_t)VAL(in->s[1], l);
+            if (sn) u = wm;
+            else if (in->op == WS_OP_SHL) u = n >= (uint32_t)bits ? 0 : (sa << n) & wm;
+            else if (n >= (uint32_t)bits) u = sgn && (sa >> (bits - 1) & 1) ? wm : 0;
+            else u = (sa >> n) | (sgn && (sa >> (bits - 1) & 1) ? wm & ~(wm >> n) : 0);   /* sign fills the top */
+            sput(S, O, d, l, u, sn ? oget(O, in->s[1], l) : oget(O, in->s[0], l));
+        });
+        return;
+    }
+    case WS_OP_SELP: {
+        uint32_t p = (uint32_t)VAL(in->s[2], 0), sp = pget(S, in->s[2]);
+        if (in->flags & WS_F_NEG2) p = ~p;
+        EACH_LANE(mask, {
+            uint64_t sa = sget(S, in->s[0], l) & wm, sb = sget(S, in->s[1], l) & wm, u;
+            uint32_t o;
+            if (sp >> l & 1) {   /* an undefined choice: the bits where the two differ, or either is undefined */
+                u = (sa | sb | (VAL(in->s[0], l) ^ VAL(in->s[1], l))) & wm;
+                o = oget(O, in->s[2], l);
+            } else if (p >> l & 1) {
+                u = sa;
+                o = oget(O, in->s[0], l);
+            } else {
+                u = sb;
+                o = oget(O, in->s[1], l);
+            }
+            sput(S, O, d, l, u, o);
+        });
+        return;
+    }
+    case WS_OP_SETP: case WS_OP_SET: {
+        int ct = in->op == WS_OP_SET ? in->type2 : t;
+        uint64_t cm = wmask(ct);
+        uint32_t u = 0, o = 0;
+        uint32_t sc = in->sub ? pget(S, in->s[2]) : 0;
+        if (ct == WS_T_PRED) u = (pget(S, in->s[0]) | pget(S, in->s[1])) & mask;
+        else EACH_LANE(mask, { if ((sget(S, in->s[0], l) | sget(S, in->s[1], l)) & cm) u |= 1u << l; });
+        u |= sc & mask;
+        if (u) {
+            int l = __builtin_ctz(u);
+            o = ct == WS_T_PRED ? ((pget(S, in->s[0]) >> l & 1) ? oget(O, in->s[0], l) : oget(O, in->s[1], l))
+              : (sget(S, in->s[0], l) & cm) ? oget(O, in->s[0], l) : (sget(S, in->s[1], l) & cm) ? oget(O, in->s[1], l)
+              : oget(O, in->s[2], l);
+        }
+        if (in->op == WS_OP_SETP) {
+            pput(S, O, d, mask, u, o);
+            if (in->d[1] != WS_SR_SINK) pput(S, O, in->d[1], mask, u, o);
+        } else {
+            EACH_LANE(mask, sput(S, O, d, l, (u >> l & 1) ? wm : 0, o));
+        }
+        return;
+    }
+    case WS_OP_SHFL: {
+        EACH_LANE(mask, {
+            uint64_t sc = (sget(S, in->s[1], l) | sget(S, in->s[2], l)) & 0xffffffffu;
+            int j = shfl_src(w, in, l);
+            uint64_t u = sc ? 0xffffffffu : sget(S, in->s[0], j) & 0xffffffffu;
+            sput(S, O, d, l, u, sc ? (sget(S, in->s[1], l) ? oget(O, in->s[1], l) : oget(O, in->s[2], l))
+                                   : oget(O, in->s[0], j));
+        });
+        if (in->d[1] != WS_SR_SINK) {
+            uint32_t u = 0;
+            EACH_LANE(mask, { if ((sget(S, in->s[1], l) | sget(S, in->s[2], l)) & 0xffffffffu) u |= 1u << l; });
+            pput(S, O, in->d[1], mask, u, u ? oget(O, in->s[1], __builtin_ctz(u)) : 0);
+        }
+        return;
+    }
+    case WS_OP_VOTE: {
+        uint32_t sp = pget(S, in->s[0]) & mask, o = sp ? oget(O, in->s[0], __builtin_ctz(sp)) : 0;
+        if (in->sub == WS_SUB_BALLOT) EACH_LANE(mask, sput(S, O, d, l, sp, o));
+        else pput(S, O, d, mask, sp ? mask : 0, o);
+        return;
+    }
+    case WS_OP_MATCH: case WS_OP_REDUX: {   /* every lane's value decides every lane's result */
+        uint64_t sm = wmask(t);
+        uint32_t o = 0;
+        int any = 0;
+        EACH_LANE(mask, { if (!any && (sget(S, in->s[0], l) & sm)) { any = 1; o = oget(O, in->s[0], l); } });
+        EACH_LANE(mask, sput(S, O, d, l, any ? ~0ull : 0, o));
+        if (in->op == WS_OP_MATCH && in->nd > 1 && in->d[1] != WS_SR_SINK) pput(S, O, in->d[1], mask, any ? mask : 0, o);
+        return;
+    }
+    case WS_OP_ACTIVEMASK: case WS_OP_TESTP: case WS_OP_ISSPACEP:
+        if (in->op == WS_OP_ACTIVEMASK) { EACH_LANE(mask, sput(S, O, d, l, 0, 0)); return; }
+        {
+            uint32_t u = 0, o = 0;
+            EACH_LANE(mask, { if (sget(S, in->s[0], l) & wm) { if (!u) o = oget(O, in->s[0], l); u |= 1u << l; } });
+            pput(S, O, d, mask, u, o);
+        }
+        return;
+    default: break;
+    }
+    /* arithmetic, conversions and the rest: any undefined input bit makes the whole result undefined */
+    const uint64_t sm = in->op == WS_OP_CVT ? wmask(in->type2) : wm;
+    const uint64_t dm = (in->flags & WS_F_WIDE) ? ~0ull : wm;
+    const int carry_in = in->op == WS_OP_ADDC || in->op == WS_OP_SUBC || in->op == WS_OP_MADC;
+    const int ns = in->ns < WS_INSN_NSRC ? in->ns : WS_INSN_NSRC;
+    EACH_LANE(mask, {
+        uint32_t o = 0;
+        uint64_t any = carry_in ? sget(S, WS_SR_CARRY, l) : 0;
+        if (any) o = oget(O, WS_SR_CARRY, l);
+        for (int k = 0; k < ns && !any; k++) {
+            any = sget(S, in->s[k], l) & sm;
+            if (any) o = oget(O, in->s[k], l);
+        }
+        for (int k = 0; k < in->nd && k < 4; k++) sput(S, O, in->d[k], l, any ? dm : 0, o);
+        if (in->flags & WS_F_CC) sput(S, O, WS_SR_CARRY, l, any ? 1 : 0, o);
+    });
+#undef VAL
+}
+
+/* Observer: before every instruction. Uses of undefined values are reported; the destinations of instructions
+ * without a memory part take their definedness from the sources (loads and stores are chk_pre_mem's). */
+void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r)
+{
+    ws_chk *c = ctx;
+    if (!c->L || !(c->checks & WS_CHK_INITCHECK)) return;
+    chk_blk *cb = chk_blk_of(c, w->blk);
+    chk_ish *s = chk_init_ish(c, cb, w);
+    if (!s) return;
+    if (w->nframes != s->depth) frames_sync(c, w, s);
+    const ws_insn *in = r->in;
+    size_t off = (size_t)(w->regs - w->reg_stack);
+    uint64_t *S = s->rsh + off;
+    uint32_t *O = s->rorg + off;
+    uint32_t ex = r->exec, gu = 0;
+    if (in->guard >= 0) {
+        gu = pget(S, in->guard) & r->active;
+        if (gu && has_effects(in)) {   /* control flow or an effect that depends on an undefined predicate */
+            int what = (in->iflags & (WS_IF_BRANCH | WS_IF_ENDS)) ? CHK_USE_BRANCH : CHK_USE_GUARD;
+            for (uint32_t m = gu; m; m &= m - 1) chk_init_use(c, w, r, __builtin_ctz(m), what, oget(O, in->guard, __builtin_ctz(m)));
+            gu = 0;
+        }
+    }
+    int op = in->op;
+    if (in->mem != WS_MK_NONE && in->mem != WS_MK_HINT) {
+        /* addresses and atomic operands are uses; loaded values are set by chk_pre_mem */
+        if (in->base >= 0 && !(in->iflags & WS_IF_TEX)) {
+            uint64_t am = in->space == WS_S_SHARED ? 0xffffffffu : ~0ull;
+            for (uint32_t m = ex; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                if (sget(S, in->base, l) & am) chk_init_use(c, w, r, l, CHK_USE_ADDR, oget(O, in->base, l));
+            }
+        }
+        if (op == WS_OP_ATOM || op == WS_OP_RED) {
+            uint64_t vm = wmask(in->type);
+            for (uint32_t m = ex; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                for (int k = 0; k < in->ns && k < WS_INSN_NSRC; k++)
+                    if (sget(S, in->s[k], l) & vm) { chk_init_use(c, w, r, l, CHK_USE_ATOM, oget(O, in->s[k], l)); break; }
+            }
+        }
+        if ((in->iflags & WS_IF_TEX) || (WS_OP_IS_TENSOR(op) && op != WS_OP_CP_ASYNC)) define_dests(S, O, in, ex);
+        if (gu && (op == WS_OP_LD || op == WS_OP_LDU))   /* a load under an undefined guard: undefined results */
+            for (uint32_t m = gu; m; m &= m - 1)
+                for (int k = 0; k < in->nd && k < 4; k++)
+                    sput(S, O, in->d[k], __builtin_ctz(m), ~0ull, oget(O, in->guard, __builtin_ctz(m)));
+        return;
+    }
+    switch (op) {
+    case WS_OP_BRA: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP: case WS_OP_BRKPT: case WS_OP_MEMBAR:
+    case WS_OP_FENCE: case WS_OP_NANOSLEEP: case WS_OP_PMEVENT:
+        return;
+    case WS_OP_BRX:
+        for (uint32_t m = ex; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (sget(S, in->s[0], l) & 0xffffffffu) chk_init_use(c, w, r, l, CHK_USE_TARGET, oget(O, in->s[0], l));
+        }
+        return;
+    case WS_OP_CALL:
+        call_pre(c, w, s, r, S, O);
+        return;
+    case WS_OP_BAR: case WS_OP_BARRIER:
+        if (in->sub == WS_SUB_RED && in->nd > 0) {   /* bar.red's result: defined */
+            if (in->type == WS_T_PRED) pput(S, O, in->d[0], r->active, 0, 0);
+            else EACH_LANE(r->active, sput(S, O, in->d[0], l, 0, 0));
+        }
+        return;
+    default: break;
+    }
+    if (WS_OP_IS_TENSOR(op)) { define_dests(S, O, in, ex); return; }
+    if (in->nd == 0) return;
+    if (ex) alu(w, in, S, O, ex);
+    if (gu)   /* lanes whose guard is undefined may or may not have written their destinations */
+        for (uint32_t m = gu; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            uint32_t o = oget(O, in->guard, l);
+            for (int k = 0; k < in->nd && k < 4; k++) {
+                int dk = in->d[k];
+                if (dk < WS_SR_COUNT) continue;
+                if (in->type == WS_T_PRED || ((op == WS_OP_SETP || op == WS_OP_TESTP || op == WS_OP_ISSPACEP ||
+                                               (op == WS_OP_VOTE && in->sub != WS_SUB_BALLOT)) ||
+                                              (op == WS_OP_SHFL && k == 1)))
+                    pput(S, O, dk, 1u << l, 1u << l, o);
+                else
+                    sput(S, O, dk, l, ~0ull, o);
+            }
+        }
+}
