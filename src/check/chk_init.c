@@ -120,28 +120,27 @@ chk_ish *chk_init_ish(ws_chk *c, chk_blk *cb, ws_warp *w)
     return s;
 }
 
-/* A new block: its warps' entry registers are defined, their local memory unwritten. */
+/* A new block: its warps' registers are defined, their local memory unwritten. */
 void chk_init_block(ws_chk *c, chk_blk *cb, ws_block *b)
 {
     for (int i = 0; i < b->nwarps; i++) {
         chk_ish *s = chk_init_ish(c, cb, &b->warps[i]);
         if (!s) return;
-        size_t n = (size_t)c->L->entry->nregs * WS_LANES;
-        if (n > s->rcap) n = s->rcap;
-        memset(s->rsh, 0, n * sizeof *s->rsh);
-        memset(s->rorg, 0, n * sizeof *s->rorg);
+        if (s->dirty) {   /* a clean shadow is all zeros already */
+            memset(s->rsh, 0, s->rcap * sizeof *s->rsh);
+            memset(s->rorg, 0, s->rcap * sizeof *s->rorg);
+        }
+        s->dirty = 0;
         s->lfresh = 0;
         s->depth = 0;
     }
 }
 
 /* Local-memory shadow of lane l of w at offset a (size bytes; NULL outside its stack); *org its words' origins. */
-uint8_t *chk_init_local(ws_chk *c, ws_warp *w, int l, uint64_t a, unsigned size, uint32_t **org)
+uint8_t *chk_init_local(chk_ish *s, ws_warp *w, int l, uint64_t a, unsigned size, uint32_t **org)
 {
     size_t stride = w->L->local_stride;
     if (!stride || a + size > stride || a + size < a) return NULL;
-    chk_ish *s = chk_init_ish(c, chk_blk_of(c, w->blk), w);
-    if (!s) return NULL;
     if (!s->lfresh) {   /* first local access of the block's warp: every byte is unwritten */
         size_t n = stride * WS_LANES;
         if (s->lcap < n) {
@@ -161,10 +160,10 @@ uint8_t *chk_init_local(ws_chk *c, ws_warp *w, int l, uint64_t a, unsigned size,
 }
 
 /* Copy n bytes of local shadow within lane l (call arguments, return values). */
-static void local_copy(ws_chk *c, ws_warp *w, int l, uint64_t dst, uint64_t src, size_t n)
+static void local_copy(chk_ish *sh, ws_warp *w, int l, uint64_t dst, uint64_t src, size_t n)
 {
     uint32_t *od, *os;
-    uint8_t *d = chk_init_local(c, w, l, dst, (unsigned)n, &od), *s = chk_init_local(c, w, l, src, (unsigned)n, &os);
+    uint8_t *d = chk_init_local(sh, w, l, dst, (unsigned)n, &od), *s = chk_init_local(sh, w, l, src, (unsigned)n, &os);
     if (!d || !s || !n) return;
     memmove(d, s, n);
     for (size_t i = 0; i < n; i++)
@@ -172,9 +171,9 @@ static void local_copy(ws_chk *c, ws_warp *w, int l, uint64_t dst, uint64_t src,
 }
 
 /* Mark n bytes of lane l's local memory at a defined (written by a built-in). */
-static void local_define(ws_chk *c, ws_warp *w, int l, uint64_t a, size_t n)
+static void local_define(chk_ish *s, ws_warp *w, int l, uint64_t a, size_t n)
 {
-    uint8_t *p = chk_init_local(c, w, l, a, (unsigned)n, NULL);
+    uint8_t *p = chk_init_local(s, w, l, a, (unsigned)n, NULL);
     if (p) memset(p, CHK_LD_DEF, n);
 }
 
@@ -263,12 +262,11 @@ void chk_init_use(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int what, uint3
 /* ---------- memory instructions (called from chk_pre_mem) ---------- */
 
 /* Lane l's load is about to run: its destinations take the loaded bytes' definedness (undef: bit i for byte i). */
-void chk_init_load(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int sp, uint64_t a, uint32_t undef, uint32_t never,
-                   uint32_t org)
+void chk_init_load(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, int l, int sp, uint64_t a, uint32_t undef,
+                   uint32_t never, uint32_t org)
 {
+    if (!undef && !s->dirty) return;   /* every register is defined, and stays so */
     const ws_insn *in = r->in;
-    chk_ish *s = chk_init_ish(c, chk_blk_of(c, w->blk), w);
-    if (!s) return;
     size_t off = (size_t)(w->regs - w->reg_stack);
     uint64_t *S = s->rsh + off;
     uint32_t *O = s->rorg + off;
@@ -277,6 +275,7 @@ void chk_init_load(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int sp, uint64
         sput(S, O, in->d[0], l, 0, 0);
         return;
     }
+    if (undef) s->dirty = 1;
     if (undef && never) org = chk_init_origin(c, w, r, l, sp, a, r->size);
     unsigned es = (unsigned)ws_type_size(in->type), n = in->vec ? in->vec : 1;
     if (es == 16) { es = 8; n = 2; }
@@ -292,13 +291,11 @@ void chk_init_load(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int sp, uint64
 }
 
 /* Undefined bytes of lane l's store data (bit i: byte i of the stored bytes); *org: where they came from. */
-uint32_t chk_init_store_undef(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint32_t *org)
+uint32_t chk_init_store_undef(const chk_ish *s, ws_warp *w, const ws_rec *r, int l, uint32_t *org)
 {
     const ws_insn *in = r->in;
     *org = 0;
-    if (in->op != WS_OP_ST) return 0;
-    chk_ish *s = chk_init_ish(c, chk_blk_of(c, w->blk), w);
-    if (!s) return 0;
+    if (in->op != WS_OP_ST || !s->dirty) return 0;
     size_t off = (size_t)(w->regs - w->reg_stack);
     const uint64_t *S = s->rsh + off;
     const uint32_t *O = s->rorg + off;
@@ -318,7 +315,7 @@ uint32_t chk_init_store_undef(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uin
 /* ---------- calls ---------- */
 
 /* The warp returned from call frames the shadow still followed: copy return values' shadows to the callers. */
-static void frames_sync(ws_chk *c, ws_warp *w, chk_ish *s)
+static void frames_sync(ws_warp *w, chk_ish *s)
 {
     for (int k = s->depth - 1; k >= w->nframes && k < s->ccap; k--) {
         const ws_frame *fr = &w->frames[k];
@@ -327,14 +324,14 @@ static void frames_sync(ws_chk *c, ws_warp *w, chk_ish *s)
         if (!callee || !call || !call->has_ret || !callee->has_ret) continue;
         uint64_t callee_local = (uint64_t)fr->caller_local + fr->fn->frame_size;
         for (uint32_t m = fr->ret_mask; m; m &= m - 1)
-            local_copy(c, w, __builtin_ctz(m), fr->caller_local + call->ret.dst_off, callee_local + callee->ret_off,
+            local_copy(s, w, __builtin_ctz(m), fr->caller_local + call->ret.dst_off, callee_local + callee->ret_off,
                        callee->ret_size);
     }
     s->depth = w->nframes;
 }
 
 /* printf's arguments (in the caller's local memory) must be defined. */
-static void printf_args(ws_chk *c, ws_warp *w, const ws_rec *r, uint32_t mask)
+static void printf_args(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, uint32_t mask)
 {
     const ws_call *call = r->in->call;
     if (call->nargs < 2) return;
@@ -350,7 +347,7 @@ static void printf_args(ws_chk *c, ws_warp *w, const ws_rec *r, uint32_t mask)
         int n = ws_printf_args(w, l, fmt, aoff, asz, 32);
         for (int i = 0; i < n; i++) {
             uint32_t *org;
-            const uint8_t *p = chk_init_local(c, w, l, la + aoff[i], asz[i], &org);
+            const uint8_t *p = chk_init_local(s, w, l, la + aoff[i], asz[i], &org);
             if (!p) continue;
             int bad = -1;
             for (unsigned k = 0; k < asz[i] && bad < 0; k++) if (p[k] != CHK_LD_DEF) bad = (int)k;
@@ -372,15 +369,15 @@ static void call_pre(ws_chk *c, ws_warp *w, chk_ish *s, const ws_rec *r, const u
     uint32_t mask = r->exec;
     if (!call || !mask) return;
     if (call->builtin) {
-        if (call->builtin == WS_BI_VPRINTF) printf_args(c, w, r, mask);
+        if (call->builtin == WS_BI_VPRINTF) printf_args(c, s, w, r, mask);
         if (call->has_ret)
             for (uint32_t m = mask; m; m &= m - 1)
-                local_define(c, w, __builtin_ctz(m), (uint64_t)w->local_base + call->ret.dst_off, call->ret.size);
+                local_define(s, w, __builtin_ctz(m), (uint64_t)w->local_base + call->ret.dst_off, call->ret.size);
         return;
     }
     int fi = call->func;
     if (fi < 0) {   /* through a register: the lanes of the first lane's target call now */
-        for (uint32_t m = mask; m; m &= m - 1) {
+        for (uint32_t m = s->dirty ? mask : 0; m; m &= m - 1) {
             int l = __builtin_ctz(m);
             if (sget(S, in->s[0], l)) chk_init_use(c, w, r, l, CHK_USE_TARGET, oget(O, in->s[0], l));
         }
@@ -399,14 +396,16 @@ static void call_pre(ws_chk *c, ws_warp *w, chk_ish *s, const ws_rec *r, const u
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         for (int i = 0; i < call->nargs && i < f->nparams; i++)
-            local_copy(c, w, l, new_local + f->param_off[i], (uint64_t)w->local_base + call->args[i].src_off,
+            local_copy(s, w, l, new_local + f->param_off[i], (uint64_t)w->local_base + call->args[i].src_off,
                        f->param_size[i]);
     }
     size_t cur = (size_t)(w->regs - w->reg_stack), nw = cur + (size_t)w->fn->nregs * WS_LANES;
     size_t need = nw + (size_t)f->nregs * WS_LANES;
     if (ish_grow(s, need)) return;
-    memset(s->rsh + nw, 0, (need - nw) * sizeof *s->rsh);
-    memset(s->rorg + nw, 0, (need - nw) * sizeof *s->rorg);
+    if (s->dirty) {   /* a clean shadow is all zeros already */
+        memset(s->rsh + nw, 0, (need - nw) * sizeof *s->rsh);
+        memset(s->rorg + nw, 0, (need - nw) * sizeof *s->rorg);
+    }
     int k = w->nframes;   /* the frame the call will push */
     if (k >= s->ccap) {
         int nc = s->ccap ? s->ccap * 2 : 8;
@@ -657,8 +656,15 @@ void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r)
     chk_blk *cb = chk_blk_of(c, w->blk);
     chk_ish *s = chk_init_ish(c, cb, w);
     if (!s) return;
-    if (w->nframes != s->depth) frames_sync(c, w, s);
+    if (w->nframes != s->depth) frames_sync(w, s);
     const ws_insn *in = r->in;
+    if (!s->dirty) {   /* every register is defined: nothing to propagate, no use to report but printf's */
+        if (in->op == WS_OP_CALL) {
+            size_t off0 = (size_t)(w->regs - w->reg_stack);
+            call_pre(c, w, s, r, s->rsh + off0, s->rorg + off0);
+        }
+        return;
+    }
     size_t off = (size_t)(w->regs - w->reg_stack);
     uint64_t *S = s->rsh + off;
     uint32_t *O = s->rorg + off;

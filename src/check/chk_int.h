@@ -90,6 +90,7 @@ typedef struct chk_ish {
     uint32_t *lorg;            /* per 4 local bytes of every lane: origin site of poisoned bytes */
     size_t lcap;               /* bytes of lsh */
     int lfresh;                /* lsh was reset for the warp's block */
+    int dirty;                 /* some register bit became undefined since the block began (else all are defined) */
     int depth;                 /* call frames the shadow has followed */
     const ws_func **callee;    /* per frame: the function called (return values) */
     int ccap;
@@ -273,16 +274,16 @@ void chk_init_blk_free(chk_blk *cb);
 chk_ish *chk_init_ish(ws_chk *c, chk_blk *cb, ws_warp *w);
 /* Lane l's load of size bytes at a (space sp) is about to run: set its destinations' shadows. undef: bit i set when
  * byte i of the access is undefined (all defined: 0); never: bits of those never written; org: origin of the rest. */
-void chk_init_load(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int sp, uint64_t a, uint32_t undef, uint32_t never,
-                   uint32_t org);
+void chk_init_load(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, int l, int sp, uint64_t a, uint32_t undef,
+                   uint32_t never, uint32_t org);
 /* Undefined bytes of lane l's store data (bit i: byte i of the stored bytes), its origin in *org. */
-uint32_t chk_init_store_undef(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint32_t *org);
+uint32_t chk_init_store_undef(const chk_ish *s, ws_warp *w, const ws_rec *r, int l, uint32_t *org);
 /* Report a use of an undefined value by lane l: what (CHK_USE_*), origin site, bytes of the use. */
 void chk_init_use(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int what, uint32_t org);
 /* Lane l read size never-written bytes at a (space sp): the origin site of the value, its origin set. */
 uint32_t chk_init_origin(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int sp, uint64_t a, unsigned size);
 /* Local-memory shadow of lane l of w at offset a (NULL when outside its stack). */
-uint8_t *chk_init_local(ws_chk *c, ws_warp *w, int l, uint64_t a, unsigned size, uint32_t **org);
+uint8_t *chk_init_local(chk_ish *s, ws_warp *w, int l, uint64_t a, unsigned size, uint32_t **org);
 
 /* uses of an undefined value that initcheck reports */
 enum { CHK_USE_BRANCH, CHK_USE_GUARD, CHK_USE_ADDR, CHK_USE_ATOM, CHK_USE_STORE, CHK_USE_PRINTF, CHK_USE_TARGET,

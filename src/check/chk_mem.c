@@ -867,7 +867,8 @@ static inline int tracked_load(const ws_insn *in) { return in->op == WS_OP_LD ||
 /* initcheck of lane l's global access: a load brings the bytes' definedness into its registers, an atomic on
  * unwritten bytes is a use (reported as compute-sanitizer does, at the atomic), a store of undefined bits to global
  * memory is a use; the stored bytes are defined from then on. Returns the bytes it found undefined. */
-static uint32_t init_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size, int atom)
+static uint32_t init_global(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size,
+                            int atom)
 {
     uint64_t off = a - WS_GLOBAL_BASE;
     int in_arena = off + size <= c->ginit_cover && off < WS_GLOBAL_SPAN;
@@ -876,12 +877,12 @@ static uint32_t init_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint6
     if ((r->is_read || atom) && in_arena && !bits_all(c->ginit, off, size) && global_ok(c, a, size, &kind) &&
         kind == WS_ALLOC_DEVICE)
         undef = size <= 32 ? bits_clear_mask(c->ginit, off, size) : 1;
-    if (tracked_load(r->in)) chk_init_load(c, w, r, l, WS_S_GLOBAL, a, undef, undef, 0);
+    if (tracked_load(r->in)) { if (undef || s->dirty) chk_init_load(c, s, w, r, l, WS_S_GLOBAL, a, undef, undef, 0); }
     else if (undef) uninit_global(c, w, r, l, a, size);   /* an atomic, texture or matrix load reads it */
-    if (atom) chk_init_load(c, w, r, l, WS_S_GLOBAL, a, 0, 0, 0);
+    if (atom && s->dirty) chk_init_load(c, s, w, r, l, WS_S_GLOBAL, a, 0, 0, 0);
     if (r->is_write) {
         uint32_t org;
-        if (chk_init_store_undef(c, w, r, l, &org)) chk_init_use(c, w, r, l, CHK_USE_STORE, org);
+        if (s->dirty && chk_init_store_undef(s, w, r, l, &org)) chk_init_use(c, w, r, l, CHK_USE_STORE, org);
         if (in_arena) bits_set(c->ginit, off, size);
     }
     return undef;
@@ -889,10 +890,10 @@ static uint32_t init_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint6
 
 /* initcheck (and synccheck's reads of entries exited threads never wrote) of lane l's shared access: loads take
  * the bytes' definedness (never written, or last stored with undefined bits), stores put their data's there. */
-static uint32_t init_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size,
-                            int atom)
+static uint32_t init_shared(ws_chk *c, chk_blk *cb, chk_ish *s, ws_warp *w, const ws_rec *r, int l, uint64_t a,
+                            unsigned size, int atom)
 {
-    int init = (c->checks & WS_CHK_INITCHECK) && cb->sh_poison;
+    int init = s && cb->sh_poison;
     uint32_t never = 0, poison = 0, org = 0;
     if ((r->is_read || atom) && !bits_all(cb->sh_init, a, size)) {
         never = size <= 32 ? bits_clear_mask(cb->sh_init, a, size) : 1;
@@ -903,15 +904,17 @@ static uint32_t init_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r,
         poison = bits_set_mask(cb->sh_poison, a, size) & ~never;
         if (poison) org = cb->sh_org[(a + (unsigned)__builtin_ctz(poison)) / 4];
     }
-    if (init && tracked_load(r->in)) chk_init_load(c, w, r, l, WS_S_SHARED, a, never | poison, never, org);
-    else if (init && atom) {
+    if (init && tracked_load(r->in)) {
+        if (never | poison | (uint32_t)s->dirty)
+            chk_init_load(c, s, w, r, l, WS_S_SHARED, a, never | poison, never, org);
+    } else if (init && atom) {
         if (poison) chk_init_use(c, w, r, l, CHK_USE_ATOM, org);
-        chk_init_load(c, w, r, l, WS_S_SHARED, a, 0, 0, 0);
+        chk_init_load(c, s, w, r, l, WS_S_SHARED, a, 0, 0, 0);
     }
     if (r->is_write) {
         bits_set(cb->sh_init, a, size);
         if (init) {
-            uint32_t u = chk_init_store_undef(c, w, r, l, &org);
+            uint32_t u = s->dirty ? chk_init_store_undef(s, w, r, l, &org) : 0;
             if (u) {
                 for (unsigned i = 0; i < size && i < 32; i++) {
                     if (u >> i & 1) { bits_set(cb->sh_poison, a + i, 1); cb->sh_org[(a + i) / 4] = org; }
@@ -930,10 +933,10 @@ static uint32_t init_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r,
 }
 
 /* initcheck of lane l's local access (its stack: unwritten until stored). */
-static void init_local(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size)
+static void init_local(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size)
 {
     uint32_t *org;
-    uint8_t *p = chk_init_local(c, w, l, a, size, &org);
+    uint8_t *p = chk_init_local(s, w, l, a, size, &org);
     if (!p) return;
     if (r->is_read && tracked_load(r->in)) {
         uint32_t never = 0, poison = 0, o = 0;
@@ -941,10 +944,10 @@ static void init_local(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_t a
             if (p[i] == CHK_LD_NEVER) never |= 1u << i;
             else if (p[i] == CHK_LD_POISON) { if (!poison) o = org[((a + i) >> 2) - (a >> 2)]; poison |= 1u << i; }
         }
-        chk_init_load(c, w, r, l, WS_S_LOCAL, a, never | poison, never, o);
+        chk_init_load(c, s, w, r, l, WS_S_LOCAL, a, never | poison, never, o);
     }
     if (r->is_write) {
-        uint32_t so, u = chk_init_store_undef(c, w, r, l, &so);
+        uint32_t so, u = chk_init_store_undef(s, w, r, l, &so);
         for (unsigned i = 0; i < size; i++) {
             int bad = i < 32 && (u >> i & 1);
             p[i] = bad ? CHK_LD_POISON : CHK_LD_DEF;
@@ -985,7 +988,8 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
     chk_warp *cw = &cb->warps[w->warp_in_block];
     uint32_t site = 0;
     int race_on = (c->checks & WS_CHK_RACECHECK) && c->nfence;
-    int init_on = (c->checks & WS_CHK_INITCHECK) != 0;
+    chk_ish *ish = (c->checks & WS_CHK_INITCHECK) ? chk_init_ish(c, cb, w) : NULL;
+    int init_on = ish != NULL;
     int sh_init_on = (c->checks & (WS_CHK_INITCHECK | WS_CHK_SYNCCHECK)) && cb->sh_init;
     acc_ctx x;
     memset(&x, 0, sizeof x);
@@ -1015,7 +1019,7 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
         uint64_t a = r->addr[l];
         int sp = r->space[l];
         if (plain_read && a == prev_a && sp == prev_sp && !c->probing) {   /* the previous lane's word, all defined */
-            if (init_on && tracked_load(in)) chk_init_load(c, w, r, l, sp, a, 0, 0, 0);
+            if (init_on && ish->dirty && tracked_load(in)) chk_init_load(c, ish, w, r, l, sp, a, 0, 0, 0);
             continue;
         }
         prev_a = a;
@@ -1038,17 +1042,17 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
         }
         uint32_t undef = 0;
         if (sp == WS_S_GLOBAL) {
-            if (init_on) undef = init_global(c, w, r, l, a, size, atom);
+            if (init_on) undef = init_global(c, ish, w, r, l, a, size, atom);
             if (race_on) race_global(c, w, r, l, a, size, &x);
         } else if (sp == WS_S_SHARED && a + size <= cb->smem) {
-            if (sh_init_on) undef = init_shared(c, cb, w, r, l, a, size, atom);
+            if (sh_init_on) undef = init_shared(c, cb, ish, w, r, l, a, size, atom);
             if (race_on && cb->sh) race_shared(c, cb, w, r, l, a, size, atom, site, cw->epoch);
             if (race_on && cb->npend && in->op != WS_OP_CP_ASYNC) chk_async_access(c, cb, w, r, l, a, size);
         } else if (sp == WS_S_LOCAL && init_on) {
-            init_local(c, w, r, l, a, size);
+            init_local(c, ish, w, r, l, a, size);
             undef = 1;   /* every lane has its own local memory: the next lane is never the same word */
-        } else if (init_on && tracked_load(in)) {
-            chk_init_load(c, w, r, l, sp, a, 0, 0, 0);   /* constants, parameters, out of range: defined */
+        } else if (init_on && ish->dirty && tracked_load(in)) {
+            chk_init_load(c, ish, w, r, l, sp, a, 0, 0, 0);   /* constants, parameters, out of range: defined */
         }
         if (undef) prev_a = UINT64_MAX;
         if (c->errors != errs) {   /* this lane found something: the next lane reading the same word counts too */

@@ -3,11 +3,14 @@
 // uninitialised shared value is shifted into the register planes and, in mode 0, shifted out again unused (clean:
 // copying an undefined value is not an error). Mode 1 starts the output one plane too early and stores it (an
 // initcheck report at the @store, naming the @read as the origin); mode 2 branches on it (reported at the @branch);
-// mode 3 prints it (reported at the @print). Every mode checks its defined outputs against the CPU.
+// mode 3 prints it (reported at the @print); mode 4 passes it through a device function call and stores the result
+// (reported at the @call_store: definedness follows arguments and return values). Every mode checks its defined
+// outputs against the CPU.
 #include <cstdio>
 #include <cstdlib>
 #define TPB 64
 #define NZ 8
+__device__ __noinline__ float twice(float v) { return v * 2.0f; }
 __global__ void planes(const float *in, float *out, int *hits, int mode) {
   __shared__ float plane[2][TPB];
   const int tx = threadIdx.x;
@@ -22,6 +25,7 @@ __global__ void planes(const float *in, float *out, int *hits, int mode) {
     if (z >= first) out[z * TPB + tx] = behind + cur + plane[z & 1][tx];  // @store
     if (mode == 2 && z == 1 && behind > 0.5f) atomicAdd(hits, 1);  // @branch
     if (mode == 3 && z == 1 && tx == 0) printf("behind = %f\n", behind);  // @print
+    if (mode == 4 && z == 1) out[tx] = twice(behind);  // @call_store
     __syncthreads();
   }
 }

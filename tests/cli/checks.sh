@@ -190,6 +190,9 @@ expect stencil_planes "========= Uninitialized __shared__ memory read of size 4 
 runp stencil_planes 3 --check
 expect stencil_planes "=========     at planes(float const*, float*, int*, int) in stencil_planes.cu:$(line stencil_planes print)" \
   "used as an argument of printf" "$origin" "ERROR SUMMARY: 1 error"
+runp stencil_planes 4 --check
+expect stencil_planes "=========     at planes(float const*, float*, int*, int) in stencil_planes.cu:$(line stencil_planes call_store)" \
+  "used as a value stored to __global__ memory" "$origin" "ERROR SUMMARY: 64 errors"
 runp stencil_planes 1 --check=memcheck,racecheck,synccheck
 expect stencil_planes "ERROR SUMMARY: 0 errors"
 
