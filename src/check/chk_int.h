@@ -1,5 +1,5 @@
-/* chk_int.h - internals shared by the checker's files: findings (check.c), memory shadows (chk_mem.c),
- * barriers, warp-synchronous masks and deadlock detection (chk_sync.c). */
+/* chk_int.h - internals shared by the checker's files: findings (check.c), memory shadows (chk_mem.c), definedness
+ * (chk_init.c), barriers, warp-synchronous masks and deadlock detection (chk_sync.c). */
 #ifndef WS_CHK_INT_H
 #define WS_CHK_INT_H
 

@@ -1,6 +1,8 @@
 /* chk_mem.c - the memory side of the checkers, run before every load, store and atomic:
- * memcheck (bounds per allocation, alignment, freed memory, host pointers), initcheck (a bit per byte written,
- * for the global arena and each block's shared memory) and racecheck (a shadow word per 4 bytes: the last
+ * memcheck (bounds per allocation, alignment, freed memory, host pointers), initcheck's memory side (a bit per byte
+ * written, for the global arena and each block's shared memory, a bit per shared byte last stored undefined, a byte
+ * per local byte; loads and stores move definedness between them and the register shadow of chk_init.c) and
+ * racecheck (a shadow word per 4 bytes: the last
  * writer, with its block, warp, barrier epoch and its block's fence count; for shared memory the last readers
  * too). Host-side copies, fills, allocations and frees arrive through chk_host_mem. */
 #include <errno.h>
