@@ -628,6 +628,36 @@ static void alu(const ws_warp *w, const ws_insn *in, uint64_t *S, uint32_t *O, u
         return;
     default: break;
     }
+    const int integer = t != WS_T_PRED && !ws_type_is_float(t);
+    if (in->op == WS_OP_CVT && integer && in->type2 != WS_T_PRED && !ws_type_is_float(in->type2) &&
+        !(in->flags & WS_F_SAT)) {   /* integer widening and narrowing: the bits move, sign extension spreads the top */
+        const uint64_t smk = wmask(in->type2);
+        const int sbits = ws_type_size(in->type2) * 8;
+        const int ssgn = in->type2 == WS_T_S8 || in->type2 == WS_T_S16 || in->type2 == WS_T_S32;
+        EACH_LANE(mask, {
+            uint64_t sh = sget(S, in->s[0], l) & smk;
+            if (ssgn && sbits < 64 && (sh >> (sbits - 1) & 1)) sh |= ~smk;
+            sput(S, O, d, l, sh & wm, oget(O, in->s[0], l));
+        });
+        return;
+    }
+    if ((in->op == WS_OP_ADD || in->op == WS_OP_SUB || in->op == WS_OP_MUL || in->op == WS_OP_MAD) && integer &&
+        !(in->flags & (WS_F_HI | WS_F_WIDE | WS_F_CC | WS_F_SAT))) {
+        /* low-half integer arithmetic: a result bit depends only on the inputs' bits at or below it (carries and
+         * partial products go up), so the bits below the lowest undefined input bit stay defined */
+        const int ns2 = in->ns < WS_INSN_NSRC ? in->ns : WS_INSN_NSRC;
+        EACH_LANE(mask, {
+            uint64_t u = 0;
+            uint32_t o = 0;
+            for (int k = 0; k < ns2; k++) {
+                uint64_t x = sget(S, in->s[k], l) & wm;
+                if (x && !u) o = oget(O, in->s[k], l);
+                u |= x;
+            }
+            sput(S, O, d, l, u ? wm & ~((u & (~u + 1)) - 1) : 0, o);
+        });
+        return;
+    }
     /* arithmetic, conversions and the rest: any undefined input bit makes the whole result undefined */
     const uint64_t sm = in->op == WS_OP_CVT ? wmask(in->type2) : wm;
     const uint64_t dm = (in->flags & WS_F_WIDE) ? ~0ull : wm;

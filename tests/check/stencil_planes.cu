@@ -4,8 +4,9 @@
 // copying an undefined value is not an error). Mode 1 starts the output one plane too early and stores it (an
 // initcheck report at the @store, naming the @read as the origin); mode 2 branches on it (reported at the @branch);
 // mode 3 prints it (reported at the @print); mode 4 passes it through a device function call and stores the result
-// (reported at the @call_store: definedness follows arguments and return values). Every mode checks its defined
-// outputs against the CPU.
+// (reported at the @call_store: definedness follows arguments and return values); mode 5 branches only on defined
+// bits of it (an `and` with a zero mask known at run time, the low half of (u << 16) + tx): clean, as in
+// MemorySanitizer. Every mode checks its defined outputs against the CPU.
 #include <cstdio>
 #include <cstdlib>
 #define TPB 64
@@ -26,6 +27,11 @@ __global__ void planes(const float *in, float *out, int *hits, int mode) {
     if (mode == 2 && z == 1 && behind > 0.5f) atomicAdd(hits, 1);  // @branch
     if (mode == 3 && z == 1 && tx == 0) printf("behind = %f\n", behind);  // @print
     if (mode == 4 && z == 1) out[tx] = twice(behind);  // @call_store
+    if (mode >= 5 && z == 1) {
+      const unsigned u = __float_as_uint(behind), zero = (unsigned)(mode - 5), sh = (unsigned)mode + 11;
+      if ((u & zero) != 0) atomicAdd(hits, 1);                       // a defined 0 decides the and
+      if ((((u << sh) + (unsigned)tx) & 0xffffu) == 63u) atomicAdd(hits, 2);   // only tx's bits reach the test
+    }
     __syncthreads();
   }
 }

@@ -193,6 +193,8 @@ expect stencil_planes "=========     at planes(float const*, float*, int*, int) 
 runp stencil_planes 4 --check
 expect stencil_planes "=========     at planes(float const*, float*, int*, int) in stencil_planes.cu:$(line stencil_planes call_store)" \
   "used as a value stored to __global__ memory" "$origin" "ERROR SUMMARY: 64 errors"
+runp stencil_planes 5 --check
+expect stencil_planes "ERROR SUMMARY: 0 errors" "mode 5: planes z >= 2 correct"
 runp stencil_planes 1 --check=memcheck,racecheck,synccheck
 expect stencil_planes "ERROR SUMMARY: 0 errors"
 
