@@ -48,7 +48,10 @@ static inline void sput(uint64_t *S, uint32_t *O, int r, int l, uint64_t sh, uin
 }
 
 /* Undefined lanes of predicate r. */
-static inline uint32_t pget(const uint64_t *S, int r) { return r < WS_SR_COUNT ? 0 : (uint32_t)S[(size_t)r * WS_LANES]; }
+static inline uint32_t pget(const uint64_t *S, int r)
+{
+    return r < WS_SR_COUNT ? 0 : (uint32_t)S[(size_t)r * WS_LANES];
+}
 
 /* Set predicate r's undefined lanes under mask (undef: those of them that become undefined, with origin org). */
 static inline void pput(uint64_t *S, uint32_t *O, int r, uint32_t mask, uint32_t undef, uint32_t org)
@@ -226,7 +229,7 @@ void chk_init_use(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int what, uint3
             snprintf(g->title, sizeof g->title, "Uninitialized %s memory read of size %u bytes", space_title(o->space),
                      o->size);
         else
-            snprintf(g->title, sizeof g->title, "Use of an uninitialized value");
+            snprintf(g->title, sizeof g->title, "Uninitialized value used (where it came from was not recorded)");
         chk_detail(g, "The uninitialized value is used as %s by %s (PTX line %u)", use_text[what],
                    ws_opinfo_table[r->in->op].name, r->in->ptx_line);
         if (o) {
@@ -352,7 +355,8 @@ static void printf_args(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, uint
             int bad = -1;
             for (unsigned k = 0; k < asz[i] && bad < 0; k++) if (p[k] != CHK_LD_DEF) bad = (int)k;
             if (bad < 0) continue;
-            uint32_t o = p[bad] == CHK_LD_POISON ? org[((la + aoff[i] + (unsigned)bad) >> 2) - ((la + aoff[i]) >> 2)] : 0;
+            uint64_t at = la + aoff[i];
+            uint32_t o = p[bad] == CHK_LD_POISON ? org[((at + (unsigned)bad) >> 2) - (at >> 2)] : 0;
             if (!o) o = chk_init_origin(c, w, r, l, WS_S_LOCAL, la + aoff[i], asz[i]);
             chk_init_use(c, w, r, l, CHK_USE_PRINTF, o);
             break;
@@ -383,7 +387,8 @@ static void call_pre(ws_chk *c, ws_warp *w, chk_ish *s, const ws_rec *r, const u
         }
         int l0 = __builtin_ctz(mask);
         uint64_t t = w->regs[(size_t)in->s[0] * WS_LANES + (size_t)l0];
-        if (t < WS_FUNC_BASE || (t - WS_FUNC_BASE) % 16 || (t - WS_FUNC_BASE) / 16 >= (uint64_t)w->L->mod->nfuncs) return;
+        if (t < WS_FUNC_BASE || (t - WS_FUNC_BASE) % 16 || (t - WS_FUNC_BASE) / 16 >= (uint64_t)w->L->mod->nfuncs)
+            return;
         fi = (int)((t - WS_FUNC_BASE) / 16);
         uint32_t g = 0;
         for (uint32_t m = mask; m; m &= m - 1)
@@ -615,7 +620,8 @@ static void alu(const ws_warp *w, const ws_insn *in, uint64_t *S, uint32_t *O, u
         int any = 0;
         EACH_LANE(mask, { if (!any && (sget(S, in->s[0], l) & sm)) { any = 1; o = oget(O, in->s[0], l); } });
         EACH_LANE(mask, sput(S, O, d, l, any ? ~0ull : 0, o));
-        if (in->op == WS_OP_MATCH && in->nd > 1 && in->d[1] != WS_SR_SINK) pput(S, O, in->d[1], mask, any ? mask : 0, o);
+        if (in->op == WS_OP_MATCH && in->nd > 1 && in->d[1] != WS_SR_SINK)
+            pput(S, O, in->d[1], mask, any ? mask : 0, o);
         return;
     }
     case WS_OP_ACTIVEMASK: case WS_OP_TESTP: case WS_OP_ISSPACEP:
@@ -703,7 +709,8 @@ void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r)
         gu = pget(S, in->guard) & r->active;
         if (gu && has_effects(in)) {   /* control flow or an effect that depends on an undefined predicate */
             int what = (in->iflags & (WS_IF_BRANCH | WS_IF_ENDS)) ? CHK_USE_BRANCH : CHK_USE_GUARD;
-            for (uint32_t m = gu; m; m &= m - 1) chk_init_use(c, w, r, __builtin_ctz(m), what, oget(O, in->guard, __builtin_ctz(m)));
+            for (uint32_t m = gu; m; m &= m - 1)
+                chk_init_use(c, w, r, __builtin_ctz(m), what, oget(O, in->guard, __builtin_ctz(m)));
             gu = 0;
         }
     }
@@ -722,7 +729,10 @@ void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r)
             for (uint32_t m = ex; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
                 for (int k = 0; k < in->ns && k < WS_INSN_NSRC; k++)
-                    if (sget(S, in->s[k], l) & vm) { chk_init_use(c, w, r, l, CHK_USE_ATOM, oget(O, in->s[k], l)); break; }
+                    if (sget(S, in->s[k], l) & vm) {
+                        chk_init_use(c, w, r, l, CHK_USE_ATOM, oget(O, in->s[k], l));
+                        break;
+                    }
             }
         }
         if ((in->iflags & WS_IF_TEX) || (WS_OP_IS_TENSOR(op) && op != WS_OP_CP_ASYNC)) define_dests(S, O, in, ex);

@@ -217,9 +217,9 @@ static void host_copy_uninit(ws_chk *c, uint64_t addr, size_t len, uint64_t firs
     chk_detail(g, "Uninitialized access at 0x%llx on access by cudaMemcpy source", (unsigned long long)first);
     const chk_alloc *al = chk_live_find(c, first);
     if (al)
-        chk_detail(g, "%zu of the %zu bytes copied to the host were never written by a kernel, cudaMemcpy or cudaMemset "
-                   "(the first of them %llu bytes into the allocation at 0x%llx of size %zu bytes)", nundef, len,
-                   (unsigned long long)(first - al->addr), (unsigned long long)al->addr, al->size);
+        chk_detail(g, "%zu of the %zu bytes copied to the host were never written by a kernel, cudaMemcpy or "
+                   "cudaMemset (the first of them %llu bytes into the allocation at 0x%llx of size %zu bytes)", nundef,
+                   len, (unsigned long long)(first - al->addr), (unsigned long long)al->addr, al->size);
     g->nhost = nh;
     memcpy(g->host, host, sizeof g->host);
     g->host_what = "error";
