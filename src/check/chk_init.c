@@ -22,53 +22,6 @@ static const char *const use_text[CHK_USE_COUNT] = {
     [CHK_USE_TARGET] = "a branch index or call target",
 };
 
-/* Run body for every lane l set in mask. */
-#define EACH_LANE(mask, ...) do { \
-    for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); __VA_ARGS__; } \
-} while (0)
-
-/* ---------- register shadow access ---------- */
-
-/* Undefined bits of data operand r in lane l (special registers and constants are defined; the carry flag is
- * tracked as a register). */
-static inline uint64_t sget(const uint64_t *S, int r, int l)
-{
-    return r < WS_SR_COUNT && r != WS_SR_CARRY ? 0 : S[(size_t)r * WS_LANES + (size_t)l];
-}
-
-/* Origin of operand r's undefined bits in lane l. */
-static inline uint32_t oget(const uint32_t *O, int r, int l) { return O[(size_t)r * WS_LANES + (size_t)l]; }
-
-/* Set the undefined bits of destination r in lane l (the sink and special registers keep none). */
-static inline void sput(uint64_t *S, uint32_t *O, int r, int l, uint64_t sh, uint32_t org)
-{
-    if (r < WS_SR_COUNT && r != WS_SR_CARRY) return;
-    S[(size_t)r * WS_LANES + (size_t)l] = sh;
-    O[(size_t)r * WS_LANES + (size_t)l] = sh ? org : 0;
-}
-
-/* Undefined lanes of predicate r. */
-static inline uint32_t pget(const uint64_t *S, int r)
-{
-    return r < WS_SR_COUNT ? 0 : (uint32_t)S[(size_t)r * WS_LANES];
-}
-
-/* Set predicate r's undefined lanes under mask (undef: those of them that become undefined, with origin org). */
-static inline void pput(uint64_t *S, uint32_t *O, int r, uint32_t mask, uint32_t undef, uint32_t org)
-{
-    if (r < WS_SR_COUNT) return;
-    uint64_t *p = &S[(size_t)r * WS_LANES];
-    *p = (uint32_t)((((uint32_t)*p) & ~mask) | (undef & mask));
-    for (uint32_t m = undef & mask; m; m &= m - 1) O[(size_t)r * WS_LANES + (size_t)__builtin_ctz(m)] = org;
-}
-
-/* Bits of a register a type uses (predicates: the lane's bit). */
-static inline uint64_t wmask(int t)
-{
-    int n = ws_type_size(t);
-    return n >= 8 || n <= 0 ? ~0ull : (1ull << (8 * n)) - 1;
-}
-
 /* ---------- per-warp shadows ---------- */
 
 /* Free a block's shadows. */
@@ -275,7 +228,7 @@ void chk_init_load(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, int l, in
     uint32_t *O = s->rorg + off;
     if (in->op == WS_OP_RED) return;
     if (in->op == WS_OP_ATOM) {   /* an atomic on undefined memory was reported as a use: its result is defined */
-        sput(S, O, in->d[0], l, 0, 0);
+        chk_sput(S, O, in->d[0], l, 0, 0);
         return;
     }
     if (undef) s->dirty = 1;
@@ -289,7 +242,7 @@ void chk_init_load(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, int l, in
         for (unsigned i = 0; u; i++, u >>= 1)
             if (u & 1) sh |= 0xffull << (8 * i);
         if (sgn && es < 8 && (sh >> (8 * es - 1) & 1)) sh |= ~0ull << (8 * es);   /* sign extension */
-        sput(S, O, in->d[k], l, sh, org);
+        chk_sput(S, O, in->d[k], l, sh, org);
     }
 }
 
@@ -306,11 +259,11 @@ uint32_t chk_init_store_undef(const chk_ish *s, ws_warp *w, const ws_rec *r, int
     if (es == 16) { es = 8; n = 2; }
     uint32_t u = 0;
     for (unsigned k = 0; k < n && k < 4; k++) {
-        uint64_t sh = sget(S, in->s[k], l);
+        uint64_t sh = chk_sget(S, in->s[k], l);
         if (!sh) continue;
         for (unsigned i = 0; i < es; i++)
             if ((sh >> (8 * i)) & 0xff) u |= 1u << (k * es + i);
-        if (!*org) *org = oget(O, in->s[k], l);
+        if (!*org) *org = chk_oget(O, in->s[k], l);
     }
     return u;
 }
@@ -383,7 +336,7 @@ static void call_pre(ws_chk *c, ws_warp *w, chk_ish *s, const ws_rec *r, const u
     if (fi < 0) {   /* through a register: the lanes of the first lane's target call now */
         for (uint32_t m = s->dirty ? mask : 0; m; m &= m - 1) {
             int l = __builtin_ctz(m);
-            if (sget(S, in->s[0], l)) chk_init_use(c, w, r, l, CHK_USE_TARGET, oget(O, in->s[0], l));
+            if (chk_sget(S, in->s[0], l)) chk_init_use(c, w, r, l, CHK_USE_TARGET, chk_oget(O, in->s[0], l));
         }
         int l0 = __builtin_ctz(mask);
         uint64_t t = w->regs[(size_t)in->s[0] * WS_LANES + (size_t)l0];
@@ -434,255 +387,6 @@ static int has_effects(const ws_insn *in)
            (in->iflags & (WS_IF_BRANCH | WS_IF_ENDS | WS_IF_BARRIER)) || in->op == WS_OP_WMMA_STORE;
 }
 
-/* Registers written by a tensor, matrix or texture instruction: defined (their memory reads are checked at the
- * read, as before). */
-static void define_dests(uint64_t *S, uint32_t *O, const ws_insn *in, uint32_t mask)
-{
-    for (uint32_t m = mask; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        for (int k = 0; k < in->nd && k < 4; k++) if (in->d[k] >= 0) sput(S, O, in->d[k], l, 0, 0);
-        if (WS_OP_IS_TENSOR(in->op) && in->mma)
-            for (int k = 0; k < in->mma->nd && k < 8; k++) sput(S, O, in->mma->d[k], l, 0, 0);
-    }
-}
-
-/* The lane a shuffle reads for lane l (its own lane when out of range), as h_shfl computes it. */
-static int shfl_src(const ws_warp *w, const ws_insn *in, int l)
-{
-    uint32_t bval = (uint32_t)w->regs[(size_t)in->s[1] * WS_LANES + (size_t)l] & 31;
-    uint32_t cval = (uint32_t)w->regs[(size_t)in->s[2] * WS_LANES + (size_t)l];
-    uint32_t clamp = cval & 31, seg = (cval >> 8) & 31;
-    uint32_t maxl = ((uint32_t)l & seg) | (clamp & ~seg), minl = (uint32_t)l & seg;
-    int32_t j;
-    int ok;
-    switch (in->sub) {
-    case WS_SUB_UP: j = l - (int32_t)bval; ok = j >= (int32_t)maxl; break;
-    case WS_SUB_DOWN: j = l + (int32_t)bval; ok = j <= (int32_t)maxl; break;
-    case WS_SUB_BFLY: j = l ^ (int32_t)bval; ok = j <= (int32_t)maxl; break;
-    default: j = (int32_t)(minl | (bval & ~seg)); ok = j <= (int32_t)maxl; break;
-    }
-    if (j >= w->L->warp_size || j < 0 || !ok || !(w->full >> j & 1)) j = l;
-    return j;
-}
-
-/* Propagate definedness through an ALU, move, compare or warp-synchronous instruction for the lanes of mask;
- * lanes of gu (an undefined guard) get undefined destinations (they may or may not have written them). */
-static void alu(const ws_warp *w, const ws_insn *in, uint64_t *S, uint32_t *O, uint32_t mask)
-{
-    const uint64_t *V = w->regs;
-#define VAL(r, l) V[(size_t)(r) * WS_LANES + (size_t)(l)]
-    const int t = in->type, d = in->d[0];
-    const uint64_t wm = wmask(t);
-    switch (in->op) {
-    case WS_OP_MOV:
-        if (t == WS_T_PRED) {
-            uint32_t u = pget(S, in->s[0]), um = u & mask;
-            pput(S, O, d, mask, u, um ? oget(O, in->s[0], __builtin_ctz(um)) : 0);
-            return;
-        }
-        if (in->sub == WS_MOV_PACK) {
-            int n = in->ns, width = ws_type_size(t) * 8 / (n ? n : 1);
-            uint64_t em = width >= 64 ? ~0ull : ((1ull << width) - 1);
-            EACH_LANE(mask, {
-                uint64_t sh = 0;
-                uint32_t o = 0;
-                for (int i = 0; i < n; i++) {
-                    uint64_t x = sget(S, in->s[i], l) & em;
-                    if (x && !o) o = oget(O, in->s[i], l);
-                    sh |= x << (width * i);
-                }
-                sput(S, O, d, l, sh, o);
-            });
-            return;
-        }
-        if (in->sub == WS_MOV_UNPACK) {
-            int n = in->nd, width = ws_type_size(t) * 8 / (n ? n : 1);
-            uint64_t em = width >= 64 ? ~0ull : ((1ull << width) - 1);
-            EACH_LANE(mask, {
-                uint64_t x = sget(S, in->s[0], l);
-                uint32_t o = oget(O, in->s[0], l);
-                for (int i = 0; i < n; i++) sput(S, O, in->d[i], l, (x >> (width * i)) & em, o);
-            });
-            return;
-        }
-        if (in->sub != WS_MOV_PLAIN || (in->flags & WS_F_LOCALSYM)) {
-            EACH_LANE(mask, sput(S, O, d, l, 0, 0));
-            return;
-        }
-        EACH_LANE(mask, sput(S, O, d, l, sget(S, in->s[0], l) & wm, oget(O, in->s[0], l)));
-        return;
-    case WS_OP_AND: case WS_OP_OR: case WS_OP_XOR: case WS_OP_NOT:
-        if (t == WS_T_PRED) {   /* lane masks: MemorySanitizer's rules, a defined 0 (and) or 1 (or) decides */
-            uint32_t a = (uint32_t)VAL(in->s[0], 0), sa = pget(S, in->s[0]);
-            uint32_t b = in->ns > 1 ? (uint32_t)VAL(in->s[1], 0) : 0, sb = in->ns > 1 ? pget(S, in->s[1]) : 0;
-            if (in->flags & WS_F_NEG1) a = ~a;
-            if (in->flags & WS_F_NEG2) b = ~b;
-            uint32_t u = in->op == WS_OP_AND ? (sa & sb) | (sa & b) | (a & sb)
-                       : in->op == WS_OP_OR ? (sa & sb) | (sa & ~b) | (~a & sb)
-                       : in->op == WS_OP_XOR ? sa | sb : sa;
-            uint32_t um = u & mask, o = 0;
-            if (um) {
-                int l = __builtin_ctz(um);
-                o = (sa >> l & 1) ? oget(O, in->s[0], l) : oget(O, in->s[1], l);
-            }
-            pput(S, O, d, mask, u, o);
-            return;
-        }
-        EACH_LANE(mask, {
-            uint64_t sa = sget(S, in->s[0], l) & wm, va = VAL(in->s[0], l);
-            uint64_t sb = in->ns > 1 ? sget(S, in->s[1], l) & wm : 0, vb = in->ns > 1 ? VAL(in->s[1], l) : 0;
-            uint64_t u = in->op == WS_OP_AND ? (sa & sb) | (sa & vb) | (va & sb)
-                       : in->op == WS_OP_OR ? (sa & sb) | (sa & ~vb) | (~va & sb)
-                       : sa | sb;
-            sput(S, O, d, l, u & wm, sa ? oget(O, in->s[0], l) : oget(O, in->s[1], l));
-        });
-        return;
-    case WS_OP_SHL: case WS_OP_SHR: {
-        int bits = ws_type_size(t) * 8;
-        int sgn = t == WS_T_S16 || t == WS_T_S32 || t == WS_T_S64;
-        EACH_LANE(mask, {
-            uint64_t sa = sget(S, in->s[0], l) & wm, sn = sget(S, in->s[1], l) & 0xffffffffu, u;
-            uint32_t n = (uint32_t)VAL(in->s[1], l);
-            if (sn) u = wm;
-            else if (in->op == WS_OP_SHL) u = n >= (uint32_t)bits ? 0 : (sa << n) & wm;
-            else if (n >= (uint32_t)bits) u = sgn && (sa >> (bits - 1) & 1) ? wm : 0;
-            else u = (sa >> n) | (sgn && (sa >> (bits - 1) & 1) ? wm & ~(wm >> n) : 0);   /* sign fills the top */
-            sput(S, O, d, l, u, sn ? oget(O, in->s[1], l) : oget(O, in->s[0], l));
-        });
-        return;
-    }
-    case WS_OP_SELP: {
-        uint32_t p = (uint32_t)VAL(in->s[2], 0), sp = pget(S, in->s[2]);
-        if (in->flags & WS_F_NEG2) p = ~p;
-        EACH_LANE(mask, {
-            uint64_t sa = sget(S, in->s[0], l) & wm, sb = sget(S, in->s[1], l) & wm, u;
-            uint32_t o;
-            if (sp >> l & 1) {   /* an undefined choice: the bits where the two differ, or either is undefined */
-                u = (sa | sb | (VAL(in->s[0], l) ^ VAL(in->s[1], l))) & wm;
-                o = oget(O, in->s[2], l);
-            } else if (p >> l & 1) {
-                u = sa;
-                o = oget(O, in->s[0], l);
-            } else {
-                u = sb;
-                o = oget(O, in->s[1], l);
-            }
-            sput(S, O, d, l, u, o);
-        });
-        return;
-    }
-    case WS_OP_SETP: case WS_OP_SET: {
-        int ct = in->op == WS_OP_SET ? in->type2 : t;
-        uint64_t cm = wmask(ct);
-        uint32_t u = 0, o = 0;
-        uint32_t sc = in->sub ? pget(S, in->s[2]) : 0;
-        if (ct == WS_T_PRED) u = (pget(S, in->s[0]) | pget(S, in->s[1])) & mask;
-        else EACH_LANE(mask, { if ((sget(S, in->s[0], l) | sget(S, in->s[1], l)) & cm) u |= 1u << l; });
-        u |= sc & mask;
-        if (u) {
-            int l = __builtin_ctz(u);
-            o = ct == WS_T_PRED ? ((pget(S, in->s[0]) >> l & 1) ? oget(O, in->s[0], l) : oget(O, in->s[1], l))
-              : (sget(S, in->s[0], l) & cm) ? oget(O, in->s[0], l) : (sget(S, in->s[1], l) & cm) ? oget(O, in->s[1], l)
-              : oget(O, in->s[2], l);
-        }
-        if (in->op == WS_OP_SETP) {
-            pput(S, O, d, mask, u, o);
-            if (in->d[1] != WS_SR_SINK) pput(S, O, in->d[1], mask, u, o);
-        } else {
-            EACH_LANE(mask, sput(S, O, d, l, (u >> l & 1) ? wm : 0, o));
-        }
-        return;
-    }
-    case WS_OP_SHFL: {
-        EACH_LANE(mask, {
-            uint64_t sc = (sget(S, in->s[1], l) | sget(S, in->s[2], l)) & 0xffffffffu;
-            int j = shfl_src(w, in, l);
-            uint64_t u = sc ? 0xffffffffu : sget(S, in->s[0], j) & 0xffffffffu;
-            sput(S, O, d, l, u, sc ? (sget(S, in->s[1], l) ? oget(O, in->s[1], l) : oget(O, in->s[2], l))
-                                   : oget(O, in->s[0], j));
-        });
-        if (in->d[1] != WS_SR_SINK) {
-            uint32_t u = 0;
-            EACH_LANE(mask, { if ((sget(S, in->s[1], l) | sget(S, in->s[2], l)) & 0xffffffffu) u |= 1u << l; });
-            pput(S, O, in->d[1], mask, u, u ? oget(O, in->s[1], __builtin_ctz(u)) : 0);
-        }
-        return;
-    }
-    case WS_OP_VOTE: {
-        uint32_t sp = pget(S, in->s[0]) & mask, o = sp ? oget(O, in->s[0], __builtin_ctz(sp)) : 0;
-        if (in->sub == WS_SUB_BALLOT) EACH_LANE(mask, sput(S, O, d, l, sp, o));
-        else pput(S, O, d, mask, sp ? mask : 0, o);
-        return;
-    }
-    case WS_OP_MATCH: case WS_OP_REDUX: {   /* every lane's value decides every lane's result */
-        uint64_t sm = wmask(t);
-        uint32_t o = 0;
-        int any = 0;
-        EACH_LANE(mask, { if (!any && (sget(S, in->s[0], l) & sm)) { any = 1; o = oget(O, in->s[0], l); } });
-        EACH_LANE(mask, sput(S, O, d, l, any ? ~0ull : 0, o));
-        if (in->op == WS_OP_MATCH && in->nd > 1 && in->d[1] != WS_SR_SINK)
-            pput(S, O, in->d[1], mask, any ? mask : 0, o);
-        return;
-    }
-    case WS_OP_ACTIVEMASK: case WS_OP_TESTP: case WS_OP_ISSPACEP:
-        if (in->op == WS_OP_ACTIVEMASK) { EACH_LANE(mask, sput(S, O, d, l, 0, 0)); return; }
-        {
-            uint32_t u = 0, o = 0;
-            EACH_LANE(mask, { if (sget(S, in->s[0], l) & wm) { if (!u) o = oget(O, in->s[0], l); u |= 1u << l; } });
-            pput(S, O, d, mask, u, o);
-        }
-        return;
-    default: break;
-    }
-    const int integer = t != WS_T_PRED && !ws_type_is_float(t);
-    if (in->op == WS_OP_CVT && integer && in->type2 != WS_T_PRED && !ws_type_is_float(in->type2) &&
-        !(in->flags & WS_F_SAT)) {   /* integer widening and narrowing: the bits move, sign extension spreads the top */
-        const uint64_t smk = wmask(in->type2);
-        const int sbits = ws_type_size(in->type2) * 8;
-        const int ssgn = in->type2 == WS_T_S8 || in->type2 == WS_T_S16 || in->type2 == WS_T_S32;
-        EACH_LANE(mask, {
-            uint64_t sh = sget(S, in->s[0], l) & smk;
-            if (ssgn && sbits < 64 && (sh >> (sbits - 1) & 1)) sh |= ~smk;
-            sput(S, O, d, l, sh & wm, oget(O, in->s[0], l));
-        });
-        return;
-    }
-    if ((in->op == WS_OP_ADD || in->op == WS_OP_SUB || in->op == WS_OP_MUL || in->op == WS_OP_MAD) && integer &&
-        !(in->flags & (WS_F_HI | WS_F_WIDE | WS_F_CC | WS_F_SAT))) {
-        /* low-half integer arithmetic: a result bit depends only on the inputs' bits at or below it (carries and
-         * partial products go up), so the bits below the lowest undefined input bit stay defined */
-        const int ns2 = in->ns < WS_INSN_NSRC ? in->ns : WS_INSN_NSRC;
-        EACH_LANE(mask, {
-            uint64_t u = 0;
-            uint32_t o = 0;
-            for (int k = 0; k < ns2; k++) {
-                uint64_t x = sget(S, in->s[k], l) & wm;
-                if (x && !u) o = oget(O, in->s[k], l);
-                u |= x;
-            }
-            sput(S, O, d, l, u ? wm & ~((u & (~u + 1)) - 1) : 0, o);
-        });
-        return;
-    }
-    /* arithmetic, conversions and the rest: any undefined input bit makes the whole result undefined */
-    const uint64_t sm = in->op == WS_OP_CVT ? wmask(in->type2) : wm;
-    const uint64_t dm = (in->flags & WS_F_WIDE) ? ~0ull : wm;
-    const int carry_in = in->op == WS_OP_ADDC || in->op == WS_OP_SUBC || in->op == WS_OP_MADC;
-    const int ns = in->ns < WS_INSN_NSRC ? in->ns : WS_INSN_NSRC;
-    EACH_LANE(mask, {
-        uint32_t o = 0;
-        uint64_t any = carry_in ? sget(S, WS_SR_CARRY, l) : 0;
-        if (any) o = oget(O, WS_SR_CARRY, l);
-        for (int k = 0; k < ns && !any; k++) {
-            any = sget(S, in->s[k], l) & sm;
-            if (any) o = oget(O, in->s[k], l);
-        }
-        for (int k = 0; k < in->nd && k < 4; k++) sput(S, O, in->d[k], l, any ? dm : 0, o);
-        if (in->flags & WS_F_CC) sput(S, O, WS_SR_CARRY, l, any ? 1 : 0, o);
-    });
-#undef VAL
-}
-
 /* Observer: before every instruction. Uses of undefined values are reported; the destinations of instructions
  * without a memory part take their definedness from the sources (loads and stores are chk_pre_mem's). */
 void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r)
@@ -706,11 +410,11 @@ void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r)
     uint32_t *O = s->rorg + off;
     uint32_t ex = r->exec, gu = 0;
     if (in->guard >= 0) {
-        gu = pget(S, in->guard) & r->active;
+        gu = chk_pget(S, in->guard) & r->active;
         if (gu && has_effects(in)) {   /* control flow or an effect that depends on an undefined predicate */
             int what = (in->iflags & (WS_IF_BRANCH | WS_IF_ENDS)) ? CHK_USE_BRANCH : CHK_USE_GUARD;
             for (uint32_t m = gu; m; m &= m - 1)
-                chk_init_use(c, w, r, __builtin_ctz(m), what, oget(O, in->guard, __builtin_ctz(m)));
+                chk_init_use(c, w, r, __builtin_ctz(m), what, chk_oget(O, in->guard, __builtin_ctz(m)));
             gu = 0;
         }
     }
@@ -721,25 +425,25 @@ void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r)
             uint64_t am = in->space == WS_S_SHARED ? 0xffffffffu : ~0ull;
             for (uint32_t m = ex; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
-                if (sget(S, in->base, l) & am) chk_init_use(c, w, r, l, CHK_USE_ADDR, oget(O, in->base, l));
+                if (chk_sget(S, in->base, l) & am) chk_init_use(c, w, r, l, CHK_USE_ADDR, chk_oget(O, in->base, l));
             }
         }
         if (op == WS_OP_ATOM || op == WS_OP_RED) {
-            uint64_t vm = wmask(in->type);
+            uint64_t vm = chk_wmask(in->type);
             for (uint32_t m = ex; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
                 for (int k = 0; k < in->ns && k < WS_INSN_NSRC; k++)
-                    if (sget(S, in->s[k], l) & vm) {
-                        chk_init_use(c, w, r, l, CHK_USE_ATOM, oget(O, in->s[k], l));
+                    if (chk_sget(S, in->s[k], l) & vm) {
+                        chk_init_use(c, w, r, l, CHK_USE_ATOM, chk_oget(O, in->s[k], l));
                         break;
                     }
             }
         }
-        if ((in->iflags & WS_IF_TEX) || (WS_OP_IS_TENSOR(op) && op != WS_OP_CP_ASYNC)) define_dests(S, O, in, ex);
+        if ((in->iflags & WS_IF_TEX) || (WS_OP_IS_TENSOR(op) && op != WS_OP_CP_ASYNC)) chk_prop_define(S, O, in, ex);
         if (gu && (op == WS_OP_LD || op == WS_OP_LDU))   /* a load under an undefined guard: undefined results */
             for (uint32_t m = gu; m; m &= m - 1)
                 for (int k = 0; k < in->nd && k < 4; k++)
-                    sput(S, O, in->d[k], __builtin_ctz(m), ~0ull, oget(O, in->guard, __builtin_ctz(m)));
+                    chk_sput(S, O, in->d[k], __builtin_ctz(m), ~0ull, chk_oget(O, in->guard, __builtin_ctz(m)));
         return;
     }
     switch (op) {
@@ -749,7 +453,8 @@ void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r)
     case WS_OP_BRX:
         for (uint32_t m = ex; m; m &= m - 1) {
             int l = __builtin_ctz(m);
-            if (sget(S, in->s[0], l) & 0xffffffffu) chk_init_use(c, w, r, l, CHK_USE_TARGET, oget(O, in->s[0], l));
+            if (chk_sget(S, in->s[0], l) & 0xffffffffu)
+                chk_init_use(c, w, r, l, CHK_USE_TARGET, chk_oget(O, in->s[0], l));
         }
         return;
     case WS_OP_CALL:
@@ -757,28 +462,28 @@ void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r)
         return;
     case WS_OP_BAR: case WS_OP_BARRIER:
         if (in->sub == WS_SUB_RED && in->nd > 0) {   /* bar.red's result: defined */
-            if (in->type == WS_T_PRED) pput(S, O, in->d[0], r->active, 0, 0);
-            else EACH_LANE(r->active, sput(S, O, in->d[0], l, 0, 0));
+            if (in->type == WS_T_PRED) chk_pput(S, O, in->d[0], r->active, 0, 0);
+            else CHK_EACH_LANE(r->active, chk_sput(S, O, in->d[0], l, 0, 0));
         }
         return;
     default: break;
     }
-    if (WS_OP_IS_TENSOR(op)) { define_dests(S, O, in, ex); return; }
+    if (WS_OP_IS_TENSOR(op)) { chk_prop_define(S, O, in, ex); return; }
     if (in->nd == 0) return;
-    if (ex) alu(w, in, S, O, ex);
+    if (ex) chk_prop_alu(w, in, S, O, ex);
     if (gu)   /* lanes whose guard is undefined may or may not have written their destinations */
         for (uint32_t m = gu; m; m &= m - 1) {
             int l = __builtin_ctz(m);
-            uint32_t o = oget(O, in->guard, l);
+            uint32_t o = chk_oget(O, in->guard, l);
             for (int k = 0; k < in->nd && k < 4; k++) {
                 int dk = in->d[k];
                 if (dk < WS_SR_COUNT) continue;
                 if (in->type == WS_T_PRED || ((op == WS_OP_SETP || op == WS_OP_TESTP || op == WS_OP_ISSPACEP ||
                                                (op == WS_OP_VOTE && in->sub != WS_SUB_BALLOT)) ||
                                               (op == WS_OP_SHFL && k == 1)))
-                    pput(S, O, dk, 1u << l, 1u << l, o);
+                    chk_pput(S, O, dk, 1u << l, 1u << l, o);
                 else
-                    sput(S, O, dk, l, ~0ull, o);
+                    chk_sput(S, O, dk, l, ~0ull, o);
             }
         }
 }

@@ -285,6 +285,59 @@ uint32_t chk_init_origin(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int sp, 
 /* Local-memory shadow of lane l of w at offset a (NULL when outside its stack). */
 uint8_t *chk_init_local(chk_ish *s, ws_warp *w, int l, uint64_t a, unsigned size, uint32_t **org);
 
+/* ---- chk_prop.c: definedness through instructions without a memory part ---- */
+/* The lanes of mask executed an ALU, move, compare or warp-synchronous instruction: set its destinations'
+ * undefined bits from its sources' (S/O: the shadow and origins of the warp's current register window). */
+void chk_prop_alu(const ws_warp *w, const ws_insn *in, uint64_t *S, uint32_t *O, uint32_t mask);
+/* Registers a tensor, matrix or texture instruction writes for the lanes of mask: defined. */
+void chk_prop_define(uint64_t *S, uint32_t *O, const ws_insn *in, uint32_t mask);
+
+/* register shadow access (chk_init.c, chk_prop.c): S and O are a register window's shadow and origins */
+/* Run body for every lane l set in mask. */
+#define CHK_EACH_LANE(mask, ...) do { \
+    for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); __VA_ARGS__; } \
+} while (0)
+
+/* Undefined bits of data operand r in lane l (special registers and constants are defined; the carry flag is
+ * tracked as a register). */
+static inline uint64_t chk_sget(const uint64_t *S, int r, int l)
+{
+    return r < WS_SR_COUNT && r != WS_SR_CARRY ? 0 : S[(size_t)r * WS_LANES + (size_t)l];
+}
+
+/* Origin of operand r's undefined bits in lane l. */
+static inline uint32_t chk_oget(const uint32_t *O, int r, int l) { return O[(size_t)r * WS_LANES + (size_t)l]; }
+
+/* Set the undefined bits of destination r in lane l (the sink and special registers keep none). */
+static inline void chk_sput(uint64_t *S, uint32_t *O, int r, int l, uint64_t sh, uint32_t org)
+{
+    if (r < WS_SR_COUNT && r != WS_SR_CARRY) return;
+    S[(size_t)r * WS_LANES + (size_t)l] = sh;
+    O[(size_t)r * WS_LANES + (size_t)l] = sh ? org : 0;
+}
+
+/* Undefined lanes of predicate r. */
+static inline uint32_t chk_pget(const uint64_t *S, int r)
+{
+    return r < WS_SR_COUNT ? 0 : (uint32_t)S[(size_t)r * WS_LANES];
+}
+
+/* Set predicate r's undefined lanes under mask (undef: those of them that become undefined, with origin org). */
+static inline void chk_pput(uint64_t *S, uint32_t *O, int r, uint32_t mask, uint32_t undef, uint32_t org)
+{
+    if (r < WS_SR_COUNT) return;
+    uint64_t *p = &S[(size_t)r * WS_LANES];
+    *p = (uint32_t)((((uint32_t)*p) & ~mask) | (undef & mask));
+    for (uint32_t m = undef & mask; m; m &= m - 1) O[(size_t)r * WS_LANES + (size_t)__builtin_ctz(m)] = org;
+}
+
+/* Bits of a register a type uses (predicates: the lane's bit). */
+static inline uint64_t chk_wmask(int t)
+{
+    int n = ws_type_size(t);
+    return n >= 8 || n <= 0 ? ~0ull : (1ull << (8 * n)) - 1;
+}
+
 /* uses of an undefined value that initcheck reports */
 enum { CHK_USE_BRANCH, CHK_USE_GUARD, CHK_USE_ADDR, CHK_USE_ATOM, CHK_USE_STORE, CHK_USE_PRINTF, CHK_USE_TARGET,
        CHK_USE_COUNT };
