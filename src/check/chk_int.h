@@ -252,6 +252,8 @@ void chk_gpu_reset(ws_chk *c);
 void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r);
 /* After a wmma.store: mark the bytes it wrote initialized (chk_mem.c). */
 void chk_mem_wmma_store(ws_chk *c, ws_warp *w, const ws_rec *r);
+/* Bytes [a, a+len) of cb's shared memory were written with defined data outside a store record (chk_mem.c). */
+void chk_mem_shared_written(chk_blk *cb, uint64_t a, uint64_t len);
 /* Host-side memory events. */
 void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len);
 /* Make the racecheck shadow cover the launch's arena; reset per launch by a new stamp. */

@@ -1065,6 +1065,16 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
     if (race_on && in->op == WS_OP_CP_ASYNC) chk_async_issue(c, cb, w, r, site);
 }
 
+/* Bytes [a, a+len) of cb's shared memory were written with defined data by something other than a store record
+ * (wmma.store, asynchronous copies): written for synccheck, defined for initcheck. */
+void chk_mem_shared_written(chk_blk *cb, uint64_t a, uint64_t len)
+{
+    bits_set(cb->sh_init, a, len);
+    if (cb->any_poison && cb->sh_poison) bits_clear(cb->sh_poison, a, len);
+    if (a / 4 < cb->sh_lo) cb->sh_lo = a / 4;
+    if ((a + len + 3) / 4 > cb->sh_hi) cb->sh_hi = (a + len + 3) / 4;
+}
+
 /* After a wmma.store: the bytes it wrote are initialized (shared and global; wmma fragments are not memory
  * records, so initcheck learns of them here). */
 void chk_mem_wmma_store(ws_chk *c, ws_warp *w, const ws_rec *r)
@@ -1079,9 +1089,7 @@ void chk_mem_wmma_store(ws_chk *c, ws_warp *w, const ws_rec *r)
             int sp = r->in->space;
             if (sp == WS_S_GENERIC) sp = ws_resolve_generic(w, a, &a);
             if (sp == WS_S_SHARED && cb->sh_init && a + size <= cb->smem) {
-                bits_set(cb->sh_init, a, size);
-                if (a / 4 < cb->sh_lo) cb->sh_lo = a / 4;
-                if ((a + size + 3) / 4 > cb->sh_hi) cb->sh_hi = (a + size + 3) / 4;
+                chk_mem_shared_written(cb, a, size);
             } else if (sp == WS_S_GLOBAL && (c->checks & WS_CHK_INITCHECK)) {
                 uint64_t off = a - WS_GLOBAL_BASE;
                 if (off + size <= c->ginit_cover && off < WS_GLOBAL_SPAN) bits_set(c->ginit, off, size);
