@@ -184,10 +184,10 @@ run_prog() {
   if [ "$mode" = check ]; then
     # no false positives: no device-side finding, and no error at all unless the program calls the runtime wrongly
     # on purpose ("// CHECK: api-errors": then "Program hit ..." API errors are allowed)
-    local found chk pat='^========= (Invalid|Error: Race|Barrier error|Uninitialized|Deadlock|Watchdog|Device-side|Leaked)'
+    local found chk pat='^========= (Invalid|Error: Race|Barrier error|Uninitialized|Host API memory access|Deadlock|Watchdog|Device-side|Leaked)'
     chk=$(directive CHECK "$src"); chk=${chk%% *}   # the first word: api-errors or races
     if [ "$chk" = races ]; then
-      pat='^========= (Invalid|Barrier error|Uninitialized|Deadlock|Watchdog|Device-side|Leaked)'
+      pat='^========= (Invalid|Barrier error|Uninitialized|Host API memory access|Deadlock|Watchdog|Device-side|Leaked)'
       if ! grep -q '^========= Error: Race reported' "$err"; then
         grep '^=========' "$err" | head -n 12 | sed 's/^/    | /' >"$o"
         echo "FAIL no racecheck hazard under --check (the program races on purpose: // CHECK: races)"

@@ -67,6 +67,7 @@ static void blocks_clear(ws_chk *c)
         free(cb->warps);
         free(cb->sh);
         free(cb->sh_init);
+        chk_init_blk_free(cb);
         free(cb->pend);
         free(cb);
     }
@@ -446,6 +447,7 @@ static void chk_launch_begin(void *ctx, ws_run *L)
     c->c_lo = c->c_hi = 0;
     c->mc_fault = 0;
     c->mc_lanes = 0;
+    c->launch_no++;
     chk_mem_launch(c, L);
 }
 
@@ -511,6 +513,7 @@ void ws_chk_attach(ws_chk *c, ws_gpu *g)
     c->obs.launch_end = chk_launch_end;
     c->obs.block_begin = chk_block_begin;
     c->obs.block_end = chk_block_end;
+    if (c->checks & WS_CHK_INITCHECK) c->obs.pre = chk_init_pre;
     c->obs.pre_mem = chk_pre_mem;
     c->obs.post = chk_post;
     c->obs.host_mem = chk_host_mem;

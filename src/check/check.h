@@ -17,7 +17,7 @@ enum {
     WS_CHK_MEMCHECK = 1,   /* out of bounds, misaligned, freed memory, host pointers, trap/assert, leaks */
     WS_CHK_RACECHECK = 2,  /* shared and global memory hazards between threads not ordered by barriers/fences */
     WS_CHK_SYNCCHECK = 4,  /* divergent barriers, bad member masks, shared entries left unwritten by exited threads */
-    WS_CHK_INITCHECK = 8,  /* reads of global or shared memory nobody wrote */
+    WS_CHK_INITCHECK = 8,  /* uses of undefined values: branches, addresses, atomics, global stores, printf, copies */
     WS_CHK_DEADLOCK = 16,  /* no warp can make progress: barriers that cannot complete, spin waits on blocks */
     WS_CHK_ALL = 31
 };

@@ -1,5 +1,5 @@
-/* chk_int.h - internals shared by the checker's files: findings (check.c), memory shadows (chk_mem.c),
- * barriers, warp-synchronous masks and deadlock detection (chk_sync.c). */
+/* chk_int.h - internals shared by the checker's files: findings (check.c), memory shadows (chk_mem.c), definedness
+ * (chk_init.c), barriers, warp-synchronous masks and deadlock detection (chk_sync.c). */
 #ifndef WS_CHK_INT_H
 #define WS_CHK_INT_H
 
@@ -12,7 +12,7 @@ enum {
     CK_BADFREE, CK_LEAK, CK_API,                                      /* host side */
     CK_RACE, CK_RACE_BENIGN,                                          /* racecheck */
     CK_DIVBAR, CK_BARMISMATCH, CK_MASK, CK_EXITED,                    /* synccheck */
-    CK_INIT_GLOBAL, CK_INIT_SHARED, CK_INIT_HOST,                     /* initcheck */
+    CK_INIT_GLOBAL, CK_INIT_SHARED, CK_INIT_HOST, CK_INIT_USE,        /* initcheck */
     CK_DEADLOCK, CK_WATCHDOG                                          /* deadlock */
 };
 
@@ -79,6 +79,35 @@ typedef struct chk_warp {
     uint32_t cp_groups;        /* cp.async groups committed (chk_async.c) */
 } chk_warp;
 
+/* initcheck's definedness shadow of one warp (chk_init.c): registers mirror the warp's register stack (one 64-bit
+ * word of undefined bits per register lane, predicates as a lane mask in lane 0's word), local memory a byte per
+ * byte of each lane's stack; origins name the load that brought the undefined bits in (an instruction site) */
+typedef struct chk_ish {
+    uint64_t *rsh;             /* per register-stack entry: its undefined bits */
+    uint32_t *rorg;            /* per register-stack entry: origin site of those bits (0 none) */
+    size_t rcap;               /* entries of rsh/rorg */
+    uint8_t *lsh;              /* per local byte of every lane: CHK_LD_* */
+    uint32_t *lorg;            /* per 4 local bytes of every lane: origin site of poisoned bytes */
+    size_t lcap;               /* bytes of lsh */
+    int lfresh;                /* lsh was reset for the warp's block */
+    int dirty;                 /* some register bit became undefined since the block began (else all are defined) */
+    int depth;                 /* call frames the shadow has followed */
+    const ws_func **callee;    /* per frame: the function called (return values) */
+    int ccap;
+} chk_ish;
+
+/* states of a local byte in chk_ish.lsh */
+enum { CHK_LD_DEF, CHK_LD_NEVER, CHK_LD_POISON };
+
+/* where an undefined value came from: the first load of its site in the launch (chk_init.c) */
+typedef struct chk_origin {
+    uint32_t launch;           /* launch number it was set in (older: unset) */
+    uint8_t space;             /* WS_S_GLOBAL / SHARED / LOCAL */
+    unsigned size;             /* bytes the load read */
+    uint64_t addr;             /* address in that space */
+    uint32_t thr[3], blk[3];   /* the thread that loaded it */
+} chk_origin;
+
 /* per-block state */
 typedef struct chk_blk {
     ws_block *b;               /* key */
@@ -88,7 +117,12 @@ typedef struct chk_blk {
     s_ent *sh;                 /* racecheck shadow of shared memory */
     size_t sh_n, sh_lo, sh_hi; /* words, touched range */
     uint8_t *sh_init;          /* initcheck: bit per shared byte written */
+    uint8_t *sh_poison;        /* initcheck: bit per shared byte whose last store stored undefined bits */
+    uint32_t *sh_org;          /* initcheck: per shared word, the origin site of its poisoned bytes */
+    int any_poison;            /* some byte of sh_poison is set */
     size_t init_bytes;
+    chk_ish *ish;              /* initcheck: per warp, the definedness shadow */
+    int nish;
     size_t smem;
     const ws_insn *phase_in[16]; /* the barrier instruction the first arrival of each phase used */
     int exit_noted;            /* some threads exited */
@@ -124,6 +158,13 @@ struct ws_chk {
     /* initcheck: bit per global-arena byte written (covers [0, ginit_cover)) */
     uint8_t *ginit;
     size_t ginit_map, ginit_cover;
+    /* initcheck's origins, by site number; the launch number they belong to */
+    chk_origin *org;
+    uint32_t norg;
+    uint32_t launch_no;
+    /* a host-side copy's source in the arena, until its destination is written (WS_HM_READ, then WS_HM_WRITE) */
+    uint64_t hread_off;
+    size_t hread_len;
     /* racecheck: global shadow per word of the arena (covers [0, gsh_cover)) */
     g_ent *gsh;
     size_t gsh_map, gsh_cover;
@@ -213,6 +254,8 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r);
 void chk_mem_wmma_store(ws_chk *c, ws_warp *w, const ws_rec *r);
 /* observer: a bulk copy wrote shared or global memory (initialized from then on) */
 void chk_async_write(void *ctx, ws_warp *w, ws_block *dst, int space, uint64_t a, uint64_t len);
+/* Bytes [a, a+len) of cb's shared memory were written with defined data outside a store record (chk_mem.c). */
+void chk_mem_shared_written(chk_blk *cb, uint64_t a, uint64_t len);
 /* Host-side memory events. */
 void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len);
 /* Make the racecheck shadow cover the launch's arena; reset per launch by a new stamp. */
@@ -223,6 +266,85 @@ void chk_mem_block(ws_chk *c, chk_blk *cb, ws_block *b);
 uint32_t chk_site(ws_chk *c, const ws_insn *in, const ws_func *fn);
 /* Release the shadows. */
 void chk_mem_free(ws_chk *c);
+
+/* ---- chk_init.c: definedness (initcheck as MemorySanitizer does it) ---- */
+/* Observer: before every instruction: propagate definedness through it, report uses of undefined values. */
+void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r);
+/* A new block: clear its warps' register shadows, mark their local memory unwritten. */
+void chk_init_block(ws_chk *c, chk_blk *cb, ws_block *b);
+/* Free a block's shadows. */
+void chk_init_blk_free(chk_blk *cb);
+/* The shadow of warp w (grown to its register stack). */
+chk_ish *chk_init_ish(ws_chk *c, chk_blk *cb, ws_warp *w);
+/* Lane l's load of size bytes at a (space sp) is about to run: set its destinations' shadows. undef: bit i set when
+ * byte i of the access is undefined (all defined: 0); never: bits of those never written; org: origin of the rest. */
+void chk_init_load(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, int l, int sp, uint64_t a, uint32_t undef,
+                   uint32_t never, uint32_t org);
+/* Undefined bytes of lane l's store data (bit i: byte i of the stored bytes), its origin in *org. */
+uint32_t chk_init_store_undef(const chk_ish *s, ws_warp *w, const ws_rec *r, int l, uint32_t *org);
+/* Report a use of an undefined value by lane l: what (CHK_USE_*), origin site, bytes of the use. */
+void chk_init_use(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int what, uint32_t org);
+/* Lane l read size never-written bytes at a (space sp): the origin site of the value, its origin set. */
+uint32_t chk_init_origin(ws_chk *c, ws_warp *w, const ws_rec *r, int l, int sp, uint64_t a, unsigned size);
+/* Local-memory shadow of lane l of w at offset a (NULL when outside its stack). */
+uint8_t *chk_init_local(chk_ish *s, ws_warp *w, int l, uint64_t a, unsigned size, uint32_t **org);
+
+/* ---- chk_prop.c: definedness through instructions without a memory part ---- */
+/* The lanes of mask executed an ALU, move, compare or warp-synchronous instruction: set its destinations'
+ * undefined bits from its sources' (S/O: the shadow and origins of the warp's current register window). */
+void chk_prop_alu(const ws_warp *w, const ws_insn *in, uint64_t *S, uint32_t *O, uint32_t mask);
+/* Registers a tensor, matrix or texture instruction writes for the lanes of mask: defined. */
+void chk_prop_define(uint64_t *S, uint32_t *O, const ws_insn *in, uint32_t mask);
+
+/* register shadow access (chk_init.c, chk_prop.c): S and O are a register window's shadow and origins */
+/* Run body for every lane l set in mask. */
+#define CHK_EACH_LANE(mask, ...) do { \
+    for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); __VA_ARGS__; } \
+} while (0)
+
+/* Undefined bits of data operand r in lane l (special registers and constants are defined; the carry flag is
+ * tracked as a register). */
+static inline uint64_t chk_sget(const uint64_t *S, int r, int l)
+{
+    return r < WS_SR_COUNT && r != WS_SR_CARRY ? 0 : S[(size_t)r * WS_LANES + (size_t)l];
+}
+
+/* Origin of operand r's undefined bits in lane l. */
+static inline uint32_t chk_oget(const uint32_t *O, int r, int l) { return O[(size_t)r * WS_LANES + (size_t)l]; }
+
+/* Set the undefined bits of destination r in lane l (the sink and special registers keep none). */
+static inline void chk_sput(uint64_t *S, uint32_t *O, int r, int l, uint64_t sh, uint32_t org)
+{
+    if (r < WS_SR_COUNT && r != WS_SR_CARRY) return;
+    S[(size_t)r * WS_LANES + (size_t)l] = sh;
+    O[(size_t)r * WS_LANES + (size_t)l] = sh ? org : 0;
+}
+
+/* Undefined lanes of predicate r. */
+static inline uint32_t chk_pget(const uint64_t *S, int r)
+{
+    return r < WS_SR_COUNT ? 0 : (uint32_t)S[(size_t)r * WS_LANES];
+}
+
+/* Set predicate r's undefined lanes under mask (undef: those of them that become undefined, with origin org). */
+static inline void chk_pput(uint64_t *S, uint32_t *O, int r, uint32_t mask, uint32_t undef, uint32_t org)
+{
+    if (r < WS_SR_COUNT) return;
+    uint64_t *p = &S[(size_t)r * WS_LANES];
+    *p = (uint32_t)((((uint32_t)*p) & ~mask) | (undef & mask));
+    for (uint32_t m = undef & mask; m; m &= m - 1) O[(size_t)r * WS_LANES + (size_t)__builtin_ctz(m)] = org;
+}
+
+/* Bits of a register a type uses (predicates: the lane's bit). */
+static inline uint64_t chk_wmask(int t)
+{
+    int n = ws_type_size(t);
+    return n >= 8 || n <= 0 ? ~0ull : (1ull << (8 * n)) - 1;
+}
+
+/* uses of an undefined value that initcheck reports */
+enum { CHK_USE_BRANCH, CHK_USE_GUARD, CHK_USE_ADDR, CHK_USE_ATOM, CHK_USE_STORE, CHK_USE_PRINTF, CHK_USE_TARGET,
+       CHK_USE_COUNT };
 
 /* ---- chk_sync.c ---- */
 /* Observer: after every instruction. */

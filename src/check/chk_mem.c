@@ -1,6 +1,8 @@
 /* chk_mem.c - the memory side of the checkers, run before every load, store and atomic:
- * memcheck (bounds per allocation, alignment, freed memory, host pointers), initcheck (a bit per byte written,
- * for the global arena and each block's shared memory) and racecheck (a shadow word per 4 bytes: the last
+ * memcheck (bounds per allocation, alignment, freed memory, host pointers), initcheck's memory side (a bit per byte
+ * written, for the global arena and each block's shared memory, a bit per shared byte last stored undefined, a byte
+ * per local byte; loads and stores move definedness between them and the register shadow of chk_init.c) and
+ * racecheck (a shadow word per 4 bytes: the last
  * writer, with its block, warp, barrier epoch and its block's fence count; for shared memory the last readers
  * too). Host-side copies, fills, allocations and frees arrive through chk_host_mem. */
 #include <errno.h>
@@ -61,6 +63,9 @@ void chk_mem_free(ws_chk *c)
     free(c->fence);
     c->fence = NULL;
     c->nfence = 0;
+    free(c->org);
+    c->org = NULL;
+    c->norg = 0;
     free(c->site_in);
     free(c->site_fn);
     free(c->site_hash);
@@ -190,6 +195,81 @@ static void host_bounds(ws_chk *c, uint64_t addr, size_t len, int write)
     g->printed = 1;
 }
 
+/* initcheck: a host-side copy (cudaMemcpy and its kin) read never-written bytes of a device allocation and wrote
+ * them to host memory: the host uses them (compute-sanitizer's "Host API memory access error"). */
+static void host_copy_uninit(ws_chk *c, uint64_t addr, size_t len, uint64_t first, size_t nundef)
+{
+    size_t save = c->open_from;
+    c->open_from = 0;
+    int fresh;
+    char host[CHK_HOST_LINES][200];
+    int nh = c->host_frames ? c->host_frames(host, CHK_HOST_LINES) : 0;
+    uint64_t key = addr ^ ((uint64_t)len << 40);
+    for (int i = 0; i < nh; i++)
+        for (const char *p = host[i]; *p; p++) key = key * 131 + (unsigned char)*p;
+    chk_group *g = chk_group_get(c, WS_CHK_INITCHECK, CK_INIT_HOST, NULL, NULL, key, &fresh);
+    c->open_from = save;
+    if (!g) return;
+    chk_group_hit(c, g, NULL, 0);
+    if (!fresh) return;
+    snprintf(g->title, sizeof g->title, "Host API memory access error at host access to 0x%llx of size %zu bytes",
+             (unsigned long long)addr, len);
+    chk_detail(g, "Uninitialized access at 0x%llx on access by cudaMemcpy source", (unsigned long long)first);
+    const chk_alloc *al = chk_live_find(c, first);
+    if (al)
+        chk_detail(g, "%zu of the %zu bytes copied to the host were never written by a kernel, cudaMemcpy or "
+                   "cudaMemset (the first of them %llu bytes into the allocation at 0x%llx of size %zu bytes)", nundef,
+                   len, (unsigned long long)(first - al->addr), (unsigned long long)al->addr, al->size);
+    g->nhost = nh;
+    memcpy(g->host, host, sizeof g->host);
+    g->host_what = "error";
+    snprintf(g->kernel, sizeof g->kernel, "cudaMemcpy");
+    fprintf(c->out, "========= %s\n", g->title);
+    for (const char *p = g->detail; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        fprintf(c->out, "=========     %.*s\n", (int)n, p);
+        p += n + (e ? 1 : 0);
+    }
+    if (nh) fprintf(c->out, "=========     Saved host backtrace up to driver entry point at error\n");
+    for (int i = 0; i < nh; i++) fprintf(c->out, "=========         Host Frame: %s\n", host[i]);
+    fprintf(c->out, "=========\n");
+    g->printed = 1;
+}
+
+/* initcheck: the host side wrote len bytes at addr: a copy from the arena (the read that came just before) carries
+ * its source's definedness (device to device) or, to the host, is a use of undefined bytes; fills and copies from
+ * the host define them. */
+static void host_write_init(ws_chk *c, uint64_t addr, size_t len)
+{
+    uint64_t off = addr - WS_GLOBAL_BASE;
+    int dst_arena = addr >= WS_GLOBAL_BASE && off < WS_GLOBAL_SPAN;
+    int copy = c->hread_len == len && len;
+    uint64_t soff = c->hread_off;
+    c->hread_len = 0;
+    int64_t fc = -1;
+    if (copy && soff + len <= c->ginit_cover) {
+        fc = bits_first_clear(c->ginit, soff, len);
+        const ws_alloc *al = fc >= 0 ? ws_mem_find(c->gpu->mem, WS_GLOBAL_BASE + (uint64_t)fc) : NULL;
+        if (!al || al->kind != WS_ALLOC_DEVICE) fc = -1;   /* only device allocations start undefined */
+    }
+    if (!dst_arena) {
+        if (fc >= 0) {
+            size_t nundef = 0;
+            for (size_t i = 0; i < len; i++) nundef += !(c->ginit[(soff + i) >> 3] >> ((soff + i) & 7) & 1);
+            host_copy_uninit(c, WS_GLOBAL_BASE + soff, len, WS_GLOBAL_BASE + (uint64_t)fc, nundef);
+        }
+        return;
+    }
+    if (ginit_cover(c, off + len)) return;
+    if (fc < 0) { bits_set(c->ginit, off, len); return; }
+    for (size_t k = 0; k < len; k++) {   /* device to device: bit by bit, in memmove's order */
+        size_t i = off > soff ? len - 1 - k : k;
+        if (c->ginit[(soff + i) >> 3] >> ((soff + i) & 7) & 1) bits_set(c->ginit, off + i, 1);
+        else bits_clear(c->ginit, off + i, 1);
+    }
+}
+
 /* Host-side memory events from the runtime (allocations, frees, copies, fills, reset). */
 void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len)
 {
@@ -229,9 +309,11 @@ void chk_host_mem(void *ctx, int what, uint64_t addr, size_t len)
         break;
     }
     case WS_HM_WRITE:
-        if ((c->checks & WS_CHK_INITCHECK) && in_arena && ginit_cover(c, off + len) == 0) bits_set(c->ginit, off, len);
+        if (c->checks & WS_CHK_INITCHECK) host_write_init(c, addr, len);
         break;
-    case WS_HM_READ:   /* host reads of unwritten bytes are not errors until the program uses them */
+    case WS_HM_READ:   /* a copy's source: what its destination gets (host_write_init) */
+        c->hread_len = (c->checks & WS_CHK_INITCHECK) && in_arena ? len : 0;
+        c->hread_off = off;
         break;
     case WS_HM_RESET:
         chk_gpu_reset(c);
@@ -286,16 +368,25 @@ void chk_mem_block(ws_chk *c, chk_blk *cb, ws_block *b)
     }
     if ((c->checks & (WS_CHK_INITCHECK | WS_CHK_SYNCCHECK)) && b->smem_size) {
         size_t bytes = b->smem_size / 8 + 2;
+        int init = (c->checks & WS_CHK_INITCHECK) != 0;
         if (cb->init_bytes < bytes) {
             free(cb->sh_init);
+            free(cb->sh_poison);
+            free(cb->sh_org);
             cb->sh_init = calloc(bytes, 1);
-            cb->init_bytes = cb->sh_init ? bytes : 0;
+            cb->sh_poison = init ? calloc(bytes, 1) : NULL;
+            cb->sh_org = init ? calloc(b->smem_size / 4 + 2, sizeof *cb->sh_org) : NULL;
+            cb->init_bytes = cb->sh_init && (!init || (cb->sh_poison && cb->sh_org)) ? bytes : 0;
+            if (!cb->init_bytes) { free(cb->sh_init); cb->sh_init = NULL; }
         } else if (cb->sh_hi > cb->sh_lo) {
             size_t lo = cb->sh_lo * 4 / 8, hi = (cb->sh_hi * 4 + 7) / 8 + 1;
             if (hi > cb->init_bytes) hi = cb->init_bytes;
             memset(cb->sh_init + lo, 0, hi - lo);
+            if (cb->any_poison && cb->sh_poison) memset(cb->sh_poison + lo, 0, hi - lo);
         }
+        cb->any_poison = 0;
     }
+    if (c->checks & WS_CHK_INITCHECK) chk_init_block(c, cb, b);
     cb->smem = b->smem_size;
     cb->sh_lo = SIZE_MAX;
     cb->sh_hi = 0;
@@ -719,17 +810,18 @@ static void uninit_global(ws_chk *c, ws_warp *w, const ws_rec *r, int l, uint64_
     chk_group_hit(c, g, w, l);
 }
 
-/* A read of unwritten shared memory by lane l: synccheck when threads exited before a barrier the reader passed,
- * else initcheck. */
-static void uninit_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size)
+/* A read of unwritten shared memory by lane l: synccheck when threads exited before a barrier the reader passed
+ * (returns 1), else, when report_init (a read whose value initcheck does not follow), initcheck. */
+static int uninit_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size,
+                         int report_init)
 {
     const chk_warp *cw = &cb->warps[w->warp_in_block];
     int exited = cb->exit_noted && cw->epoch > cb->exit_epoch && cw->last_bar && (c->checks & WS_CHK_SYNCCHECK);
-    if (!exited && !(c->checks & WS_CHK_INITCHECK)) return;
+    if (!exited && (!(c->checks & WS_CHK_INITCHECK) || !report_init)) return 0;
     int fresh;
     chk_group *g = chk_group_get(c, exited ? WS_CHK_SYNCCHECK : WS_CHK_INITCHECK, exited ? CK_EXITED : CK_INIT_SHARED,
                                  chk_line_key(r->in, r->fn), exited ? cw->last_bar : NULL, size, &fresh);
-    if (!g) return;
+    if (!g) return exited;
     if (fresh) {
         chk_where(c, r->fn, r->in, g->where, sizeof g->where, g->file, sizeof g->file, &g->line);
         const ws_block *b = w->blk;
@@ -754,6 +846,116 @@ static void uninit_shared(ws_chk *c, chk_blk *cb, ws_warp *w, const ws_rec *r, i
         }
     }
     chk_group_hit(c, g, w, l);
+    return exited;
+}
+
+/* Bit i set when bit off+i of a bitmap is clear (i < n <= 32). */
+static uint32_t bits_clear_mask(const uint8_t *bm, uint64_t off, unsigned n)
+{
+    uint32_t m = 0;
+    for (unsigned i = 0; i < n; i++) if (!(bm[(off + i) >> 3] >> ((off + i) & 7) & 1)) m |= 1u << i;
+    return m;
+}
+
+/* Bit i set when bit off+i of a bitmap is set (i < n <= 32). */
+static uint32_t bits_set_mask(const uint8_t *bm, uint64_t off, unsigned n)
+{
+    return ~bits_clear_mask(bm, off, n) & (n >= 32 ? ~0u : (1u << n) - 1);
+}
+
+/* Whether an instruction's loaded value is followed by initcheck's register shadow (its destinations are d[]). */
+static inline int tracked_load(const ws_insn *in) { return in->op == WS_OP_LD || in->op == WS_OP_LDU; }
+
+/* initcheck of lane l's global access: a load brings the bytes' definedness into its registers, an atomic on
+ * unwritten bytes is a use (reported as compute-sanitizer does, at the atomic), a store of undefined bits to global
+ * memory is a use; the stored bytes are defined from then on. Returns the bytes it found undefined. */
+static uint32_t init_global(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size,
+                            int atom)
+{
+    uint64_t off = a - WS_GLOBAL_BASE;
+    int in_arena = off + size <= c->ginit_cover && off < WS_GLOBAL_SPAN;
+    uint32_t undef = 0;
+    int kind = 0;
+    if ((r->is_read || atom) && in_arena && !bits_all(c->ginit, off, size) && global_ok(c, a, size, &kind) &&
+        kind == WS_ALLOC_DEVICE)
+        undef = size <= 32 ? bits_clear_mask(c->ginit, off, size) : 1;
+    if (tracked_load(r->in)) { if (undef || s->dirty) chk_init_load(c, s, w, r, l, WS_S_GLOBAL, a, undef, undef, 0); }
+    else if (undef) uninit_global(c, w, r, l, a, size);   /* an atomic, texture or matrix load reads it */
+    if (atom && s->dirty) chk_init_load(c, s, w, r, l, WS_S_GLOBAL, a, 0, 0, 0);
+    if (r->is_write) {
+        uint32_t org;
+        if (s->dirty && chk_init_store_undef(s, w, r, l, &org)) chk_init_use(c, w, r, l, CHK_USE_STORE, org);
+        if (in_arena) bits_set(c->ginit, off, size);
+    }
+    return undef;
+}
+
+/* initcheck (and synccheck's reads of entries exited threads never wrote) of lane l's shared access: loads take
+ * the bytes' definedness (never written, or last stored with undefined bits), stores put their data's there. */
+static uint32_t init_shared(ws_chk *c, chk_blk *cb, chk_ish *s, ws_warp *w, const ws_rec *r, int l, uint64_t a,
+                            unsigned size, int atom)
+{
+    int init = s && cb->sh_poison;
+    uint32_t never = 0, poison = 0, org = 0;
+    if ((r->is_read || atom) && !bits_all(cb->sh_init, a, size)) {
+        never = size <= 32 ? bits_clear_mask(cb->sh_init, a, size) : 1;
+        if (uninit_shared(c, cb, w, r, l, a, size, !tracked_load(r->in))) never = 0;   /* synccheck's, or reported */
+        else if (!tracked_load(r->in)) never = 0;
+    }
+    if (init && (r->is_read || atom) && cb->any_poison && size <= 32) {
+        poison = bits_set_mask(cb->sh_poison, a, size) & ~never;
+        if (poison) org = cb->sh_org[(a + (unsigned)__builtin_ctz(poison)) / 4];
+    }
+    if (init && tracked_load(r->in)) {
+        if (never | poison | (uint32_t)s->dirty)
+            chk_init_load(c, s, w, r, l, WS_S_SHARED, a, never | poison, never, org);
+    } else if (init && atom) {
+        if (poison) chk_init_use(c, w, r, l, CHK_USE_ATOM, org);
+        chk_init_load(c, s, w, r, l, WS_S_SHARED, a, 0, 0, 0);
+    }
+    if (r->is_write) {
+        bits_set(cb->sh_init, a, size);
+        if (init) {
+            uint32_t u = s->dirty ? chk_init_store_undef(s, w, r, l, &org) : 0;
+            if (u) {
+                for (unsigned i = 0; i < size && i < 32; i++) {
+                    if (u >> i & 1) { bits_set(cb->sh_poison, a + i, 1); cb->sh_org[(a + i) / 4] = org; }
+                    else if (cb->any_poison) bits_clear(cb->sh_poison, a + i, 1);
+                }
+                cb->any_poison = 1;
+            } else if (cb->any_poison) {
+                bits_clear(cb->sh_poison, a, size);
+            }
+        }
+        uint64_t wd = a / 4;
+        if (wd < cb->sh_lo) cb->sh_lo = wd;
+        if ((a + size + 3) / 4 > cb->sh_hi) cb->sh_hi = (a + size + 3) / 4;
+    }
+    return never | poison;
+}
+
+/* initcheck of lane l's local access (its stack: unwritten until stored). */
+static void init_local(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, int l, uint64_t a, unsigned size)
+{
+    uint32_t *org;
+    uint8_t *p = chk_init_local(s, w, l, a, size, &org);
+    if (!p) return;
+    if (r->is_read && tracked_load(r->in)) {
+        uint32_t never = 0, poison = 0, o = 0;
+        for (unsigned i = 0; i < size && i < 32; i++) {
+            if (p[i] == CHK_LD_NEVER) never |= 1u << i;
+            else if (p[i] == CHK_LD_POISON) { if (!poison) o = org[((a + i) >> 2) - (a >> 2)]; poison |= 1u << i; }
+        }
+        chk_init_load(c, s, w, r, l, WS_S_LOCAL, a, never | poison, never, o);
+    }
+    if (r->is_write) {
+        uint32_t so, u = chk_init_store_undef(s, w, r, l, &so);
+        for (unsigned i = 0; i < size; i++) {
+            int bad = i < 32 && (u >> i & 1);
+            p[i] = bad ? CHK_LD_POISON : CHK_LD_DEF;
+            if (bad) org[((a + i) >> 2) - (a >> 2)] = so;
+        }
+    }
 }
 
 /* ---------- the pre-access callback ---------- */
@@ -788,7 +990,8 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
     chk_warp *cw = &cb->warps[w->warp_in_block];
     uint32_t site = 0;
     int race_on = (c->checks & WS_CHK_RACECHECK) && c->nfence;
-    int init_on = (c->checks & WS_CHK_INITCHECK) != 0;
+    chk_ish *ish = (c->checks & WS_CHK_INITCHECK) ? chk_init_ish(c, cb, w) : NULL;
+    int init_on = ish != NULL;
     int sh_init_on = (c->checks & (WS_CHK_INITCHECK | WS_CHK_SYNCCHECK)) && cb->sh_init;
     acc_ctx x;
     memset(&x, 0, sizeof x);
@@ -817,7 +1020,10 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
         m &= m - 1;
         uint64_t a = r->addr[l];
         int sp = r->space[l];
-        if (plain_read && a == prev_a && sp == prev_sp && !c->probing) continue;
+        if (plain_read && a == prev_a && sp == prev_sp && !c->probing) {   /* the previous lane's word, all defined */
+            if (init_on && ish->dirty && tracked_load(in)) chk_init_load(c, ish, w, r, l, sp, a, 0, 0, 0);
+            continue;
+        }
         prev_a = a;
         prev_sp = sp;
         if (c->probing) {
@@ -836,34 +1042,37 @@ void chk_pre_mem(void *ctx, ws_warp *w, ws_rec *r)
                 cw->has_load = 1;
             }
         }
+        uint32_t undef = 0;
         if (sp == WS_S_GLOBAL) {
-            uint64_t off = a - WS_GLOBAL_BASE;
-            if (init_on && off + size <= c->ginit_cover && off < WS_GLOBAL_SPAN) {
-                int kind = 0;
-                if ((r->is_read || atom) && !bits_all(c->ginit, off, size) && global_ok(c, a, size, &kind) && kind == WS_ALLOC_DEVICE)
-                    uninit_global(c, w, r, l, a, size);
-                if (r->is_write) bits_set(c->ginit, off, size);
-            }
+            if (init_on) undef = init_global(c, ish, w, r, l, a, size, atom);
             if (race_on) race_global(c, w, r, l, a, size, &x);
         } else if (sp == WS_S_SHARED && a + size <= cb->smem) {
-            if (sh_init_on) {
-                if ((r->is_read || atom) && !bits_all(cb->sh_init, a, size)) uninit_shared(c, cb, w, r, l, a, size);
-                if (r->is_write) {
-                    bits_set(cb->sh_init, a, size);
-                    uint64_t wd = a / 4;
-                    if (wd < cb->sh_lo) cb->sh_lo = wd;
-                    if ((a + size + 3) / 4 > cb->sh_hi) cb->sh_hi = (a + size + 3) / 4;
-                }
-            }
+            if (sh_init_on) undef = init_shared(c, cb, ish, w, r, l, a, size, atom);
             if (race_on && cb->sh) race_shared(c, cb, w, r, l, a, size, atom, site, cw->epoch);
             if (race_on && cb->npend && in->op != WS_OP_CP_ASYNC) chk_async_access(c, cb, w, r, l, a, size);
+        } else if (sp == WS_S_LOCAL && init_on) {
+            init_local(c, ish, w, r, l, a, size);
+            undef = 1;   /* every lane has its own local memory: the next lane is never the same word */
+        } else if (init_on && ish->dirty && tracked_load(in)) {
+            chk_init_load(c, ish, w, r, l, sp, a, 0, 0, 0);   /* constants, parameters, out of range: defined */
         }
+        if (undef) prev_a = UINT64_MAX;
         if (c->errors != errs) {   /* this lane found something: the next lane reading the same word counts too */
             prev_a = UINT64_MAX;
             errs = c->errors;
         }
     }
     if (race_on && in->op == WS_OP_CP_ASYNC) chk_async_issue(c, cb, w, r, site);
+}
+
+/* Bytes [a, a+len) of cb's shared memory were written with defined data by something other than a store record
+ * (wmma.store, asynchronous copies): written for synccheck, defined for initcheck. */
+void chk_mem_shared_written(chk_blk *cb, uint64_t a, uint64_t len)
+{
+    bits_set(cb->sh_init, a, len);
+    if (cb->any_poison && cb->sh_poison) bits_clear(cb->sh_poison, a, len);
+    if (a / 4 < cb->sh_lo) cb->sh_lo = a / 4;
+    if ((a + len + 3) / 4 > cb->sh_hi) cb->sh_hi = (a + len + 3) / 4;
 }
 
 /* An asynchronous bulk copy wrote [a, a+len) of block dst's shared memory or of global memory: initialized. */
@@ -875,9 +1084,7 @@ void chk_async_write(void *ctx, ws_warp *w, ws_block *dst, int space, uint64_t a
     if (space == WS_S_SHARED && dst) {
         chk_blk *cb = chk_blk_of(c, dst);
         if (!cb->sh_init || a + len > cb->smem) return;
-        bits_set(cb->sh_init, a, len);
-        if (a / 4 < cb->sh_lo) cb->sh_lo = a / 4;
-        if ((a + len + 3) / 4 > cb->sh_hi) cb->sh_hi = (a + len + 3) / 4;
+        chk_mem_shared_written(cb, a, len);
     } else if (space == WS_S_GLOBAL && (c->checks & WS_CHK_INITCHECK)) {
         uint64_t off = a - WS_GLOBAL_BASE;
         if (off + len <= c->ginit_cover && off < WS_GLOBAL_SPAN) bits_set(c->ginit, off, len);
@@ -898,9 +1105,7 @@ void chk_mem_wmma_store(ws_chk *c, ws_warp *w, const ws_rec *r)
             int sp = r->in->space;
             if (sp == WS_S_GENERIC) sp = ws_resolve_generic(w, a, &a);
             if (sp == WS_S_SHARED && cb->sh_init && a + size <= cb->smem) {
-                bits_set(cb->sh_init, a, size);
-                if (a / 4 < cb->sh_lo) cb->sh_lo = a / 4;
-                if ((a + size + 3) / 4 > cb->sh_hi) cb->sh_hi = (a + size + 3) / 4;
+                chk_mem_shared_written(cb, a, size);
             } else if (sp == WS_S_GLOBAL && (c->checks & WS_CHK_INITCHECK)) {
                 uint64_t off = a - WS_GLOBAL_BASE;
                 if (off + size <= c->ginit_cover && off < WS_GLOBAL_SPAN) bits_set(c->ginit, off, size);

@@ -76,6 +76,8 @@ static int exec_one(ws_warp *w, ws_rec *r)
     }
     r->exec = m;
     r->is_mem = 0;
+    for (int i = 0; i < L->nobs; i++)
+        if (L->obs[i]->pre) L->obs[i]->pre(L->obs[i]->ctx, w, r);
     if (in->mem != WS_MK_NONE && in->mem != WS_MK_HINT) {
         rec_fill_mem(w, in, m, r);
         for (int i = 0; i < L->nobs && m; i++)

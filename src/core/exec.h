@@ -277,6 +277,8 @@ void ws_tex_rec_fill(ws_warp *w, const ws_insn *in, uint32_t mask, struct ws_rec
 ws_handler ws_select_handler(const ws_insn *in);
 /* Print device printf output for the active lanes of a vprintf call (printf.c). */
 void ws_vprintf(ws_warp *w, const ws_insn *in, uint32_t mask);
+/* Offsets and sizes in the packed argument buffer of lane l's printf arguments (up to max); their number. */
+int ws_printf_args(ws_warp *w, int l, uint64_t fmt_addr, uint32_t *off, uint8_t *size, int max);
 /* __assertfail(message, file, line, function, charSize): print the assertion and fault the launch (printf.c). */
 void ws_assert_fail(ws_warp *w, const ws_insn *in, uint32_t mask);
 /* A device-runtime (CDP2) built-in called by the active lanes, in lane order (cdp.c). */

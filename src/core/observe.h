@@ -29,6 +29,9 @@ typedef struct ws_observer {
     /* a block becomes resident / finishes */
     void (*block_begin)(void *ctx, ws_run *L, ws_block *b);
     void (*block_end)(void *ctx, ws_run *L, ws_block *b);
+    /* before every executed warp instruction, its guard applied (in, fn, active and exec are set, the memory part
+     * is not yet): the instruction's source registers still hold their values (initcheck's definedness shadow) */
+    void (*pre)(void *ctx, ws_warp *w, const ws_rec *r);
     /* before a memory instruction touches memory: may clear lanes of r->exec (those lanes then skip the access)
      * or stop the kernel with ws_fault */
     void (*pre_mem)(void *ctx, ws_warp *w, ws_rec *r);

@@ -50,6 +50,56 @@ static void out_append(char **buf, size_t *len, size_t *cap, const char *s, size
     (*buf)[*len] = 0;
 }
 
+/* Parse a conversion specification from just past its '%': flags, width, precision and length modifiers (*longs
+ * counts l/L/q/j/z/t, *half counts h); *conv gets the conversion character (0 at the end). Returns what follows. */
+static const char *parse_conv(const char *p, int *longs, int *half, char *conv)
+{
+    while (*p && strchr("-+ #0", *p)) p++;
+    while (*p && (*p >= '0' && *p <= '9')) p++;
+    if (*p == '.') { p++; while (*p && (*p >= '0' && *p <= '9')) p++; }
+    *longs = *half = 0;
+    while (*p && strchr("hlLqjzt", *p)) {
+        if (*p == 'l' || *p == 'L' || *p == 'q' || *p == 'j' || *p == 'z' || *p == 't') (*longs)++;
+        if (*p == 'h') (*half)++;
+        p++;
+    }
+    *conv = *p ? *p++ : 0;
+    return p;
+}
+
+/* Bytes (and alignment) of the argument a conversion takes from the packed buffer; 0 when it takes none. */
+static unsigned conv_arg_size(char conv, int longs)
+{
+    if (!conv) return 0;
+    if (strchr("diuxXoc", conv)) return longs ? 8 : 4;
+    if (strchr("fFeEgGaAsp", conv)) return 8;
+    return 0;
+}
+
+/* Where the arguments of lane l's printf call lie in its packed buffer: offsets and sizes of up to max of them, as
+ * format_lane reads them (the checkers see which bytes are arguments, not alignment padding). Returns how many. */
+int ws_printf_args(ws_warp *w, int l, uint64_t fmt_addr, uint32_t *off, uint8_t *size, int max)
+{
+    char fmt[4096];
+    read_cstr(w, fmt_addr, l, fmt, sizeof fmt);
+    size_t ap = 0;
+    int n = 0;
+    for (const char *p = fmt; *p && n < max;) {
+        if (*p != '%') { p++; continue; }
+        if (p[1] == '%') { p += 2; continue; }
+        int longs, half;
+        char conv;
+        p = parse_conv(p + 1, &longs, &half, &conv);
+        unsigned sz = conv_arg_size(conv, longs);
+        if (!sz) continue;
+        ap = (ap + sz - 1) & ~(size_t)(sz - 1);
+        off[n] = (uint32_t)ap;
+        size[n++] = (uint8_t)sz;
+        ap += sz;
+    }
+    return n;
+}
+
 /* Format one printf call for lane l: fmt at a generic address, arguments packed in a buffer. */
 static int format_lane(ws_warp *w, int l, uint64_t fmt_addr, uint64_t args_addr, char **out, size_t *olen, size_t *ocap)
 {
@@ -68,12 +118,9 @@ static int format_lane(ws_warp *w, int l, uint64_t fmt_addr, uint64_t args_addr,
         }
         if (p[1] == '%') { out_append(out, olen, ocap, "%", 1); p += 2; continue; }
         const char *s = p++;
-        while (*p && strchr("-+ #0", *p)) p++;
-        while (*p && (*p >= '0' && *p <= '9')) p++;
-        if (*p == '.') { p++; while (*p && (*p >= '0' && *p <= '9')) p++; }
-        int longs = 0, half = 0;
-        while (*p && strchr("hlLqjzt", *p)) { if (*p == 'l' || *p == 'L' || *p == 'q' || *p == 'j' || *p == 'z' || *p == 't') longs++; if (*p == 'h') half++; p++; }
-        char conv = *p ? *p++ : 0;
+        int longs, half;
+        char conv;
+        p = parse_conv(p, &longs, &half, &conv);
         char spec[96];
         size_t sl = (size_t)(p - s);
         if (sl >= sizeof spec - 4) sl = sizeof spec - 4;

@@ -1,7 +1,8 @@
 // warpsim check story (seed 003, N = 100 with <<<N/TPB, TPB>>> = 3 blocks): the distance kernel writes only
 // elements 0..95 of a 100-float buffer (cudaMalloc does not clear memory); a second kernel sums all 100, and
 // the host copies all 100 back. Expected: initcheck "Uninitialized __global__ memory read of size 4 bytes" at
-// the @read line by thread (96,0,0) in block (0,0,0), 4 errors (threads 96..99).
+// the @use (the undefined sum stored by thread (0,0,0)), naming the @read by thread (96,0,0) in block (0,0,0) as
+// where the undefined floats came from, and the host copy of the 16 never-written bytes.
 #include <cstdio>
 #include <cstdlib>
 #define N 100
@@ -21,7 +22,7 @@ __global__ void sumKernel(float *d_sum, const float *d_in, int n) {
     if (tid < stride) s[tid] += s[tid + stride];
     __syncthreads();
   }
-  if (tid == 0) *d_sum = s[0];
+  if (tid == 0) *d_sum = s[0];  // @use
 }
 int main() {
   float *d_out, *d_sum, h_out[N], sum = 0;

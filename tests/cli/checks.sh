@@ -48,6 +48,14 @@ run() {
   rc=$?
 }
 
+# runp NAME ARG [warpsim options...]: run NAME with program argument ARG, as run does
+runp() {
+  local n=$1 a=$2
+  shift 2
+  timeout 120 "$WARPSIM" run "$@" "$BIN/$n" "$a" >"$OUT/$n.txt" 2>&1
+  rc=$?
+}
+
 # expect NAME TEXT...: every TEXT (a fixed string) is in the output of NAME
 expect() {
   local n=$1 ok=1
@@ -66,7 +74,7 @@ reject() {
   if grep -qF -- "$2" "$OUT/$1.txt"; then echo "FAIL $1: unexpected '$2'"; fails=$((fails + 1)); else echo "ok   $1 (no '$2')"; fi
 }
 
-for n in oob_write neighbour_overflow benign_race cp_async_nowait dot_early_return sync_in_if dot_atomic0 convolve_nobarrier uninit_sum spin_wait host_ptr \
+for n in oob_write neighbour_overflow benign_race cp_async_nowait dot_early_return sync_in_if dot_atomic0 convolve_nobarrier uninit_sum stencil_planes spin_wait host_ptr \
          api_errors misaligned shfl_mask bar_deadlock endless; do
   [ -x "$BIN/$n" ] || { echo "FAIL $n: did not compile (see $OUT/$n.nvcc.log)"; fails=$((fails + 1)); }
 done
@@ -147,12 +155,48 @@ expect convolve_nobarrier \
   "and Write access at convolve(int, float*, float*) in convolve_nobarrier.cu:$(line convolve_nobarrier load)" \
   "different warps of the block with no __syncthreads()"
 
-# 6. a kernel wrote 96 of 100 floats; another sums all 100
+# 6. a kernel wrote 96 of 100 floats; another sums all 100 into shared memory (copies: not errors) and stores the
+# sum (a use: reported there, with the read the undefined floats came from); the host copies all 100 back
 run uninit_sum --check
 expect uninit_sum "========= Uninitialized __global__ memory read of size 4 bytes" \
-  "at sumKernel(float*, float const*, int) in uninit_sum.cu:$(line uninit_sum read)" \
-  "by thread (96,0,0) in block (0,0,0)" "4 errors at this site, by threads (96,0,0)..(99,0,0) in block (0,0,0)" \
-  "384 bytes into the allocation at 0x300000000000 of size 400 bytes"
+  "=========     at sumKernel(float*, float const*, int) in uninit_sum.cu:$(line uninit_sum use)" \
+  "=========     by thread (0,0,0) in block (0,0,0)" \
+  "The uninitialized value is used as a value stored to __global__ memory by st (PTX line" \
+  "the value came from the read at sumKernel(float*, float const*, int) in uninit_sum.cu:$(line uninit_sum read) (PTX line" \
+  "by thread (96,0,0) in block (0,0,0); that read and every copy of the value were not errors, this use is" \
+  "384 bytes into the allocation at 0x300000000000 of size 400 bytes" \
+  "========= Host API memory access error at host access to 0x300000000000 of size 400 bytes" \
+  "=========     Uninitialized access at 0x300000000180 on access by cudaMemcpy source" \
+  "16 of the 400 bytes copied to the host were never written" "ERROR SUMMARY: 2 errors"
+
+# 6b. a z-marching stencil shifts a never-written shared value through its register planes: unused, it is clean
+# (compute-sanitizer-style initcheck at the load would report it); stored, branched on or printed, it is reported
+# at that use, with the shared read it came from
+run stencil_planes --check
+expect stencil_planes "ERROR SUMMARY: 0 errors" "mode 0: planes z >= 2 correct"
+reject stencil_planes "Uninitialized"
+origin="the value came from the read at planes(float const*, float*, int*, int) in stencil_planes.cu:$(line stencil_planes read) (PTX line"
+runp stencil_planes 1 --check
+expect stencil_planes "========= Uninitialized __shared__ memory read of size 4 bytes" \
+  "=========     at planes(float const*, float*, int*, int) in stencil_planes.cu:$(line stencil_planes store)" \
+  "used as a value stored to __global__ memory" "$origin" \
+  "Address 0x100 of block (0,0,0)'s shared memory was never written by a thread of the block" \
+  "64 errors at this site, by threads (0,0,0)..(63,0,0) in block (0,0,0)" "ERROR SUMMARY: 64 errors" \
+  "mode 1: planes z >= 2 correct"
+runp stencil_planes 2 --check
+expect stencil_planes "========= Uninitialized __shared__ memory read of size 4 bytes" \
+  "=========     at planes(float const*, float*, int*, int) in stencil_planes.cu:$(line stencil_planes branch)" \
+  "used as the condition of a branch" "$origin" "ERROR SUMMARY: 64 errors"
+runp stencil_planes 3 --check
+expect stencil_planes "=========     at planes(float const*, float*, int*, int) in stencil_planes.cu:$(line stencil_planes print)" \
+  "used as an argument of printf" "$origin" "ERROR SUMMARY: 1 error"
+runp stencil_planes 4 --check
+expect stencil_planes "=========     at planes(float const*, float*, int*, int) in stencil_planes.cu:$(line stencil_planes call_store)" \
+  "used as a value stored to __global__ memory" "$origin" "ERROR SUMMARY: 64 errors"
+runp stencil_planes 5 --check
+expect stencil_planes "ERROR SUMMARY: 0 errors" "mode 5: planes z >= 2 correct"
+runp stencil_planes 1 --check=memcheck,racecheck,synccheck
+expect stencil_planes "ERROR SUMMARY: 0 errors"
 
 # 7. blocks spin on a flag block 0 raises after every block checked in; more blocks than fit: deadlock
 run spin_wait --check --gpu two-core

@@ -79,6 +79,8 @@ int main() {
   int *d_in, *d_table; long long *d_out; Particle *d_p; Pair *d_q;
   CHECK(cudaMalloc(&d_in, n * sizeof(int))); CHECK(cudaMalloc(&d_table, sizeof table));
   CHECK(cudaMalloc(&d_out, n * NO * sizeof(long long))); CHECK(cudaMalloc(&d_p, n * sizeof(Particle))); CHECK(cudaMalloc(&d_q, n * sizeof(Pair)));
+  // the structs' padding is never written by the kernel, and the host copies whole structs back (initcheck)
+  CHECK(cudaMemset(d_p, 0, n * sizeof(Particle))); CHECK(cudaMemset(d_q, 0, n * sizeof(Pair)));
   CHECK(cudaMemcpy(d_in, in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(d_table, table, sizeof table, cudaMemcpyHostToDevice));
   // recursion needs a call stack; make sure the default is enough for ackermann(2, 3) and fib(15)
