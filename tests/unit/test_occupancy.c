@@ -307,8 +307,8 @@ int main(void)
             int regs = 0;
             size_t smem = 1;
             int rc = ws_occ_kernel_regs(ptx, sizeof ptx - 1, "newer", dev("h200"), &regs, &smem);
-            char desc[160];
-            snprintf(desc, sizeof desc, "PTX .version 9.9 .target sm_120 sized by ptxas for h200: rc %d, %d regs (%s)",
+            char desc[700];
+            snprintf(desc, sizeof desc, "PTX .version 9.9 .target sm_120 sized by ptxas for h200: rc %d, %d regs (%.512s)",
                      rc, regs, t ? "ok" : err);
             check(t && t->retargeted && rc == 0 && regs > 0 && regs <= 255 && smem == 0, desc);
         }
