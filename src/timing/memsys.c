@@ -588,9 +588,12 @@ static void ws_ms_l2_write(ws_memsys *ms, uint64_t ln, unsigned mask, unsigned p
     l->dirty |= (uint8_t)mask;
 }
 
-/* An atomic or reduction on the sectors in mask of line ln at cycle t; ops[s] = sector s's operations at the
- * slice. Absent sectors are fetched (an atomic reads the old value). Returns when the results are back. */
-static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, uint64_t t)
+/* An atomic or reduction on the sectors in mask of line ln at cycle t; chain[s] = the most lanes that operate on
+ * one word of sector s. The slice's atomic unit updates every word of a sector at once, but operations on the
+ * same word follow one another: a sector costs l2_atomic_cycles (the read-modify-write of one word:
+ * dot_shfl - dot_tree) per operation of its longest chain (a warp's 32 lanes on 8 words: 4). Absent sectors are
+ * fetched (an atomic reads the old value). Returns when the results are back. */
+static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, const uint8_t *chain, uint64_t t)
 {
     unsigned n = (unsigned)__builtin_popcount(mask);
     ms->c.l2_sectors += n;
@@ -617,7 +620,7 @@ static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, uint6
             if (!(mask & (1u << s))) continue;
             uint64_t addr = ln * WS_MS_LINE + s * WS_MS_SECTOR;
             int sl = (int)((addr >> WS_MS_SLICE_SHIFT) % (uint64_t)ms->nslices);
-            uint64_t f = ws_ms_bw_take(&ms->slice[sl], ready, 1.0);
+            uint64_t f = ws_ms_bw_take(&ms->slice[sl], ready, chain[s] > 1 ? (double)chain[s] : 1.0);
             if (f > done) done = f;
         }
     }
@@ -662,6 +665,22 @@ static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, u
     return nl;
 }
 
+/* For each sector of line ln, the most of the addresses a[0..n) that are one and the same (into chain[4]). */
+static void ws_ms_sector_chains(const uint64_t *a, int n, uint64_t ln, uint8_t *chain)
+{
+    memset(chain, 0, 4);
+    for (int i = 0; i < n; i++) {
+        if (a[i] / WS_MS_LINE != ln) continue;
+        int same = 1, first = 1;
+        for (int k = 0; k < n; k++) {
+            if (k < i && a[k] == a[i]) { first = 0; break; }
+            if (k > i && a[k] == a[i]) same++;
+        }
+        unsigned s = (unsigned)((a[i] % WS_MS_LINE) / WS_MS_SECTOR);
+        if (first && same > chain[s]) chain[s] = (uint8_t)same;
+    }
+}
+
 /* Loads, stores or atomics (kind 0, 1, 2) of size bytes at the addresses items[0..nitems) (the active lanes'
  * global addresses, or the interleaved local words): one request; counters, caches, queues; returns the
  * completion cycle. */
@@ -696,7 +715,9 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
         if (kind == 2) {
             /* atomics are performed at L2; drop stale L1 copies */
             if (l) { l->valid &= (uint8_t)~m; l->spend &= (uint8_t)~m; }
-            uint64_t f = ws_ms_l2_atomic(ms, ln[i], m, ti);
+            uint8_t chain[4];
+            ws_ms_sector_chains(items, nitems, ln[i], chain);
+            uint64_t f = ws_ms_l2_atomic(ms, ln[i], m, chain, ti);
             if (f > done) done = f;
             continue;
         }
