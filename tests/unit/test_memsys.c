@@ -414,6 +414,23 @@ static void t_queues(void)
     check(an - a0 >= (uint64_t)(99 * d->l2_atomic_cycles) - 64 && an - a0 <= (uint64_t)(99 * d->l2_atomic_cycles) + 300,
           "100 reductions to one address at once: the last completes %llu cycles after the first (want ~99 x %.1f)",
           (unsigned long long)(an - a0), d->l2_atomic_cycles);
+    /* a warp's operations on one word follow one another at the slice, different words of a sector go together:
+     * 32 lanes on 8 words (4 per word) cost 4 operations per sector, 8 lanes on 8 words one */
+    for (int chain = 1; chain <= 4; chain += 3) {
+        ws_ms_flush(ms);
+        uint64_t b0 = 0, bn = 0;
+        for (int i = 0; i < 100; i++) {
+            ws_rec r = rec(WS_OP_RED, WS_S_GLOBAL, 4, chain == 4 ? ~0u : 0xffu, g + 4096, 4);
+            for (int l = 0; l < 32; l++) r.addr[l] = g + 4096 + 4 * (uint64_t)(l & 7);
+            uint64_t f = ws_ms_access(ms, i % 64, &r, 0);
+            if (i == 0) b0 = f;
+            if (f > bn) bn = f;
+        }
+        double want = 99.0 * chain * d->l2_atomic_cycles;
+        check(bn - b0 >= (uint64_t)want - 64 && bn - b0 <= (uint64_t)want + 300,
+              "100 warp reductions, %d lane(s) on each of 8 words of one sector: the last completes %llu cycles after "
+              "the first (want ~99 x %d x %.1f)", chain, (unsigned long long)(bn - b0), chain, d->l2_atomic_cycles);
+    }
     /* constant loads: one distinct address per cycle */
     ws_rec r = rec(WS_OP_LD, WS_S_CONST, 4, ~0u, 0x300000000100ull, 0);
     uint64_t c1 = ws_ms_access(ms, 0, &r, 50);
