@@ -16,8 +16,9 @@
  *    - ideal. (All 370 probes' wavefronts and 368 of their conflict counts follow this; the 2 others are
  *    every-other-lane 64/128-bit loads.)
  *  - ptxas fuses 32-bit ld.shared from one base register at offsets k..k+12 (k 16-byte aligned, base provably
- *    16-byte aligned) into one LDS.128 (matmul_tiled's sA[ty][k] loop); ws_ms_fusion finds those groups in the
- *    PTX so that wavefronts count as on the hardware: the first member carries the 128-bit access, the others none.
+ *    16-byte aligned) into one LDS.128 (matmul_tiled's sA[ty][k] loop), and two adjacent st.shared at k, k+4
+ *    (8-byte aligned) into one STS.64; ws_ms_fusion finds those groups in the PTX so that wavefronts count as on
+ *    the hardware: the first member carries the wide access, the others none.
  *  - L1: 128-byte lines of four 32-byte sectors, LRU; global loads allocate (a sector still being filled counts as
  *    a hit, as in ncu: copy_col's 7 of 8 warps hit); stores write through to L2 and allocate the sector in L1, where
  *    a later store hits once l1_hit_latency has passed (ncu: spmv_vector's y[] stores hit 76-79%, copy_col's
@@ -822,13 +823,13 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
         if (sp == WS_S_SHARED) {
             unsigned fw = 0;
             int fd = 0;
-            int role = kind == 0 ? ws_ms_fusion(ms, rec->fn, in, &fw, &fd) : WS_MS_FUSE_NONE;
+            int role = kind != 2 ? ws_ms_fusion(ms, rec->fn, in, &fw, &fd) : WS_MS_FUSE_NONE;
             if (role == WS_MS_FUSE_FOLLOWER) {
-                f = now + ms->lat_smem;
+                f = kind == 1 ? now : now + ms->lat_smem;
             } else if (role == WS_MS_FUSE_LEADER) {
                 uint64_t a[32];
                 for (int l = 0; l < 32; l++) a[l] = rec->addr[l] - (uint64_t)(int64_t)fd;
-                f = ws_ms_shared(ms, sm, a, m, fw, 0, now);
+                f = ws_ms_shared(ms, sm, a, m, fw, kind, now);
             } else {
                 f = ws_ms_shared(ms, sm, rec->addr, m, size, kind, now);
             }
