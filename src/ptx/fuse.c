@@ -1,4 +1,5 @@
-/* fuse.c - which scalar 32-bit shared-memory loads ptxas merges into LDS.64/LDS.128 (fuse.h). The analysis reads
+/* fuse.c - which scalar 32-bit shared-memory loads ptxas merges into LDS.64/LDS.128, and which adjacent store
+ * pairs into STS.64 (fuse.h). The analysis reads
  * constant values, so it runs on a linked function (symbol offsets resolved). */
 #include <stdlib.h>
 #include "cfg.h"
@@ -76,6 +77,34 @@ static int fuse_cand(const ws_insn *in)
            (in->type == WS_T_B32 || in->type == WS_T_U32 || in->type == WS_T_S32 || in->type == WS_T_F32);
 }
 
+/* Whether instruction in is a plain scalar 32-bit shared store that ptxas may pair into an STS.64. */
+static int fuse_store_cand(const ws_insn *in)
+{
+    return in->op == WS_OP_ST && in->space == WS_S_SHARED && in->vec <= 1 && in->base >= 0 &&
+           !(in->flags & WS_F_SYNCMEM) &&
+           (in->type == WS_T_B32 || in->type == WS_T_U32 || in->type == WS_T_S32 || in->type == WS_T_F32);
+}
+
+/* Pair adjacent 32-bit shared stores of one base register and guard at offsets k, k + 4 (k and the base 8-byte
+ * aligned, the second not a branch target): ptxas emits one STS.64 (bitonic_block's s[lo], s[lo + 1] of its
+ * j = 1 steps: the H200 counts no bank conflicts there). */
+static void fuse_store_pairs(const ws_func *fn, const uint32_t *al, const char *target, ws_fuse *tab)
+{
+    const ws_insn *c = fn->code;
+    for (int i = 0; i + 1 < fn->ncode; i++) {
+        const ws_insn *x = &c[i], *y = &c[i + 1];
+        if (tab[i].role || tab[i + 1].role || target[i + 1] || !fuse_store_cand(x) || !fuse_store_cand(y)) continue;
+        if (x->base != y->base || x->guard != y->guard || x->pneg != y->pneg || x->imm % 8 || y->imm != x->imm + 4)
+            continue;
+        if (ralign(fn, al, x->base) < 8) continue;
+        tab[i].role = WS_FUSE_LEADER;
+        tab[i].width = 8;
+        tab[i].delta = 0;
+        tab[i + 1].role = WS_FUSE_FOLLOWER;
+        i++;
+    }
+}
+
 /* Fuse the candidates idx[0..n) (same base register and guard, one window) into 128- and 64-bit accesses. */
 static void fuse_group(const ws_func *fn, const uint32_t *al, ws_fuse *tab, const int *idx, int n)
 {
@@ -135,8 +164,10 @@ ws_fuse *ws_ptx_fusion(const ws_func *fn)
             }
         }
     }
-    /* 2. windows: straight-line code between branch targets, branches, barriers and shared writes */
+    /* 2. windows: straight-line code between branch targets, branches, barriers and shared writes; first the
+     * store pairs, which need only the block starts */
     ws_cfg_leaders(fn->code, n, WS_IF_CTRL | WS_IF_BARRIER | WS_IF_FENCE, lead);
+    fuse_store_pairs(fn, al, lead, tab);
     for (int i = 0; i < n; i++) if (fuse_break(&fn->code[i])) lead[i + 1] = 1;
     /* 3. in each window, group candidates by (base, guard); a redefinition of either closes the group */
     int ncand = 0;

@@ -1,8 +1,12 @@
 /* sched.c - instruction scheduling within basic blocks, as ptxas does before the hardware sees the code: loads
  * (with their address arithmetic) are hoisted above independent instructions so that their latencies overlap (e.g. the four A and B loads of an
- * unrolled matmul step issue back to back instead of each waiting behind the previous FMA). Only register
- * dependencies are relaxed; memory operations keep their order, and nothing crosses a store, atomic, barrier,
- * fence, call or branch, so the program computes exactly what the PTX says. */
+ * unrolled matmul step issue back to back instead of each waiting behind the previous FMA; a tile loop's
+ * ld.global A / st.shared / ld.global B / st.shared issues both loads before the first store). Only register
+ * dependencies and accesses that cannot alias are relaxed: loads keep their order among themselves; a plain
+ * st (not volatile, relaxed or release) lets register-only instructions pass it, and loads of another explicit
+ * state space (global, shared, local: disjoint memories; const and kernel parameters, which no st writes);
+ * nothing crosses an atomic, barrier, fence, call, branch or generic store, so the program computes exactly
+ * what the PTX says. */
 #include <string.h>
 #include "sched.h"
 
@@ -30,6 +34,23 @@ static int reads(const ws_insn *in, int *r)
     return n;
 }
 
+/* Whether an instruction is a plain st to an explicit global, shared or local address. */
+static int is_plain_store(const ws_insn *in)
+{
+    return in->op == WS_OP_ST && !(in->flags & WS_F_SYNCMEM) &&
+           (in->space == WS_S_GLOBAL || in->space == WS_S_SHARED || in->space == WS_S_LOCAL);
+}
+
+/* Whether instruction l (not ordered itself) may pass the plain store x: a register-only instruction, or a plain
+ * ld of a state space x cannot write. */
+static int passes_store(const ws_insn *x, const ws_insn *l)
+{
+    if (l->mem == WS_MK_NONE) return (l->iflags & WS_IF_VISIBLE) == 0;
+    if ((l->op != WS_OP_LD && l->op != WS_OP_LDU) || (l->flags & WS_F_SYNCMEM)) return 0;
+    if (l->space == WS_S_CONST || l->space == WS_S_PARAM_K) return 1;
+    return (l->space == WS_S_GLOBAL || l->space == WS_S_SHARED || l->space == WS_S_LOCAL) && l->space != x->space;
+}
+
 /* Whether two register lists share a register. */
 static int overlap(const int *a, int na, const int *b, int nb)
 {
@@ -41,7 +62,8 @@ static int overlap(const int *a, int na, const int *b, int nb)
 /* Whether instruction l may move above instruction x. */
 static int can_pass(const ws_insn *x, const ws_insn *l)
 {
-    if (is_fence(x) || (is_load(x) && is_load(l))) return 0;   /* loads keep their relative order */
+    if (is_load(x) && is_load(l)) return 0;   /* loads keep their relative order */
+    if (is_fence(x) && !(is_plain_store(x) && passes_store(x, l))) return 0;
     int xr[WS_INSN_NSRC + 2], xw[4], lr[WS_INSN_NSRC + 2], lw[4];
     int nxr = reads(x, xr), nxw = writes(x, xw), nlr = reads(l, lr), nlw = writes(l, lw);
     return !overlap(xw, nxw, lr, nlr) && !overlap(xr, nxr, lw, nlw) && !overlap(xw, nxw, lw, nlw);

@@ -16,8 +16,9 @@
  *    - ideal. (All 370 probes' wavefronts and 368 of their conflict counts follow this; the 2 others are
  *    every-other-lane 64/128-bit loads.)
  *  - ptxas fuses 32-bit ld.shared from one base register at offsets k..k+12 (k 16-byte aligned, base provably
- *    16-byte aligned) into one LDS.128 (matmul_tiled's sA[ty][k] loop); ws_ms_fusion finds those groups in the
- *    PTX so that wavefronts count as on the hardware: the first member carries the 128-bit access, the others none.
+ *    16-byte aligned) into one LDS.128 (matmul_tiled's sA[ty][k] loop), and two adjacent st.shared at k, k+4
+ *    (8-byte aligned) into one STS.64; ws_ms_fusion finds those groups in the PTX so that wavefronts count as on
+ *    the hardware: the first member carries the wide access, the others none.
  *  - L1: 128-byte lines of four 32-byte sectors, LRU; global loads allocate (a sector still being filled counts as
  *    a hit, as in ncu: copy_col's 7 of 8 warps hit); stores write through to L2 and allocate the sector in L1, where
  *    a later store hits once l1_hit_latency has passed (ncu: spmv_vector's y[] stores hit 76-79%, copy_col's
@@ -588,9 +589,12 @@ static void ws_ms_l2_write(ws_memsys *ms, uint64_t ln, unsigned mask, unsigned p
     l->dirty |= (uint8_t)mask;
 }
 
-/* An atomic or reduction on the sectors in mask of line ln at cycle t; ops[s] = sector s's operations at the
- * slice. Absent sectors are fetched (an atomic reads the old value). Returns when the results are back. */
-static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, uint64_t t)
+/* An atomic or reduction on the sectors in mask of line ln at cycle t; chain[s] = the most lanes that operate on
+ * one word of sector s. The slice's atomic unit updates every word of a sector at once, but operations on the
+ * same word follow one another: a sector costs l2_atomic_cycles (the read-modify-write of one word:
+ * dot_shfl - dot_tree) per operation of its longest chain (a warp's 32 lanes on 8 words: 4). Absent sectors are
+ * fetched (an atomic reads the old value). Returns when the results are back. */
+static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, const uint8_t *chain, uint64_t t)
 {
     unsigned n = (unsigned)__builtin_popcount(mask);
     ms->c.l2_sectors += n;
@@ -617,7 +621,7 @@ static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, uint6
             if (!(mask & (1u << s))) continue;
             uint64_t addr = ln * WS_MS_LINE + s * WS_MS_SECTOR;
             int sl = (int)((addr >> WS_MS_SLICE_SHIFT) % (uint64_t)ms->nslices);
-            uint64_t f = ws_ms_bw_take(&ms->slice[sl], ready, 1.0);
+            uint64_t f = ws_ms_bw_take(&ms->slice[sl], ready, chain[s] > 1 ? (double)chain[s] : 1.0);
             if (f > done) done = f;
         }
     }
@@ -662,6 +666,22 @@ static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, u
     return nl;
 }
 
+/* For each sector of line ln, the most of the addresses a[0..n) that are one and the same (into chain[4]). */
+static void ws_ms_sector_chains(const uint64_t *a, int n, uint64_t ln, uint8_t *chain)
+{
+    memset(chain, 0, 4);
+    for (int i = 0; i < n; i++) {
+        if (a[i] / WS_MS_LINE != ln) continue;
+        int same = 1, first = 1;
+        for (int k = 0; k < n; k++) {
+            if (k < i && a[k] == a[i]) { first = 0; break; }
+            if (k > i && a[k] == a[i]) same++;
+        }
+        unsigned s = (unsigned)((a[i] % WS_MS_LINE) / WS_MS_SECTOR);
+        if (first && same > chain[s]) chain[s] = (uint8_t)same;
+    }
+}
+
 /* Loads, stores or atomics (kind 0, 1, 2) of size bytes at the addresses items[0..nitems) (the active lanes'
  * global addresses, or the interleaved local words): one request; counters, caches, queues; returns the
  * completion cycle. */
@@ -696,7 +716,9 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
         if (kind == 2) {
             /* atomics are performed at L2; drop stale L1 copies */
             if (l) { l->valid &= (uint8_t)~m; l->spend &= (uint8_t)~m; }
-            uint64_t f = ws_ms_l2_atomic(ms, ln[i], m, ti);
+            uint8_t chain[4];
+            ws_ms_sector_chains(items, nitems, ln[i], chain);
+            uint64_t f = ws_ms_l2_atomic(ms, ln[i], m, chain, ti);
             if (f > done) done = f;
             continue;
         }
@@ -801,13 +823,13 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
         if (sp == WS_S_SHARED) {
             unsigned fw = 0;
             int fd = 0;
-            int role = kind == 0 ? ws_ms_fusion(ms, rec->fn, in, &fw, &fd) : WS_MS_FUSE_NONE;
+            int role = kind != 2 ? ws_ms_fusion(ms, rec->fn, in, &fw, &fd) : WS_MS_FUSE_NONE;
             if (role == WS_MS_FUSE_FOLLOWER) {
-                f = now + ms->lat_smem;
+                f = kind == 1 ? now : now + ms->lat_smem;
             } else if (role == WS_MS_FUSE_LEADER) {
                 uint64_t a[32];
                 for (int l = 0; l < 32; l++) a[l] = rec->addr[l] - (uint64_t)(int64_t)fd;
-                f = ws_ms_shared(ms, sm, a, m, fw, 0, now);
+                f = ws_ms_shared(ms, sm, a, m, fw, kind, now);
             } else {
                 f = ws_ms_shared(ms, sm, rec->addr, m, size, kind, now);
             }

@@ -414,6 +414,23 @@ static void t_queues(void)
     check(an - a0 >= (uint64_t)(99 * d->l2_atomic_cycles) - 64 && an - a0 <= (uint64_t)(99 * d->l2_atomic_cycles) + 300,
           "100 reductions to one address at once: the last completes %llu cycles after the first (want ~99 x %.1f)",
           (unsigned long long)(an - a0), d->l2_atomic_cycles);
+    /* a warp's operations on one word follow one another at the slice, different words of a sector go together:
+     * 32 lanes on 8 words (4 per word) cost 4 operations per sector, 8 lanes on 8 words one */
+    for (int chain = 1; chain <= 4; chain += 3) {
+        ws_ms_flush(ms);
+        uint64_t b0 = 0, bn = 0;
+        for (int i = 0; i < 100; i++) {
+            ws_rec r = rec(WS_OP_RED, WS_S_GLOBAL, 4, chain == 4 ? ~0u : 0xffu, g + 4096, 4);
+            for (int l = 0; l < 32; l++) r.addr[l] = g + 4096 + 4 * (uint64_t)(l & 7);
+            uint64_t f = ws_ms_access(ms, i % 64, &r, 0);
+            if (i == 0) b0 = f;
+            if (f > bn) bn = f;
+        }
+        double want = 99.0 * chain * d->l2_atomic_cycles;
+        check(bn - b0 >= (uint64_t)want - 64 && bn - b0 <= (uint64_t)want + 300,
+              "100 warp reductions, %d lane(s) on each of 8 words of one sector: the last completes %llu cycles after "
+              "the first (want ~99 x %d x %.1f)", chain, (unsigned long long)(bn - b0), chain, d->l2_atomic_cycles);
+    }
     /* constant loads: one distinct address per cycle */
     ws_rec r = rec(WS_OP_LD, WS_S_CONST, 4, ~0u, 0x300000000100ull, 0);
     uint64_t c1 = ws_ms_access(ms, 0, &r, 50);
@@ -437,6 +454,19 @@ static const char *FUSE_PTX =
     "  add.f32 %f7, %f1, %f2;\n  add.f32 %f8, %f3, %f4;\n  add.f32 %f9, %f5, %f6;\n"
     "  add.f32 %f10, %f7, %f8;\n  add.f32 %f11, %f10, %f9;\n"
     "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  st.global.f32 [%rd2], %f11;\n"
+    "  ret;\n}\n";
+
+/* adjacent st.shared pairs: [r4], [r4+4] with r4 8-byte aligned (one STS.64), the same at 4-byte alignment and a
+ * pair split by a shared load (both stay scalar) */
+static const char *FUSE_ST_PTX =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry ks()\n{\n"
+    "  .reg .b32 %r<10>;\n  .shared .align 8 .b8 sS[1024];\n"
+    "  mov.u32 %r1, %tid.x;\n  shl.b32 %r2, %r1, 3;\n  mov.u32 %r3, sS;\n  add.s32 %r4, %r3, %r2;\n"
+    "  shl.b32 %r5, %r1, 2;\n  add.s32 %r6, %r3, %r5;\n"
+    "  st.shared.u32 [%r4], %r1;\n  st.shared.u32 [%r4+4], %r1;\n"
+    "  st.shared.u32 [%r6+512], %r1;\n  st.shared.u32 [%r6+516], %r1;\n"
+    "  st.shared.u32 [%r4+8], %r1;\n  ld.shared.u32 %r8, [%r6+768];\n  st.shared.u32 [%r4+12], %r8;\n"
     "  ret;\n}\n";
 
 typedef struct fctx { ws_memsys *ms; } fctx;
@@ -512,6 +542,57 @@ static void t_fusion(void)
     ws_gpu_destroy(g);
 }
 
+/* ptxas's STS.64 pairing: roles, and the bank conflicts of a one-warp launch with and without it. */
+static void t_store_pairs(void)
+{
+    const ws_device *d = dev("h200");
+    ws_options opt;
+    memset(&opt, 0, sizeof opt);
+    ws_gpu *g = ws_gpu_create(d, &opt);
+    char err[512];
+    ws_module *m = ws_module_load(g, FUSE_ST_PTX, strlen(FUSE_ST_PTX), "fuse_st.ptx", err, sizeof err);
+    if (!m) { check(0, "store-pair PTX loads: %s", err); ws_gpu_destroy(g); return; }
+    ws_kernel *k = ws_module_kernel(m, "ks");
+    const ws_func *fn = &k->mod->funcs[k->func];
+    uint64_t conf[2] = { 0, 0 };
+    for (int on = 0; on < 2; on++) {
+        fctx f = { ws_ms_create(d) };
+        ws_ms_set_fusion(f.ms, on);
+        if (on) {
+            int roles[8], ns = 0;
+            unsigned w[8];
+            int dl[8];
+            for (int i = 0; i < fn->ncode && ns < 8; i++)
+                if (fn->code[i].op == WS_OP_ST && fn->code[i].space == WS_S_SHARED) {
+                    roles[ns] = ws_ms_fusion(f.ms, fn, &fn->code[i], &w[ns], &dl[ns]);
+                    ns++;
+                }
+            check(ns == 6 && roles[0] == WS_MS_FUSE_LEADER && w[0] == 8 && roles[1] == WS_MS_FUSE_FOLLOWER &&
+                  roles[2] == WS_MS_FUSE_NONE && roles[3] == WS_MS_FUSE_NONE && roles[4] == WS_MS_FUSE_NONE &&
+                  roles[5] == WS_MS_FUSE_NONE,
+                  "store pairs: 8-byte aligned adjacent pair -> STS.64 (leader width %u); 4-byte aligned or split stays scalar",
+                  ns ? w[0] : 0);
+        }
+        ws_observer o;
+        memset(&o, 0, sizeof o);
+        o.ctx = &f;
+        o.post = fuse_post;
+        ws_gpu_add_observer(g, &o);
+        ws_dim3 grid = { 1, 1, 1 }, block = { 32, 1, 1 };
+        ws_launch_stats st;
+        ws_launch_config cfg = { grid, block, 0, 0, 0, 0 };
+        int rc = ws_launch(g, k, &cfg, NULL, &st);
+        if (rc) printf("FAIL  store-pair kernel launch: %d %s\n", rc, st.error);
+        ws_gpu_remove_observer(g, &o);
+        conf[on] = ws_ms_counts_get(f.ms)->shst_conflicts;
+        ws_ms_destroy(f.ms);
+    }
+    /* words 2t and 2t+1 as two scalar stores: 2 wavefronts, 1 conflict each; as one STS.64: none */
+    check(conf[1] == 2 && conf[0] == 4, "store pairs: shared-store bank conflicts %llu fused, %llu unfused (want 2, 4)",
+          (unsigned long long)conf[1], (unsigned long long)conf[0]);
+    ws_gpu_destroy(g);
+}
+
 /* Run every group of checks; exit status 1 on any failure. */
 int main(void)
 {
@@ -521,6 +602,7 @@ int main(void)
     t_caches();
     t_queues();
     t_fusion();
+    t_store_pairs();
     printf("%d checks, %d failed\n", g_checks, g_fail);
     return g_fail ? 1 : 0;
 }
