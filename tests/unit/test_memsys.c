@@ -580,7 +580,7 @@ static void t_store_pairs(void)
         ws_gpu_add_observer(g, &o);
         ws_dim3 grid = { 1, 1, 1 }, block = { 32, 1, 1 };
         ws_launch_stats st;
-        ws_launch_config cfg = { grid, block, 0, 0, 0, 0 };
+        ws_launch_config cfg = { grid, block, 0, 0, 0, 0, { 0, 0, 0 } };
         int rc = ws_launch(g, k, &cfg, NULL, &st);
         if (rc) printf("FAIL  store-pair kernel launch: %d %s\n", rc, st.error);
         ws_gpu_remove_observer(g, &o);
