@@ -23,20 +23,9 @@ void chk_prop_define(uint64_t *S, uint32_t *O, const ws_insn *in, uint32_t mask)
 /* The lane a shuffle reads for lane l (its own lane when out of range), as h_shfl computes it. */
 static int shfl_src(const ws_warp *w, const ws_insn *in, int l)
 {
-    uint32_t bval = (uint32_t)w->regs[(size_t)in->s[1] * WS_LANES + (size_t)l] & 31;
-    uint32_t cval = (uint32_t)w->regs[(size_t)in->s[2] * WS_LANES + (size_t)l];
-    uint32_t clamp = cval & 31, seg = (cval >> 8) & 31;
-    uint32_t maxl = ((uint32_t)l & seg) | (clamp & ~seg), minl = (uint32_t)l & seg;
-    int32_t j;
     int ok;
-    switch (in->sub) {
-    case WS_SUB_UP: j = l - (int32_t)bval; ok = j >= (int32_t)maxl; break;
-    case WS_SUB_DOWN: j = l + (int32_t)bval; ok = j <= (int32_t)maxl; break;
-    case WS_SUB_BFLY: j = l ^ (int32_t)bval; ok = j <= (int32_t)maxl; break;
-    default: j = (int32_t)(minl | (bval & ~seg)); ok = j <= (int32_t)maxl; break;
-    }
-    if (j >= w->L->warp_size || j < 0 || !ok || !(w->full >> j & 1)) j = l;
-    return j;
+    return ws_shfl_lane(w, in, l, (uint32_t)w->regs[(size_t)in->s[1] * WS_LANES + (size_t)l],
+                        (uint32_t)w->regs[(size_t)in->s[2] * WS_LANES + (size_t)l], &ok);
 }
 
 /* Propagate definedness through an ALU, move, compare or warp-synchronous instruction for the lanes of mask;

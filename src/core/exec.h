@@ -291,4 +291,27 @@ ws_module *ws_module_link(ws_gpu *g, ws_ptx_module *p, char *err, size_t errlen)
 /* Free a linked module (its variables stay allocated with the GPU's memory). */
 void ws_module_free(ws_module *m);
 
+/* The lane that lane l of a shfl.sync reads (b: its lane or delta operand, c: its clamp and segment mask), as
+ * the PTX ISA defines it; *ok: whether that lane is in range (the instruction's predicate). Out of range, or a
+ * lane the warp does not have: lane l itself. One definition for the handler and the checks. */
+static inline int ws_shfl_lane(const ws_warp *w, const ws_insn *in, int l, uint32_t bval, uint32_t cval, int *ok)
+{
+    bval &= 31;
+    uint32_t clamp = cval & 31, seg = (cval >> 8) & 31;
+    uint32_t maxl = ((uint32_t)l & seg) | (clamp & ~seg), minl = (uint32_t)l & seg;
+    int32_t j;
+    int in_range;
+    switch (in->sub) {
+    case WS_SUB_UP: j = l - (int32_t)bval; in_range = j >= (int32_t)maxl; break;
+    case WS_SUB_DOWN: j = l + (int32_t)bval; in_range = j <= (int32_t)maxl; break;
+    case WS_SUB_BFLY: j = l ^ (int32_t)bval; in_range = j <= (int32_t)maxl; break;
+    default: j = (int32_t)(minl | (bval & ~seg)); in_range = j <= (int32_t)maxl; break;
+    }
+    if (j >= w->L->warp_size || j < 0) in_range = 0;
+    if (!in_range) j = l;
+    if (!(w->full >> j & 1)) j = l;
+    *ok = in_range;
+    return j;
+}
+
 #endif

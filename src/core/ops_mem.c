@@ -105,6 +105,29 @@ static void h_ld(ws_warp *w, const ws_insn *in, uint32_t mask)
     });
 }
 
+/* A full warp's 32-bit loads from base + (rb[l] + k) (wrapped to 32 bits for shared memory): every offset first, in
+ * one tight pass, then the loads into rd, when all are in [0, lim - 4] and aligned; 0 (nothing loaded) otherwise,
+ * for the lane-by-lane path with its errors. sx: sign-extend, as h_ld does. */
+static inline __attribute__((always_inline)) int load32_warp(const uint64_t *rb, uint64_t k, const int wrap32,
+                                                            uint64_t lim, const uint8_t *base, uint64_t *rd,
+                                                            const int sx)
+{
+    uint64_t off[WS_LANES], hi = 0, any = 0;
+    for (int l = 0; l < WS_LANES; l++) {
+        uint64_t o = wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k;
+        off[l] = o;
+        hi = o > hi ? o : hi;
+        any |= o;
+    }
+    if (hi > lim - 4 || (any & 3)) return 0;
+    for (int l = 0; l < WS_LANES; l++) {
+        uint32_t v;
+        memcpy(&v, base + off[l], 4);
+        rd[l] = sx ? (uint64_t)(int64_t)(int32_t)v : v;
+    }
+    return 1;
+}
+
 /* ld.global 32-bit scalar, the common case; sx: .s32, which sign-extends into a 64-bit destination as h_ld does
  * (a constant in each handler below, so the lane loop has no decision in it) */
 static inline __attribute__((always_inline)) void ld_global_32(ws_warp *w, const ws_insn *in, uint32_t mask,
@@ -113,27 +136,7 @@ static inline __attribute__((always_inline)) void ld_global_32(ws_warp *w, const
     const int d = in->d[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit, gb = w->L->gbase;
     uint8_t *store = w->L->gstore;
-    if (mask == 0xffffffffu && lim >= 4) {
-        /* a full warp: every address first (a tight loop), then the loads when all are in bounds and aligned */
-        const uint64_t *rb = &RG(b, 0);
-        const uint64_t k = imm - gb;
-        uint64_t off[WS_LANES], hi = 0, any = 0;
-        for (int l = 0; l < WS_LANES; l++) {
-            uint64_t o = rb[l] + k;
-            off[l] = o;
-            hi = o > hi ? o : hi;
-            any |= o;
-        }
-        if (hi <= lim - 4 && !(any & 3)) {
-            uint64_t *rd = &RG(d, 0);
-            for (int l = 0; l < WS_LANES; l++) {
-                uint32_t v;
-                memcpy(&v, store + off[l], 4);
-                rd[l] = sx ? (uint64_t)(int64_t)(int32_t)v : v;
-            }
-            return;
-        }
-    }
+    if (mask == 0xffffffffu && lim >= 4 && load32_warp(&RG(b, 0), imm - gb, 0, lim, store, &RG(d, 0), sx)) return;
     FOR_LANES(mask, {
         uint64_t off = RG(b, l) + imm - gb;
         if (off + 4 > lim || (off & 3)) { h_ld(w, in, 1u << l); if (w->state == WS_W_FAULT) return; continue; }
@@ -156,26 +159,7 @@ static inline __attribute__((always_inline)) void ld_shared_32(ws_warp *w, const
     const int d = in->d[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
     uint8_t *sm = w->blk->smem;
-    if (mask == 0xffffffffu && b >= 0 && lim >= 4) {
-        /* a full warp: every address first, then the loads when all are in bounds and aligned */
-        const uint64_t *rb = &RG(b, 0);
-        uint64_t at[WS_LANES], hi = 0, any = 0;
-        for (int l = 0; l < WS_LANES; l++) {
-            uint64_t a = (uint32_t)(rb[l] + imm);
-            at[l] = a;
-            hi = a > hi ? a : hi;
-            any |= a;
-        }
-        if (hi <= lim - 4 && !(any & 3)) {
-            uint64_t *rd = &RG(d, 0);
-            for (int l = 0; l < WS_LANES; l++) {
-                uint32_t v;
-                memcpy(&v, sm + at[l], 4);
-                rd[l] = sx ? (uint64_t)(int64_t)(int32_t)v : v;
-            }
-            return;
-        }
-    }
+    if (mask == 0xffffffffu && b >= 0 && lim >= 4 && load32_warp(&RG(b, 0), imm, 1, lim, sm, &RG(d, 0), sx)) return;
     FOR_LANES(mask, {
         uint64_t a = (uint32_t)((b >= 0 ? RG(b, l) : 0) + imm);   /* 32-bit shared addresses wrap */
         if (a + 4 > lim || (a & 3)) { h_ld(w, in, 1u << l); return; }

@@ -370,24 +370,10 @@ static void h_shfl(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const int d = in->d[0], a = in->s[0], b = in->s[1], c = in->s[2];
     uint32_t src[32], pbits = 0;
-    uint32_t lanes_exist = w->full;
     for (int l = 0; l < 32; l++) src[l] = (uint32_t)RG(a, l);
-    int wsz = w->L->warp_size;
     FOR_LANES(mask, {
-        uint32_t bval = (uint32_t)RG(b, l) & 31, cval = (uint32_t)RG(c, l);
-        uint32_t clamp = cval & 31, seg = (cval >> 8) & 31;
-        uint32_t maxl = ((uint32_t)l & seg) | (clamp & ~seg), minl = (uint32_t)l & seg;
-        int32_t j;
         int ok;
-        switch (in->sub) {
-        case WS_SUB_UP: j = l - (int32_t)bval; ok = j >= (int32_t)maxl; break;
-        case WS_SUB_DOWN: j = l + (int32_t)bval; ok = j <= (int32_t)maxl; break;
-        case WS_SUB_BFLY: j = l ^ (int32_t)bval; ok = j <= (int32_t)maxl; break;
-        default: j = (int32_t)(minl | (bval & ~seg)); ok = j <= (int32_t)maxl; break;
-        }
-        if (j >= wsz || j < 0) ok = 0;
-        if (!ok) j = l;
-        if (!(lanes_exist >> j & 1)) j = l;
+        int j = ws_shfl_lane(w, in, l, (uint32_t)RG(b, l), (uint32_t)RG(c, l), &ok);
         RG(d, l) = src[j];
         pbits |= (uint32_t)ok << l;
     });

@@ -138,6 +138,16 @@ static int pl_symtab(const unsigned char *img, size_t size, const Elf64_Sym **sy
     return 0;
 }
 
+/* The name of symbol s when it is a function defined in the object (its name ends inside the string table), else
+ * NULL. */
+static const char *pl_func_name(const Elf64_Sym *s, const char *strs, size_t strsize)
+{
+    if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF || s->st_name >= strsize || s->st_value == 0)
+        return NULL;
+    const char *name = strs + s->st_name;
+    return strnlen(name, strsize - s->st_name) == strsize - s->st_name ? NULL : name;
+}
+
 /* The object's registration functions (nvcc's __sti____cudaRegisterAll of each unit with device code) ran when it
  * was loaded, into NVIDIA's static runtime; run them again now that its __cudaRegister* calls reach warpsim's
  * runtime (whose unregistration at exit is harmless twice). The number of units. */
@@ -146,13 +156,8 @@ static int pl_register_again(const Elf64_Sym *syms, size_t nsyms, const char *st
     int units = 0;
     for (size_t i = 0; i < nsyms; i++) {
         const Elf64_Sym *s = &syms[i];
-        if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF || s->st_name >= strsize ||
-            s->st_value == 0)
-            continue;
-        const char *name = strs + s->st_name;
-        if (strnlen(name, strsize - s->st_name) == strsize - s->st_name || !strstr(name, "__sti____cudaRegisterAll") ||
-            strchr(name, '.'))
-            continue;
+        const char *name = pl_func_name(s, strs, strsize);
+        if (!name || !strstr(name, "__sti____cudaRegisterAll") || strchr(name, '.')) continue;
         void (*reg)(void) = (void (*)(void))(base + s->st_value);
         reg();
         units++;
@@ -180,13 +185,8 @@ static void pl_patch_object(const char *path, const char *shown, uintptr_t base,
         int done = 0, lacking = 0;
         for (size_t i = 0; i < nsyms; i++) {
             const Elf64_Sym *s = &syms[i];
-            if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF || s->st_name >= strsize ||
-                s->st_value == 0)
-                continue;
-            const char *name = strs + s->st_name;
-            if ((strncmp(name, "cuda", 4) != 0 && strncmp(name, "__cuda", 6) != 0) ||
-                strnlen(name, strsize - s->st_name) == strsize - s->st_name)
-                continue;
+            const char *name = pl_func_name(s, strs, strsize);
+            if (!name || (strncmp(name, "cuda", 4) != 0 && strncmp(name, "__cuda", 6) != 0)) continue;
             void *target = dlsym(rt_handle, name);
             unsigned char *at = (unsigned char *)(base + s->st_value);
             if (target && s->st_size >= WS_PL_JUMP_BYTES && pl_write_jump(at, target) == 0) done++;
