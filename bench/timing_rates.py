@@ -51,7 +51,7 @@ def main():
         if a.only and name not in a.only.split(","):
             continue
         benches.append((name, int(small)))
-    exe = calibrate.build_truth()
+    exe = calibrate.build_truth("truth")
     os.makedirs(calibrate.BUILD, exist_ok=True)
     ti = tt = 0.0
     failed = 0
