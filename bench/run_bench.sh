@@ -20,7 +20,7 @@ L = json.load(open(rep))["launches"]
 print(f"{mode} mode (process wall time {wall:.2f} s):")
 ti = tt = tc = 0
 for l in L:
-    w, t = l["smsp__inst_executed.sum"], l["host_seconds"]
+    w, t = l.get("warpsim__ptx_inst_executed.sum", l["smsp__inst_executed.sum"]), l["host_seconds"]
     c = l.get("sm__cycles_elapsed.max")
     ti += w; tt += t; tc += c or 0
     extra = f", {c / t / 1e6:7.2f} M simulated cycles/s" if c else ""

@@ -26,7 +26,7 @@ runs = {n: json.load(open(f"{out}/t{n}.json"))["launches"] for n in ns}
 outs = {n: open(f"{out}/out{n}.txt").read() for n in ns}
 base = runs[ns[0]]
 kernels = [l["kernel"] for l in base]
-print(f"bench/bench.cu at scale {scale} under --timing ({sum(l['smsp__inst_executed.sum'] for l in base)} warp "
+print(f"bench/bench.cu at scale {scale} under --timing ({sum(l.get('warpsim__ptx_inst_executed.sum', l['smsp__inst_executed.sum']) for l in base)} warp "
       f"instructions; cycles {', '.join(str(l['sm__cycles_elapsed.max']) for l in base)})\n")
 print("| threads | " + " | ".join(k.split('P')[0].lstrip('_Z0123456789') for k in kernels) +
       " | total M warp-insts/s | speedup | process wall s | identical to " + ns[0] + " |")
@@ -34,12 +34,12 @@ print("| ---: |" + " ---: |" * len(kernels) + " ---: | ---: | ---: | --- |")
 r1 = None
 for n in ns:
     L = runs[n]
-    ti = sum(l["smsp__inst_executed.sum"] for l in L)
+    ti = sum(l.get("warpsim__ptx_inst_executed.sum", l["smsp__inst_executed.sum"]) for l in L)
     tt = sum(l["host_seconds"] for l in L)
     rate = ti / tt / 1e6
     r1 = r1 or rate
     same = strip(L) == strip(base) and outs[n] == outs[ns[0]]
     wall = open(f"{out}/t{n}.time").read().split()[0]
-    cells = " | ".join(f"{l['smsp__inst_executed.sum'] / l['host_seconds'] / 1e6:.2f}" for l in L)
+    cells = " | ".join(f"{l.get('warpsim__ptx_inst_executed.sum', l['smsp__inst_executed.sum']) / l['host_seconds'] / 1e6:.2f}" for l in L)
     print(f"| {n} | {cells} | {rate:.2f} | {rate / r1:.2f}x | {wall} | {'yes' if same else 'NO'} |")
 PY

@@ -31,7 +31,7 @@ def run(exe, name, size, threads):
         print(f"{name}: FAILED: {(p.stdout + p.stderr)[-300:]}", file=sys.stderr)
         return None
     launches = json.load(open(rep))["launches"]
-    insts = sum(l["smsp__inst_executed.sum"] for l in launches)
+    insts = sum(l.get("warpsim__ptx_inst_executed.sum", l["smsp__inst_executed.sum"]) for l in launches)
     secs = sum(l["host_seconds"] for l in launches)
     pick = min(1000 if name == "heat_1000" else 1, len(launches) - 1)
     return insts, secs, launches[pick].get("sm__cycles_elapsed.max")

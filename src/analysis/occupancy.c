@@ -467,8 +467,10 @@ static int ptxas_known_version(const char *out, char *ver, size_t vlen)
     return 1;
 }
 
-/* Run ptxas on file for arch; its combined output in *outp (malloc'd); returns the exit status or -1. */
-static int run_ptxas(const char *ptxas, const char *arch, const char *file, int relocatable, char **outp)
+/* Run ptxas -lineinfo on file for arch, its cubin written to cubin_file; its combined output in *outp (malloc'd);
+ * returns the exit status or -1. */
+static int run_ptxas(const char *ptxas, const char *arch, const char *file, const char *cubin_file, int relocatable,
+                     char **outp)
 {
     *outp = NULL;
     char archopt[64];
@@ -486,8 +488,8 @@ static int run_ptxas(const char *ptxas, const char *arch, const char *file, int 
         dup2(fds[1], 2);
         close(fds[0]);
         close(fds[1]);
-        if (relocatable) execl(ptxas, "ptxas", archopt, "-c", "-v", "-o", "/dev/null", file, (char *)NULL);
-        else execl(ptxas, "ptxas", archopt, "-v", "-o", "/dev/null", file, (char *)NULL);
+        if (relocatable) execl(ptxas, "ptxas", archopt, "-c", "-v", "-lineinfo", "-o", cubin_file, file, (char *)NULL);
+        else execl(ptxas, "ptxas", archopt, "-v", "-lineinfo", "-o", cubin_file, file, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
@@ -511,6 +513,40 @@ static int run_ptxas(const char *ptxas, const char *arch, const char *file, int 
     if (buf) buf[n] = 0;
     *outp = buf;
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Append the SASS line tables of the cubin ptxas wrote (sass_lines.h) to its output *out, as text lines; a cubin
+ * without them adds nothing (the timing model then counts PTX instructions). */
+static void append_sass(const char *cubin, char **out)
+{
+    int fd = open(cubin, O_RDONLY);
+    if (fd < 0) return;
+    struct stat st;
+    uint8_t *img = fstat(fd, &st) == 0 && st.st_size > 0 ? malloc((size_t)st.st_size) : NULL;
+    size_t got = 0;
+    while (img && got < (size_t)st.st_size) {
+        ssize_t r = read(fd, img + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    ws_sass_fn *fns = NULL;
+    int nfns = 0;
+    char err[256];
+    if (img && got == (size_t)st.st_size && ws_sass_from_cubin(img, got, &fns, &nfns, err, sizeof err) == 0) {
+        size_t len = *out ? strlen(*out) : 0;
+        char *buf = *out;
+        if (!buf) { buf = malloc(1); if (buf) buf[0] = 0; }
+        if (buf && len && buf[len - 1] != '\n') {
+            char *nb = realloc(buf, len + 2);
+            if (nb) { buf = nb; buf[len++] = '\n'; buf[len] = 0; }
+        }
+        if (buf) ws_sass_format(fns, nfns, &buf, &len);
+        *out = buf;
+    }
+    ws_sass_free(fns, nfns);
+    free(img);
 }
 
 /* Find the kernel entry called name in a table being built, or NULL. */
@@ -543,6 +579,16 @@ static int parse_ptxas(const char *text, ws_ptxas_table *t)
     while (*p) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (!strncmp(p, "warpsim-sass ", 13)) {   /* a SASS line table kept with the report (sass_lines.h) */
+            char *l = strndup(p, n);
+            ws_sass_fn f, *nf = l ? realloc(t->sass, sizeof *nf * (size_t)(t->nsass + 1)) : NULL;
+            if (!nf) { free(l); return -1; }
+            t->sass = nf;
+            if (ws_sass_parse(l, &f) == 0) t->sass[t->nsass++] = f;
+            free(l);
+            p += n + (nl ? 1 : 0);
+            continue;
+        }
         char line[2048];
         snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line - 1 ? n : sizeof line - 1), p);
         p += n + (nl ? 1 : 0);
@@ -654,7 +700,7 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
     int st = -1;
     /* another process may have sized this text already (ptxas's report on disk, keyed by ptxas and the text) */
     char key[WS_PTXC_KEY_LEN], opts[64];
-    snprintf(opts, sizeof opts, "-arch=%s -v", arch);
+    snprintf(opts, sizeof opts, "-arch=%s -v -lineinfo %s", arch, WS_SASS_TABLE_VERSION);
     int keyed = ws_ptxc_key(ptxas, opts, ptx, len, key) == 0, hit = 0;
     if (keyed && (out = ws_ptxc_get(key)) != NULL) st = 0, hit = 1;
     for (int attempt = 0; attempt < 2 && !out; attempt++) {
@@ -672,13 +718,17 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
             unlink(file);
             goto done;
         }
-        st = run_ptxas(ptxas, arch, file, 0, &out);
+        char cubin[4096 + 8];
+        snprintf(cubin, sizeof cubin, "%s.cubin", file);
+        st = run_ptxas(ptxas, arch, file, cubin, 0, &out);
         if (st != 0 && memmem(ptx, len, ".extern", 7)) {
             /* relocatable device code (-rdc): functions or variables of other units, compiled as ptxas -c does */
             free(out);
             out = NULL;
-            st = run_ptxas(ptxas, arch, file, 1, &out);
+            st = run_ptxas(ptxas, arch, file, cubin, 1, &out);
         }
+        if (st == 0) append_sass(cubin, &out);
+        unlink(cubin);
         unlink(file);
         if (st == 0 || attempt || !ptxas_known_version(out, ver, sizeof ver)) break;
         free(out);
@@ -710,7 +760,10 @@ done:
     free(out);
     if (rc && g_ptxas_nfailed < WS_PTXAS_FAILED_MAX) g_ptxas_failed[g_ptxas_nfailed++] = h;   /* not asked again */
     if (rc) {
-        if (node) free(node->t.k);
+        if (node) {
+            free(node->t.k);
+            ws_sass_free(node->t.sass, node->t.nsass);
+        }
         free(node);
         node = NULL;
     }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "../device/device.h"
+#include "sass_lines.h"
 
 /* The resource that limits blocks per SM (the first of these, in this order, among those that tie). */
 typedef enum ws_occ_limiter {
@@ -146,6 +147,8 @@ typedef struct ws_ptxas_table {
     int retargeted;             /* 1 when the PTX's .target was newer than arch and was lowered to it */
     int n;
     ws_ptxas_kernel *k;
+    int nsass;                  /* SASS instructions per PTX line of each function ptxas compiled (sass_lines.h) */
+    ws_sass_fn *sass;
 } ws_ptxas_table;
 
 /* Run ptxas -arch=sm_XY -v (XY from dev's compute capability) on a PTX text and parse its report; the result is

@@ -252,6 +252,90 @@ int ws_module_kernels(ws_module *m, int i, ws_kernel **k)
     return m->nkernels;
 }
 
+/* An instruction's PTX line and its place in the code, ordered by line (the decoder schedules instructions within
+ * a block as ptxas does, so the code is not in line order). */
+typedef struct { uint32_t line; int pc; } sass_at;
+
+/* Order sass_at entries by line. */
+static int sass_at_cmp(const void *a, const void *b)
+{
+    const sass_at *x = a, *y = b;
+    return x->line < y->line ? -1 : x->line > y->line ? 1 : x->pc - y->pc;
+}
+
+/* The instruction of the first PTX line at or after line, from the n entries of by (ordered by line); -1 when
+ * none. */
+static int first_at_line(const sass_at *by, int n, uint32_t line)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (by[mid].line < line) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n ? by[lo].pc : -1;
+}
+
+/* Divide the SASS of each loop of f (the code from a backward branch's target to the branch) by the copies of it
+ * ptxas's unrolling made: the fewest SASS instructions of one of its memory instructions (each is one SASS
+ * instruction per copy). Inner loops (the shorter) first; an outer loop's copies count from what is left. */
+static void loop_copies(const ws_func *f, double *w)
+{
+    for (int len = 1; len <= f->ncode; len++)
+        for (int pc = len - 1; pc < f->ncode; pc++) {
+            const ws_insn *in = &f->code[pc];
+            if (!(ws_opinfo_table[in->op].flags & WS_OF_BRANCH) || in->target != pc - len + 1) continue;
+            double r = 0;
+            for (int i = in->target; i <= pc; i++)
+                if (f->code[i].mem != WS_MK_NONE && w[i] >= 1 && (!r || w[i] < r)) r = w[i];
+            r = (double)(int)(r + 0.5);
+            if (r >= 2)
+                for (int i = in->target; i <= pc; i++) w[i] /= r;
+        }
+}
+
+/* Set the SASS counts of function fname of k's module for arch from ptxas's line table: each SASS line goes to
+ * the first instruction at or after it (a label's or the opening brace's SASS to the instruction that follows;
+ * lines past the last instruction are the padding after the exit, never run); in a loop that ptxas unrolled into
+ * several copies, an execution of a PTX instruction stands for its SASS over the copies. */
+int ws_kernel_set_sass(ws_kernel *k, const char *arch, const char *fname, const uint32_t *line, const uint32_t *count,
+                       int n)
+{
+    ws_module *m = k->mod;
+    for (int i = 0; i < m->nfuncs; i++) {
+        ws_func *f = &m->funcs[i];
+        if (strcmp(f->name, fname) || f->ncode <= 0) continue;
+        if (f->sass_w && !strcmp(f->sass_arch, arch)) return 0;
+        uint32_t *w = calloc((size_t)f->ncode, sizeof *w);
+        uint16_t *sw = malloc(sizeof *sw * (size_t)f->ncode);
+        if (!w || !sw) { free(w); free(sw); return -1; }
+        sass_at *by = malloc(sizeof *by * (size_t)f->ncode);
+        if (!by) { free(w); free(sw); return -1; }
+        for (int pc = 0; pc < f->ncode; pc++) by[pc] = (sass_at){ f->code[pc].ptx_line, pc };
+        qsort(by, (size_t)f->ncode, sizeof *by, sass_at_cmp);
+        for (int e = 0; e < n; e++) {
+            int pc = first_at_line(by, f->ncode, line[e]);
+            if (pc >= 0) w[pc] += count[e];
+        }
+        free(by);
+        double *dw = malloc(sizeof *dw * (size_t)f->ncode);
+        if (!dw) { free(w); free(sw); return -1; }
+        for (int pc = 0; pc < f->ncode; pc++) dw[pc] = w[pc];
+        loop_copies(f, dw);
+        for (int pc = 0; pc < f->ncode; pc++) {
+            double v = dw[pc] * WS_SASS_ONE + 0.5;
+            sw[pc] = (uint16_t)(v > UINT16_MAX ? UINT16_MAX : v);
+        }
+        free(dw);
+        free(w);
+        free(f->sass_w);
+        f->sass_w = sw;
+        snprintf(f->sass_arch, sizeof f->sass_arch, "%s", arch);
+        return 0;
+    }
+    return -1;
+}
+
 /* Static facts about a kernel. */
 void ws_kernel_get_info(const ws_kernel *k, ws_kernel_info *info)
 {

@@ -45,6 +45,16 @@ int ws_hs_kernel_regs(const ws_device *d, const ws_hs_kernel *k)
     return regs < 16 ? 16 : regs;
 }
 
+/* Timing mode: give the kernel's module the SASS counts ptxas reports for the device (once per module and
+ * architecture; without ptxas or its line table the timing model counts PTX instructions). */
+static void kernel_sass(const ws_device *d, const ws_hs_kernel *k)
+{
+    char err[512];
+    const ws_ptxas_table *t = k->ptx && ws_hs_tm() ? ws_occ_ptxas_table(k->ptx, k->ptx_len, d, err, sizeof err) : NULL;
+    for (int i = 0; t && i < t->nsass; i++)
+        ws_kernel_set_sass(k->k, t->arch, t->sass[i].name, t->sass[i].line, t->sass[i].count, t->sass[i].n);
+}
+
 /* Launch the grids a finished grid launched on the device (dynamic parallelism): as CDP2 allows, each starts
  * after its parent grid finished; non-tail children in the order they were launched (launching block, thread,
  * order of launch), each with all its own descendants (depth first), then the tail launches in their order. Each
@@ -103,6 +113,7 @@ int ws_hs_launch(const ws_hs_kernel *k, ws_dim3 grid, ws_dim3 block, size_t smem
     int have_occ = ws_occ_compute_ex(d, (int)(block.x * block.y * block.z), ws_hs_kernel_regs(d, k),
                                      info.static_smem + smem, nb, &opts, &occ) == 0 && occ.ok;
     ws_launch_config cfg = { grid, block, smem, have_occ ? occ.blocks_per_sm : 0, k->cooperative, k->depth, k->cluster };
+    kernel_sass(d, k);
     /* a cooperative grid runs only when all its blocks can be resident at once (as the occupancy calculator says);
      * a bad block shape is the core's configuration error first */
     int shape_ok = (uint64_t)block.x * block.y * block.z <= (uint64_t)d->max_threads_per_block;

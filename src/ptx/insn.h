@@ -285,6 +285,9 @@ typedef struct ws_mma {
     uint8_t mn_a, mn_b;      /* wgmma: imm-trans-a/b, the shared-memory operand is MN-major (transposed) */
 } ws_mma;
 
+/* ws_func.sass_w's unit: one SASS instruction */
+#define WS_SASS_ONE 8
+
 /* declared registers: "%r<4>" is prefix "%r", first operand number, count 4 and numbered (names %r0..%r3) */
 typedef struct ws_regdecl { char *prefix; int first, count, numbered; } ws_regdecl;
 
@@ -320,6 +323,10 @@ typedef struct ws_func {
     char **files;           /* shared with the module */
     ws_regdecl *regdecl;    /* register names, for listings and messages */
     int nregdecl;
+    uint16_t *sass_w;       /* per instruction: the SASS instructions one execution of it stands for, in eighths
+                             * (WS_SASS_ONE; NULL: unknown); set by the host for the device's architecture sass_arch
+                             * from ptxas's line table (ws_kernel_set_sass); timing mode counts these */
+    char sass_arch[16];
 } ws_func;
 
 typedef struct ws_symbol {

@@ -2206,7 +2206,7 @@ void ws_ptx_free(ws_ptx_module *m)
             if (f->code[k].call) { free(f->code[k].call->args); free(f->code[k].call); }
             free(f->code[k].targets);   /* or the ws_mma of a tensor instruction (a union) */
         }
-        free(f->name); free(f->code); free(f->const_val); free(f->const_reloc); free(f->param_off); free(f->param_size);
+        free(f->name); free(f->code); free(f->sass_w); free(f->const_val); free(f->const_reloc); free(f->param_off); free(f->param_size);
         for (int k = 0; k < f->nregdecl; k++) free(f->regdecl[k].prefix);
         free(f->regdecl);
     }

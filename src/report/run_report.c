@@ -83,7 +83,11 @@ void ws_rep_launch_json(ws_json *w, const ws_rep_launch *r)
     ws_json_key(w, "block");
     dim3_json(w, r->block);
     ws_json_member_uint(w, "dynamic_smem", r->dyn_smem);
-    ws_json_member_uint(w, "smsp__inst_executed.sum", r->stats.warp_insts);
+    /* Nsight Compute counts SASS: timing mode does too where ptxas's line table gave SASS per PTX instruction */
+    int sass = r->has_tm && r->tm.sass_insts;
+    ws_json_member_uint(w, "smsp__inst_executed.sum", sass ? r->tm.sass_insts : r->stats.warp_insts);
+    ws_json_member_string(w, "warpsim__inst_executed_basis", sass ? "sass" : "ptx");
+    ws_json_member_uint(w, "warpsim__ptx_inst_executed.sum", r->stats.warp_insts);
     ws_json_member_uint(w, "smsp__thread_inst_executed.sum", r->stats.thread_insts);
     ws_json_member_double(w, "host_seconds", r->stats.host_seconds, 9);
     if (r->has_occ) occ_json(w, &r->occ);

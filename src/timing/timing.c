@@ -95,6 +95,7 @@ typedef struct tacc {
     uint64_t stall[WS_ST_COUNT];
     uint64_t flops;
     uint64_t tensor_insts, tensor_cycles;   /* tensor-pipe warp instructions and the pipe cycles they occupy */
+    uint64_t sass_insts;       /* warp instructions as SASS, in WS_SASS_ONE units (ptxas's per PTX instruction, else 1) */
     uint64_t end;
 } tacc;
 
@@ -700,6 +701,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         return;
     }
     const ws_insn *in = r.in;
+    acc->sass_insts += r.fn->sass_w ? r.fn->sass_w[in - r.fn->code] : WS_SASS_ONE;
     int p = in->pipe;
     if (p == WS_PIPE_TENSOR) {
         int tc = tensor_cycles(tm, in);
@@ -1087,6 +1089,7 @@ placed:;
         acc.flops += wk[i].acc.flops;
         acc.tensor_insts += wk[i].acc.tensor_insts;
         acc.tensor_cycles += wk[i].acc.tensor_cycles;
+        acc.sass_insts += wk[i].acc.sass_insts;
         if (wk[i].acc.end > acc.end) acc.end = wk[i].acc.end;
     }
     free(wk);
@@ -1131,6 +1134,7 @@ placed:;
     R->mem = *ws_ms_counts_get(tm->ms);
     R->flops = tm->flops;
     R->tensor_insts = acc.tensor_insts;
+    R->sass_insts = L->entry->sass_w ? (acc.sass_insts + WS_SASS_ONE / 2) / WS_SASS_ONE : 0;
     R->tensor_active_pct = sp_active > 0 ? 100.0 * (double)acc.tensor_cycles / sp_active : 0;
     tm_um_end(&tm->um, &R->um);
     for (int i = 0; i < L->npool; i++) {

@@ -60,6 +60,7 @@ typedef struct ws_tm_result {
     ws_ms_counts mem;                /* memory counters */
     uint64_t flops;                  /* floating-point operations (FMA = 2), for the roofline */
     uint64_t tensor_insts;           /* sm__inst_executed_pipe_tensor.sum (wmma.mma, mma) */
+    uint64_t sass_insts;             /* warp instructions counted as SASS (ptxas's per PTX instruction); 0: unknown */
     double tensor_active_pct;        /* sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active */
     ws_tm_um_result um;              /* unified memory: faults and migrations (zero without managed memory) */
 } ws_tm_result;
