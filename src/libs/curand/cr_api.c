@@ -210,7 +210,7 @@ curandStatus_t curandGenerateSeeds(curandGenerator_t generator)
     return ws_cr_prepare(generator);
 }
 
-/* A host table of 20000 dimensions of direction vectors of w-byte words (bits of them), made once. */
+/* A host table of 20000 dimensions of direction vectors of bits-bit words, made once. */
 static void *dir_table(int bits)
 {
     static void *tab[2];
@@ -231,32 +231,33 @@ static void *dir_table(int bits)
     return r;
 }
 
+/* The direction vectors of a set into *out: plain of the given bits, or the scrambled set (named) is missing. */
+static curandStatus_t get_dirs(void **out, curandDirectionVectorSet_t set, curandDirectionVectorSet_t plain,
+                               curandDirectionVectorSet_t scrambled, const char *scrambled_name, int bits)
+{
+    if (!out) return CURAND_STATUS_OUT_OF_RANGE;
+    if (set == scrambled)
+        return (curandStatus_t)ws_lib_missing("cuRAND", scrambled_name, CURAND_STATUS_OUT_OF_RANGE,
+                                              "CURAND_STATUS_OUT_OF_RANGE");
+    if (set != plain) return CURAND_STATUS_OUT_OF_RANGE;
+    void *t = dir_table(bits);
+    if (!t) return CURAND_STATUS_ALLOCATION_FAILED;
+    *out = t;
+    return CURAND_STATUS_SUCCESS;
+}
+
 /* curandGetDirectionVectors32: Joe and Kuo's direction vectors (the scrambled set is not simulated). */
 curandStatus_t curandGetDirectionVectors32(curandDirectionVectors32_t *vectors[], curandDirectionVectorSet_t set)
 {
-    if (!vectors) return CURAND_STATUS_OUT_OF_RANGE;
-    if (set == CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6)
-        return (curandStatus_t)ws_lib_missing("cuRAND", "CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6",
-                                              CURAND_STATUS_OUT_OF_RANGE, "CURAND_STATUS_OUT_OF_RANGE");
-    if (set != CURAND_DIRECTION_VECTORS_32_JOEKUO6) return CURAND_STATUS_OUT_OF_RANGE;
-    void *t = dir_table(32);
-    if (!t) return CURAND_STATUS_ALLOCATION_FAILED;
-    *vectors = (curandDirectionVectors32_t *)t;
-    return CURAND_STATUS_SUCCESS;
+    return get_dirs((void **)vectors, set, CURAND_DIRECTION_VECTORS_32_JOEKUO6,
+                    CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6, "CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6", 32);
 }
 
 /* curandGetDirectionVectors64: the 64-bit direction vectors. */
 curandStatus_t curandGetDirectionVectors64(curandDirectionVectors64_t *vectors[], curandDirectionVectorSet_t set)
 {
-    if (!vectors) return CURAND_STATUS_OUT_OF_RANGE;
-    if (set == CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6)
-        return (curandStatus_t)ws_lib_missing("cuRAND", "CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6",
-                                              CURAND_STATUS_OUT_OF_RANGE, "CURAND_STATUS_OUT_OF_RANGE");
-    if (set != CURAND_DIRECTION_VECTORS_64_JOEKUO6) return CURAND_STATUS_OUT_OF_RANGE;
-    void *t = dir_table(64);
-    if (!t) return CURAND_STATUS_ALLOCATION_FAILED;
-    *vectors = (curandDirectionVectors64_t *)t;
-    return CURAND_STATUS_SUCCESS;
+    return get_dirs((void **)vectors, set, CURAND_DIRECTION_VECTORS_64_JOEKUO6,
+                    CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6, "CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6", 64);
 }
 
 /* curandGetScrambleConstants32: NVIDIA's scramble constants are its own data, not simulated. */

@@ -85,14 +85,13 @@ static size_t out_size(int kind)
     return kind == WS_CR_U64 || kind == WS_CR_UNIFORM_D || kind == WS_CR_NORMAL_D || kind == WS_CR_LOGNORMAL_D ? 8 : 4;
 }
 
-/* cuRAND's status for a call of kind with n outputs (a, b: mean and deviation, or Poisson's lambda). */
-static curandStatus_t check(curandGenerator_t g, int kind, size_t n, double a, double b)
+/* cuRAND's status for a call of kind with n outputs (a: Poisson's lambda). */
+static curandStatus_t check(curandGenerator_t g, int kind, size_t n, double a)
 {
     int quasi = g->type == CURAND_RNG_QUASI_SOBOL32 || g->type == CURAND_RNG_QUASI_SOBOL64;
     if (kind == WS_CR_U64 && g->type != CURAND_RNG_QUASI_SOBOL64) return CURAND_STATUS_TYPE_ERROR;
     if (kind == WS_CR_U32 && g->type == CURAND_RNG_QUASI_SOBOL64) return CURAND_STATUS_TYPE_ERROR;
     if (kind == WS_CR_POISSON && !(a > 0.0)) return CURAND_STATUS_OUT_OF_RANGE;
-    if (is_normal(kind) && !(b > 0.0) && b != 0.0) return CURAND_STATUS_OUT_OF_RANGE;
     if (quasi && n % g->dims) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
     if (!quasi && g->type != CURAND_RNG_PSEUDO_PHILOX4_32_10 && is_normal(kind) && n % 2)
         return CURAND_STATUS_LENGTH_NOT_MULTIPLE; /* Philox makes them by fours and takes any n */
@@ -135,7 +134,7 @@ static curandStatus_t run(curandGenerator_t g, int kind, void *out, size_t n, do
 static curandStatus_t generate(curandGenerator_t g, int kind, void *out, size_t n, double a, double b)
 {
     if (!g) return CURAND_STATUS_NOT_INITIALIZED;
-    curandStatus_t s = check(g, kind, n, a, b);
+    curandStatus_t s = check(g, kind, n, a);
     if (s || !n) return s;
     if ((s = ws_cr_prepare(g))) return s;
     if (!g->host) return run(g, kind, out, n, a, b);
