@@ -4,7 +4,7 @@
 // offsets, orderings, consecutive calls, integers, uniform floats and doubles, normal and log-normal doubles, host
 // generators, and the statuses of each step, bit for bit (a hash of every output); float normals within 1e-5
 // (warpsim's sin/cos/lg2.approx are exact, the H200's are not); Poisson (our own method) by its mean and variance;
-// means and variances of every generator; cuRAND's statuses for misuse.
+// means and variances of every generator; cuRAND's statuses for misuse; a stub's status.
 //   curand_host [quick]      check (quick: a subset, for the timing and --check runs)
 //   curand_host dump FILE    write the expected file (run on a real GPU with NVIDIA's cuRAND)
 // NVCCFLAGS: -lcurand
@@ -361,6 +361,9 @@ int main(int argc, char **argv)
         EXPECT(curandCreateGenerator(&g, CURAND_RNG_PSEUDO_MTGP32) == CURAND_STATUS_TYPE_ERROR, "MTGP32 accepted");
         EXPECT(curandCreateGenerator(&g, CURAND_RNG_QUASI_SCRAMBLED_SOBOL32) == CURAND_STATUS_TYPE_ERROR,
                "scrambled Sobol accepted");
+        curandDiscreteDistribution_t dist;
+        EXPECT(curandCreatePoissonDistribution(3.0, &dist) == CURAND_STATUS_NOT_INITIALIZED,
+               "curandCreatePoissonDistribution: not the stub's CURAND_STATUS_NOT_INITIALIZED");
     }
     statistics(quick ? 1 << 12 : 1 << 16);
     if (g_fail) { printf("FAILED: %d checks\n", g_fail); return 1; }

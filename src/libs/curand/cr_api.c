@@ -223,8 +223,8 @@ static void *dir_table(int bits)
             else ws_cr_sobol_dirs32(d, (unsigned *)tab[0] + (size_t)d * 32);
         }
         if (!ws_lib_quiet())
-            fprintf(stderr, "warpsim: cuRAND: direction vectors: dimensions %u to %d are zeros (warpsim's Joe-Kuo "
-                    "table has %u)\n", ws_cr_sobol_dims() + 1, WS_CR_SOBOL_MAX_DIMS, ws_cr_sobol_dims());
+            fprintf(stderr, "warpsim: cuRAND: %d-bit direction vectors: dimensions %u to %d are zeros (warpsim's "
+                    "Joe-Kuo table has %u)\n", bits, ws_cr_sobol_dims() + 1, WS_CR_SOBOL_MAX_DIMS, ws_cr_sobol_dims());
     }
     void *r = tab[which];
     pthread_mutex_unlock(&lock);
