@@ -18,8 +18,9 @@ CPPFLAGS += -DWS_DEVICES_DIR='"$(DEVDIR)"' -DWS_BUILD_DIR='"$(CURDIR)/$(B)"'
 LDLIBS  := -lzstd -llz4 -ljansson -lm -lpthread -ldl
 CUDA_HOME ?= /usr/local/cuda
 # warpsim's CUDA libraries, one folder of src/libs each (see below), and the SONAME each is built as
-LIBS     := cublas
+LIBS     := cublas curand
 LIB_SONAME_cublas := libcublas.so.13
+LIB_SONAME_curand := libcurand.so.10
 LIB_SOS  := $(foreach l,$(LIBS),$(B)/lib/$(LIB_SONAME_$(l)))
 
 # layers, lowest first: ptx -> core (mem, device) -> timing, check -> report -> host session -> runtime, cli
@@ -107,6 +108,8 @@ $(B)/gen/libs/%_ptx.c: $(B)/gen/libs/%.ptx
 	      o = o (c == "\\" || c == "\"" || c == "?" ? "\\" c : c) } print "\"" o "\\n\"" } \
 	  END { print ";" }' $< > $@.tmp
 	mv -f $@.tmp $@
+# a library's kernels also include the headers beside them
+$(B)/gen/libs/curand/cr_kernels.ptx: src/libs/curand/cr_kinds.h
 .PRECIOUS: $(B)/gen/libs/%.ptx $(B)/gen/libs/%_ptx.c
 define LIB_rule
 $(B)/lib/$(LIB_SONAME_$(1)): $(call lib_objs,$(1)) $(B)/lib/libcuda.so.1 $(B)/lib/libcudart.so.13 src/libs/$(1)/lib$(1).map

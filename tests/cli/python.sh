@@ -7,7 +7,8 @@
 # NVIDIA's CUDA runtime statically, and libwarpsim_preload.so sends its calls to warpsim's libcudart.so.13:
 # tests/python/cupy_basics.py (array expressions, ElementwiseKernel, reductions, RawKernel, RawModule, a matrix
 # product through warpsim's libcublas.so.13) passes in
-# functional and --timing mode, the report naming its kernels.
+# functional and --timing mode, the report naming its kernels; tests/python/cupy_random.py (the legacy cupy.random,
+# through warpsim's libcurand.so.10) matches the H200's numbers in both modes.
 # Exits 0 when every check passes, 77 (skip) when the environment cannot be made.
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -78,6 +79,18 @@ assert any(n.startswith("cupy_") for n in names) and all(l["sm__cycles_elapsed.m
 print("cupy timing report: %d launches, %s" % (len(names), sorted(set(names))))
 EOF
 check "the timing report names CuPy's kernels (its own, ElementwiseKernel, ReductionKernel, RawKernel, RawModule)" $?
+
+# CuPy's legacy cupy.random (cuRAND's host API: warpsim's libcurand.so.10), bit for bit against the H200's numbers
+run cupy-random "PASS cupy_random" "$PY" tests/python/cupy_random.py 20000
+WARPSIM_THREADS=1 run cupy-random-timing "PASS cupy_random" --timing --report "$WORK/random.json" \
+  "$PY" tests/python/cupy_random.py 2000
+"$PY" - "$WORK/random.json" <<'EOF'
+import json, sys
+names = [l["kernel"] for l in json.load(open(sys.argv[1]))["launches"]]
+assert "ws_cr_xorwow_init" in names and "ws_cr_xorwow_gen" in names and "ws_cr_philox_gen" in names, names
+print("cupy.random timing report: %d launches, %s" % (len(names), sorted(set(names))))
+EOF
+check "the timing report names warpsim's cuRAND kernels under CuPy's RandomState" $?
 
 if [ "$fails" -eq 0 ]; then echo "python: all checks passed"; fi
 [ "$fails" -eq 0 ]
