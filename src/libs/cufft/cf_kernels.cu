@@ -1,0 +1,199 @@
+// cf_kernels.cu - the device code of warpsim's cuFFT (our own kernels), compiled to PTX when warpsim is built and
+// loaded through the driver API on the first transform. A transform works in a packed complex buffer (the plan's
+// work area) laid out [batch][n0][n1][n2]: a gather kernel brings the user's data there (any advanced layout; real
+// input becomes complex, half-spectrum input its full Hermitian spectrum), each dimension is transformed by
+// Stockham autosort stages (one launch per radix-2, 3, 4, 5, 7, 11 or 13 stage, ping-pong between two buffers) or,
+// for a length with a larger prime factor, by Bluestein's chirp-z algorithm (two power-of-two transforms), and a
+// scatter kernel writes the result in the output layout. Twiddle factors come from tables the host computed in
+// long double: exp(-2 pi i k / n) for k < n (an inverse transform conjugates them).
+
+// the largest radix a Stockham stage takes (cf_plan.c never asks for more)
+#define CF_MAX_RADIX 13
+
+// what a gather or scatter kernel converts (cf_internal.h's cf_kind)
+enum { KIND_C2C, KIND_R2C, KIND_C2R };
+
+template <typename T> struct cpx;
+template <> struct cpx<float> { typedef float2 t; };
+template <> struct cpx<double> { typedef double2 t; };
+
+template <typename C> __device__ __forceinline__ C cmul(C a, C b)
+{
+    C r;
+    r.x = a.x * b.x - a.y * b.y;
+    r.y = a.x * b.y + a.y * b.x;
+    return r;
+}
+template <typename C> __device__ __forceinline__ C cadd(C a, C b) { a.x += b.x; a.y += b.y; return a; }
+template <typename C> __device__ __forceinline__ C csub(C a, C b) { a.x -= b.x; a.y -= b.y; return a; }
+// a times -i (forward) or +i (inverse)
+template <typename C> __device__ __forceinline__ C mul_i(C a, int inverse)
+{
+    C r;
+    r.x = inverse ? -a.y : a.y;
+    r.y = inverse ? a.x : -a.x;
+    return r;
+}
+// entry e of the twiddle table, conjugated for an inverse transform
+template <typename C> __device__ __forceinline__ C twiddle(const C *tw, long long e, int inverse)
+{
+    C w = tw[e];
+    if (inverse) w.y = -w.y;
+    return w;
+}
+
+// the flat thread index of a 1D grid
+__device__ __forceinline__ long long thread_index() { return (long long)blockIdx.x * blockDim.x + threadIdx.x; }
+
+// One Stockham stage of radix R over every length-n sequence of the buffer ([outer][n][inner], the sequence's
+// elements inner apart): Ns is the length of the sub-transforms done so far. Thread (o, j, i) takes the R elements
+// j + r n/R, multiplies them by the twiddles of its position k = j mod Ns, does an R-point DFT, and stores them
+// Ns apart from (j / Ns) Ns R + k: after the last stage the sequence is in natural order.
+template <typename C>
+__device__ void stage(const C *src, C *dst, const C *tw, long long n, long long inner, long long threads, int R,
+                      long long Ns, int inverse)
+{
+    const long long t = thread_index();
+    if (t >= threads) return;
+    const long long m = n / R, i = t % inner, j = (t / inner) % m, o = t / (inner * m);
+    const long long base = o * n * inner + i, k = j % Ns, step = n / (Ns * R);
+    C v[CF_MAX_RADIX];
+    for (int r = 0; r < R; r++) {
+        C x = src[base + (j + r * m) * inner];
+        v[r] = r && k ? cmul(x, twiddle(tw, r * k * step, inverse)) : x;
+    }
+    const long long out = base + ((j / Ns) * Ns * R + k) * inner, os = Ns * inner;
+    if (R == 2) {
+        dst[out] = cadd(v[0], v[1]);
+        dst[out + os] = csub(v[0], v[1]);
+    } else if (R == 4) {
+        C a = cadd(v[0], v[2]), b = csub(v[0], v[2]), c = cadd(v[1], v[3]), d = mul_i(csub(v[1], v[3]), inverse);
+        dst[out] = cadd(a, c);
+        dst[out + os] = cadd(b, d);
+        dst[out + 2 * os] = csub(a, c);
+        dst[out + 3 * os] = csub(b, d);
+    } else {
+        // an odd prime radix: the R-point DFT by its definition, W_R^(rq) being entry (rq mod R) n/R of the table
+        for (int q = 0; q < R; q++) {
+            C acc = v[0];
+            for (int r = 1; r < R; r++) acc = cadd(acc, cmul(v[r], twiddle(tw, ((r * q) % R) * m, inverse)));
+            dst[out + q * os] = acc;
+        }
+    }
+}
+
+// The packed index w of the work buffer as (b, x0, x1, x2) and the element's offset in a user layout of extents
+// (e1, e2) for dimensions 1 and 2 (dimension 0's extent never matters), stride and distance.
+__device__ __forceinline__ long long layout_offset(long long b, long long x0, long long x1, long long x2,
+                                                   long long e1, long long e2, long long stride, long long dist)
+{
+    return b * dist + ((x0 * e1 + x1) * e2 + x2) * stride;
+}
+
+// Bring the user's input into the packed work buffer of n0 x n1 x n2 complex elements per batch: complex input
+// as it is, real input with a zero imaginary part, a half spectrum (n2 / 2 + 1 elements along the last dimension)
+// extended by Hermitian symmetry X[x] = conj(X[-x mod n]).
+template <typename T>
+__device__ void gather(int kind, const void *in, typename cpx<T>::t *work, long long total, long long n0,
+                       long long n1, long long n2, long long e1, long long e2, long long stride, long long dist)
+{
+    typedef typename cpx<T>::t C;
+    const long long w = thread_index();
+    if (w >= total) return;
+    long long x2 = w % n2, x1 = (w / n2) % n1, x0 = (w / (n2 * n1)) % n0, b = w / (n2 * n1 * n0);
+    C v;
+    if (kind == KIND_R2C) {
+        v.x = ((const T *)in)[layout_offset(b, x0, x1, x2, e1, e2, stride, dist)];
+        v.y = 0;
+    } else if (kind == KIND_C2C || x2 <= n2 / 2) {
+        v = ((const C *)in)[layout_offset(b, x0, x1, x2, e1, e2, stride, dist)];
+    } else {
+        x0 = x0 ? n0 - x0 : 0;
+        x1 = x1 ? n1 - x1 : 0;
+        v = ((const C *)in)[layout_offset(b, x0, x1, n2 - x2, e1, e2, stride, dist)];
+        v.y = -v.y;
+    }
+    work[w] = v;
+}
+
+// Write the packed result to the user's output: all of it (complex), the half spectrum of the last dimension
+// (x2 <= n2 / 2), or the real parts. One thread per output element (h2 of them along the last dimension).
+template <typename T>
+__device__ void scatter(int kind, const typename cpx<T>::t *work, void *out, long long total, long long n0,
+                        long long n1, long long n2, long long h2, long long e1, long long e2, long long stride,
+                        long long dist)
+{
+    typedef typename cpx<T>::t C;
+    const long long t = thread_index();
+    if (t >= total) return;
+    long long x2 = t % h2, x1 = (t / h2) % n1, x0 = (t / (h2 * n1)) % n0, b = t / (h2 * n1 * n0);
+    C v = work[((b * n0 + x0) * n1 + x1) * n2 + x2];
+    long long at = layout_offset(b, x0, x1, x2, e1, e2, stride, dist);
+    if (kind == KIND_C2R) ((T *)out)[at] = v.x;
+    else ((C *)out)[at] = v;
+}
+
+// Bluestein's first step for the length-n sequences of data ([outer][n][inner]): sequence s = o inner + i becomes
+// row s of a ([s][M], M >= 2n - 1 a power of two), x_m times the chirp c_m, zero from n on.
+template <typename C>
+__device__ void chirp_in(const C *data, C *a, const C *chirp, long long n, long long inner, long long M,
+                         long long total, int inverse)
+{
+    const long long t = thread_index();
+    if (t >= total) return;
+    const long long m = t % M, s = t / M, i = s % inner, o = s / inner;
+    C v;
+    v.x = 0;
+    v.y = 0;
+    if (m < n) v = cmul(data[(o * n + m) * inner + i], twiddle(chirp, m, inverse));
+    a[t] = v;
+}
+
+// Bluestein's convolution in the frequency domain: every row of a times the transformed chirp filter bhat (whose
+// 1 / M normalization the host already applied; the inverse transform's filter is its conjugate).
+template <typename C> __device__ void pointwise(C *a, const C *bhat, long long M, long long total, int inverse)
+{
+    const long long t = thread_index();
+    if (t >= total) return;
+    a[t] = cmul(a[t], twiddle(bhat, t % M, inverse));
+}
+
+// Bluestein's last step: X_k = c_k times element k of row s of the convolution, back to data's layout.
+template <typename C>
+__device__ void chirp_out(const C *a, C *data, const C *chirp, long long n, long long inner, long long M,
+                          long long total, int inverse)
+{
+    const long long t = thread_index();
+    if (t >= total) return;
+    const long long k = t % n, s = t / n, i = s % inner, o = s / inner;
+    data[(o * n + k) * inner + i] = cmul(a[s * M + k], twiddle(chirp, k, inverse));
+}
+
+#define WS_CF_KERNELS(T, s)                                                                                          \
+    typedef cpx<T>::t s##cpx;                                                                                        \
+    extern "C" __global__ void ws_cf_##s##stage(const s##cpx *src, s##cpx *dst, const s##cpx *tw, long long n,      \
+                                                 long long inner, long long threads, int R, long long Ns,            \
+                                                 int inverse)                                                        \
+    { stage(src, dst, tw, n, inner, threads, R, Ns, inverse); }                                                     \
+    extern "C" __global__ void ws_cf_##s##gather(int kind, const void *in, s##cpx *work, long long total,          \
+                                                  long long n0, long long n1, long long n2, long long e1,            \
+                                                  long long e2, long long stride, long long dist)                    \
+    { gather<T>(kind, in, work, total, n0, n1, n2, e1, e2, stride, dist); }                                         \
+    extern "C" __global__ void ws_cf_##s##scatter(int kind, const s##cpx *work, void *out, long long total,        \
+                                                   long long n0, long long n1, long long n2, long long h2,           \
+                                                   long long e1, long long e2, long long stride, long long dist)     \
+    { scatter<T>(kind, work, out, total, n0, n1, n2, h2, e1, e2, stride, dist); }                                   \
+    extern "C" __global__ void ws_cf_##s##chirp_in(const s##cpx *data, s##cpx *a, const s##cpx *chirp,             \
+                                                    long long n, long long inner, long long M, long long total,      \
+                                                    int inverse)                                                     \
+    { chirp_in(data, a, chirp, n, inner, M, total, inverse); }                                                      \
+    extern "C" __global__ void ws_cf_##s##pointwise(s##cpx *a, const s##cpx *bhat, long long M, long long total,   \
+                                                     int inverse)                                                    \
+    { pointwise(a, bhat, M, total, inverse); }                                                                      \
+    extern "C" __global__ void ws_cf_##s##chirp_out(const s##cpx *a, s##cpx *data, const s##cpx *chirp,            \
+                                                     long long n, long long inner, long long M, long long total,     \
+                                                     int inverse)                                                    \
+    { chirp_out(a, data, chirp, n, inner, M, total, inverse); }
+
+WS_CF_KERNELS(float, c)
+WS_CF_KERNELS(double, z)

@@ -1,0 +1,267 @@
+/* cf_plan.c - warpsim's cuFFT plans: the handle table, the checks and layout of a plan (its dimensions' Stockham
+ * stages or Bluestein's algorithm, its work size), and the device tables a plan holds (twiddles and Bluestein's
+ * chirp and filter, computed on the host in long double). */
+#include "cf_internal.h"
+
+#include <complex.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* pi to long double's precision */
+#define CF_PI 3.14159265358979323846264338327950288L
+
+/* The plans, by handle. */
+static struct {
+    pthread_mutex_t lock;
+    cf_plan **plans;
+    int count;
+} cf_table = { PTHREAD_MUTEX_INITIALIZER, NULL, 0 };
+
+/* The plan of handle h, or NULL. */
+cf_plan *ws_cf_plan(cufftHandle h)
+{
+    pthread_mutex_lock(&cf_table.lock);
+    cf_plan *p = h >= 0 && h < cf_table.count ? cf_table.plans[h] : NULL;
+    pthread_mutex_unlock(&cf_table.lock);
+    return p;
+}
+
+/* cufftCreate: an empty plan (cufftMakePlan* makes it), with automatic work-area allocation. */
+cufftResult cufftCreate(cufftHandle *handle)
+{
+    if (!handle) return CUFFT_INVALID_VALUE;
+    cf_plan *p = calloc(1, sizeof *p);
+    if (!p) return CUFFT_ALLOC_FAILED;
+    p->auto_alloc = 1;
+    pthread_mutex_lock(&cf_table.lock);
+    int h = 0;
+    while (h < cf_table.count && cf_table.plans[h]) h++;
+    if (h == cf_table.count) {
+        cf_plan **grown = realloc(cf_table.plans, (size_t)(cf_table.count * 2 + 8) * sizeof *grown);
+        if (!grown) {
+            pthread_mutex_unlock(&cf_table.lock);
+            free(p);
+            return CUFFT_ALLOC_FAILED;
+        }
+        memset(grown + cf_table.count, 0, (size_t)(cf_table.count + 8) * sizeof *grown);
+        cf_table.plans = grown;
+        cf_table.count = cf_table.count * 2 + 8;
+    }
+    cf_table.plans[h] = p;
+    pthread_mutex_unlock(&cf_table.lock);
+    *handle = h;
+    return CUFFT_SUCCESS;
+}
+
+/* cufftDestroy: free a plan and its device memory (CUFFT_PLAN_NULL, never made into a plan, is left alone). */
+cufftResult cufftDestroy(cufftHandle plan)
+{
+    if (plan == CUFFT_PLAN_NULL) return CUFFT_SUCCESS;
+    pthread_mutex_lock(&cf_table.lock);
+    cf_plan *p = plan >= 0 && plan < cf_table.count ? cf_table.plans[plan] : NULL;
+    if (p) cf_table.plans[plan] = NULL;
+    pthread_mutex_unlock(&cf_table.lock);
+    if (!p) return CUFFT_INVALID_PLAN;
+    ws_cf_release(p);
+    free(p);
+    return CUFFT_SUCCESS;
+}
+
+/* Split n into Stockham radices (4s first, then 2, 3, 5, 7, 11, 13); the factor left over (1 when n splits). */
+static long long factorize(cf_stages *s, long long n)
+{
+    static const int primes[] = { 2, 3, 5, 7, 11, 13 };
+    s->n = n;
+    s->count = 0;
+    while (n % 4 == 0 && s->count < CF_MAX_STAGES) { s->radix[s->count++] = 4; n /= 4; }
+    for (size_t i = 0; i < sizeof primes / sizeof primes[0]; i++)
+        while (n % primes[i] == 0 && s->count < CF_MAX_STAGES) { s->radix[s->count++] = primes[i]; n /= primes[i]; }
+    return n;
+}
+
+/* Whether cufftType t is one of cuFFT's six. */
+static int valid_type(cufftType t)
+{
+    return t == CUFFT_C2C || t == CUFFT_R2C || t == CUFFT_C2R || t == CUFFT_Z2Z || t == CUFFT_D2Z || t == CUFFT_Z2D;
+}
+
+/* Keep one side's layout (embed NULL: the basic one); 0 when its numbers are not a layout. */
+static int set_layout(cf_layout *l, int rank, const long long *embed, long long stride, long long dist)
+{
+    memset(l, 0, sizeof *l);
+    l->basic = !embed;
+    if (!embed) return 1;
+    for (int i = 0; i < rank; i++)
+        if (embed[i] < 1 && i > 0) return 0;
+    memcpy(l->embed, embed, (size_t)rank * sizeof *embed);
+    l->stride = stride;
+    l->dist = dist;
+    return stride >= 1 && dist >= 0;
+}
+
+/* Check and lay out a plan (cf_internal.h). */
+cufftResult ws_cf_layout(cf_plan *p, int rank, const long long *n, const long long *inembed, long long istride,
+                         long long idist, const long long *onembed, long long ostride, long long odist,
+                         cufftType type, long long batch)
+{
+    if (rank < 1 || rank > CF_MAX_RANK || !n) return CUFFT_INVALID_SIZE;
+    if (!valid_type(type)) return CUFFT_INVALID_TYPE;
+    if (batch < 1) return CUFFT_INVALID_SIZE;
+    long long total = batch;
+    for (int i = 0; i < rank; i++) {
+        if (n[i] < 1 || total > (1LL << 40) / n[i]) return CUFFT_INVALID_SIZE;
+        total *= n[i];
+    }
+    if (!set_layout(&p->in, rank, inembed, istride, idist) || !set_layout(&p->out, rank, onembed, ostride, odist))
+        return CUFFT_INVALID_VALUE;
+    p->type = type;
+    p->dbl = type == CUFFT_Z2Z || type == CUFFT_D2Z || type == CUFFT_Z2D;
+    p->kind = type == CUFFT_R2C || type == CUFFT_D2Z ? CF_KIND_R2C :
+              type == CUFFT_C2R || type == CUFFT_Z2D ? CF_KIND_C2R : CF_KIND_C2C;
+    p->rank = rank;
+    p->batch = batch;
+    const size_t csize = p->dbl ? 16 : 8;
+    size_t extra = 0;
+    for (int i = 0; i < rank; i++) {
+        cf_dim *d = &p->dim[i];
+        memset(d, 0, sizeof *d);
+        p->n[i] = n[i];
+        d->bluestein = factorize(&d->direct, n[i]) != 1;
+        if (!d->bluestein) continue;
+        /* a linear convolution of two length-n sequences without wrap-around: M >= 2n - 1 */
+        d->M = 1;
+        while (d->M < 2 * n[i] - 1) d->M *= 2;
+        factorize(&d->conv, d->M);
+        size_t need = 2 * (size_t)(total / n[i]) * (size_t)d->M * csize;
+        if (need > extra) extra = need;
+    }
+    p->work_size = 2 * (size_t)total * csize + extra;
+    return CUFFT_SUCCESS;
+}
+
+/* A table of count complex values in the plan's precision on the device; NULL when it cannot be made. */
+static void *upload(const cf_plan *p, const long double complex *v, long long count)
+{
+    size_t es = p->dbl ? sizeof(double) : sizeof(float), bytes = 2 * (size_t)count * es;
+    void *host = malloc(bytes), *dev = NULL;
+    if (!host) return NULL;
+    for (long long k = 0; k < count; k++) {
+        if (p->dbl) {
+            ((double *)host)[2 * k] = (double)creall(v[k]);
+            ((double *)host)[2 * k + 1] = (double)cimagl(v[k]);
+        } else {
+            ((float *)host)[2 * k] = (float)creall(v[k]);
+            ((float *)host)[2 * k + 1] = (float)cimagl(v[k]);
+        }
+    }
+    if (cudaMalloc(&dev, bytes) != cudaSuccess) dev = NULL;
+    else if (cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
+        cudaFree(dev);
+        dev = NULL;
+    }
+    free(host);
+    return dev;
+}
+
+/* exp(-2 pi i k / n) for k < n. */
+static void fill_twiddles(long double complex *w, long long n)
+{
+    for (long long k = 0; k < n; k++) {
+        long double a = 2 * CF_PI * (long double)k / (long double)n;
+        w[k] = cosl(a) - I * sinl(a);
+    }
+}
+
+/* The forward transform of a (M a power of two) in place on the host: radix-2 by bit reversal, tw = M twiddles. */
+static void host_fft(long double complex *a, const long double complex *tw, long long M)
+{
+    for (long long i = 1, j = 0; i < M; i++) {
+        long long bit = M >> 1;
+        for (; j & bit; bit >>= 1) j ^= bit;
+        j |= bit;
+        if (i < j) { long double complex t = a[i]; a[i] = a[j]; a[j] = t; }
+    }
+    for (long long len = 2; len <= M; len *= 2)
+        for (long long s = 0; s < M; s += len)
+            for (long long k = 0; k < len / 2; k++) {
+                long double complex u = a[s + k], v = a[s + k + len / 2] * tw[k * (M / len)];
+                a[s + k] = u + v;
+                a[s + k + len / 2] = u - v;
+            }
+}
+
+/* A length's twiddle table on the device. */
+static cufftResult make_twiddles(const cf_plan *p, cf_stages *s)
+{
+    long double complex *w = malloc((size_t)s->n * sizeof *w);
+    if (!w) return CUFFT_ALLOC_FAILED;
+    fill_twiddles(w, s->n);
+    s->tw = upload(p, w, s->n);
+    free(w);
+    return s->tw ? CUFFT_SUCCESS : CUFFT_ALLOC_FAILED;
+}
+
+/* Bluestein's tables of a dimension: the chirp c_m = exp(-pi i m^2 / n) (m^2 taken mod 2n, so the angle stays
+ * small and exact) and the transform of the filter b (conj(c_m) at m and M - m, zero between), divided by M. The
+ * filter is symmetric, so the inverse transform's filter is this one conjugated (the kernels do it). */
+static cufftResult make_bluestein(const cf_plan *p, cf_dim *d)
+{
+    const long long n = d->direct.n, M = d->M;
+    long double complex *c = malloc((size_t)n * sizeof *c), *b = calloc((size_t)M, sizeof *b),
+                        *tw = malloc((size_t)M * sizeof *tw);
+    cufftResult r = c && b && tw ? CUFFT_SUCCESS : CUFFT_ALLOC_FAILED;
+    for (long long m = 0, sq = 0; !r && m < n; m++) {
+        long double a = CF_PI * (long double)sq / (long double)n;
+        c[m] = cosl(a) - I * sinl(a);
+        b[m] = conjl(c[m]);
+        if (m) b[M - m] = b[m];
+        sq = (sq + 2 * m + 1) % (2 * n);   /* (m + 1)^2 mod 2n */
+    }
+    if (!r) {
+        fill_twiddles(tw, M);
+        host_fft(b, tw, M);
+        for (long long k = 0; k < M; k++) b[k] /= (long double)M;
+        d->chirp = upload(p, c, n);
+        d->bhat = upload(p, b, M);
+        if (!d->chirp || !d->bhat) r = CUFFT_ALLOC_FAILED;
+    }
+    if (!r) r = make_twiddles(p, &d->conv);
+    free(c);
+    free(b);
+    free(tw);
+    return r;
+}
+
+/* Make a laid-out plan on the current device (cf_internal.h). */
+cufftResult ws_cf_build(cf_plan *p)
+{
+    if (cudaFree(0) != cudaSuccess || cudaGetDevice(&p->device) != cudaSuccess) return CUFFT_SETUP_FAILED;
+    cufftResult r = CUFFT_SUCCESS;
+    for (int i = 0; !r && i < p->rank; i++) {
+        r = p->dim[i].bluestein ? make_bluestein(p, &p->dim[i]) : make_twiddles(p, &p->dim[i].direct);
+    }
+    if (!r && p->auto_alloc) {
+        if (cudaMalloc(&p->work, p->work_size) != cudaSuccess) r = CUFFT_ALLOC_FAILED;
+        else p->work_owned = 1;
+    }
+    if (r) ws_cf_release(p);
+    else p->made = 1;
+    return r;
+}
+
+/* Free a plan's device memory (cf_internal.h). */
+void ws_cf_release(cf_plan *p)
+{
+    for (int i = 0; i < CF_MAX_RANK; i++) {
+        cf_dim *d = &p->dim[i];
+        void *mem[] = { d->direct.tw, d->conv.tw, d->chirp, d->bhat };
+        for (size_t k = 0; k < sizeof mem / sizeof mem[0]; k++)
+            if (mem[k]) cudaFree(mem[k]);
+        d->direct.tw = d->conv.tw = d->chirp = d->bhat = NULL;
+    }
+    if (p->work_owned) cudaFree(p->work);
+    p->work = NULL;
+    p->work_owned = 0;
+    p->made = 0;
+}
