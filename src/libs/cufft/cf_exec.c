@@ -11,8 +11,10 @@ extern const char ws_cf_kernels_ptx[];
 
 /* The entry name of each kernel. */
 static const char *const kernel_names[CF_KERNEL_COUNT] = {
-    "ws_cf_cstage", "ws_cf_cgather", "ws_cf_cscatter", "ws_cf_cchirp_in", "ws_cf_cpointwise", "ws_cf_cchirp_out",
-    "ws_cf_zstage", "ws_cf_zgather", "ws_cf_zscatter", "ws_cf_zchirp_in", "ws_cf_zpointwise", "ws_cf_zchirp_out",
+    "ws_cf_cstage", "ws_cf_cstage_prime", "ws_cf_cgather", "ws_cf_cscatter", "ws_cf_cchirp_in",
+    "ws_cf_cpointwise", "ws_cf_cchirp_out",
+    "ws_cf_zstage", "ws_cf_zstage_prime", "ws_cf_zgather", "ws_cf_zscatter", "ws_cf_zchirp_in",
+    "ws_cf_zpointwise", "ws_cf_zchirp_out",
 };
 
 /* The kernels' module, loaded once on each device that uses them. */
@@ -31,22 +33,31 @@ static cufftResult launch(const cf_plan *p, cf_kernel k, long long threads, void
     return e == CUDA_SUCCESS ? CUFFT_SUCCESS : CUFFT_EXEC_FAILED;
 }
 
+/* Stage i (radix s->radix[i], sub-transforms of Ns done) of the seqs sequences of length s->n in src ([outer][n]
+ * [inner]) into dst. */
+static cufftResult run_stage(const cf_plan *p, const cf_stages *s, int i, long long Ns, const void *src, void *dst,
+                             long long inner, long long seqs, int inverse)
+{
+    long long n = s->n;
+    int R = s->radix[i];
+    long long threads = seqs * (n / R);
+    void *args[] = { (void *)&src, &dst, (void *)&s->tw, &n, &inner, &threads, &R, &Ns, &inverse };
+    return launch(p, R <= 5 ? CF_CSTAGE : CF_CSTAGE_PRIME, threads, args);
+}
+
 /* Transform the seqs sequences of length s->n in *cur ([outer][n][inner]) by s's stages, ping-ponging with
  * *other; on return *cur holds the result. */
 static cufftResult run_stages(const cf_plan *p, const cf_stages *s, void **cur, void **other, long long inner,
                               long long seqs, int inverse)
 {
-    long long n = s->n, Ns = 1;
+    long long Ns = 1;
     for (int i = 0; i < s->count; i++) {
-        int R = s->radix[i];
-        long long threads = seqs * (n / R);
-        void *args[] = { cur, other, (void *)&s->tw, &n, &inner, &threads, &R, &Ns, &inverse };
-        cufftResult r = launch(p, CF_CSTAGE, threads, args);
+        cufftResult r = run_stage(p, s, i, Ns, *cur, *other, inner, seqs, inverse);
         if (r) return r;
         void *t = *cur;
         *cur = *other;
         *other = t;
-        Ns *= R;
+        Ns *= s->radix[i];
     }
     return CUFFT_SUCCESS;
 }
@@ -90,6 +101,55 @@ static void side_layout(const cf_plan *p, const cf_layout *l, int real_side, int
     }
 }
 
+/* Whether a layout is the packed one (basic, or given with unit stride, the dimensions' extents and their
+ * product as distance). */
+static int packed(const cf_plan *p, const cf_layout *l)
+{
+    if (l->basic) return 1;
+    long long size = p->n[0];
+    for (int i = 1; i < p->rank; i++) {
+        if (l->embed[i] != p->n[i]) return 0;
+        size *= p->n[i];
+    }
+    return l->stride == 1 && l->dist == size;
+}
+
+/* The Stockham stages of every dimension of a packed complex plan without Bluestein's, or 0 when the plan is not
+ * one (or has no stages). */
+static int direct_stages(const cf_plan *p)
+{
+    if (p->kind != CF_KIND_C2C || !packed(p, &p->in) || !packed(p, &p->out)) return 0;
+    int count = 0;
+    for (int d = 0; d < p->rank; d++) {
+        if (p->dim[d].bluestein) return 0;
+        count += p->dim[d].direct.count;
+    }
+    return count;
+}
+
+/* A packed complex plan's S stages straight from in to out: the first reads in, the last writes out, the ones
+ * between alternate between the work area's two buffers a and b (in place, in is consumed by the first stage
+ * before the last one writes it). */
+static cufftResult run_direct(const cf_plan *p, int S, const long long n[CF_MAX_RANK], long long total,
+                              const void *in, void *out, void *a, void *b, int inverse)
+{
+    const int off = CF_MAX_RANK - p->rank;
+    const void *src = in;
+    cufftResult r = CUFFT_SUCCESS;
+    for (int d = p->rank - 1, k = 0; !r && d >= 0; d--) {
+        const cf_stages *s = &p->dim[d].direct;
+        long long inner = 1, Ns = 1;
+        for (int j = d + off + 1; j < CF_MAX_RANK; j++) inner *= n[j];
+        for (int i = 0; !r && i < s->count; i++, k++) {
+            void *dst = k == S - 1 ? out : k % 2 ? b : a;
+            r = run_stage(p, s, i, Ns, src, dst, inner, total / s->n, inverse);
+            src = dst;
+            Ns *= s->radix[i];
+        }
+    }
+    return r;
+}
+
 /* Run a plan (cf_internal.h). */
 cufftResult ws_cf_execute(cf_plan *p, const void *in, void *out, int inverse)
 {
@@ -108,6 +168,8 @@ cufftResult ws_cf_execute(cf_plan *p, const void *in, void *out, int inverse)
     const size_t csize = p->dbl ? 16 : 8;
     void *cur = p->work, *other = (char *)p->work + (size_t)total * csize;
     void *area = (char *)p->work + 2 * (size_t)total * csize;
+    const int S = direct_stages(p);
+    if (S >= 2 || (S == 1 && !in_place)) return run_direct(p, S, n, total, in, out, cur, other, inverse);
 
     long long e[3], stride, dist;
     int kind = p->kind;

@@ -2,13 +2,12 @@
 // loaded through the driver API on the first transform. A transform works in a packed complex buffer (the plan's
 // work area) laid out [batch][n0][n1][n2]: a gather kernel brings the user's data there (any advanced layout; real
 // input becomes complex, half-spectrum input its full Hermitian spectrum), each dimension is transformed by
-// Stockham autosort stages (one launch per radix-2, 3, 4, 5, 7, 11 or 13 stage, ping-pong between two buffers) or,
-// for a length with a larger prime factor, by Bluestein's chirp-z algorithm (two power-of-two transforms), and a
-// scatter kernel writes the result in the output layout. Twiddle factors come from tables the host computed in
-// long double: exp(-2 pi i k / n) for k < n (an inverse transform conjugates them).
-
-// the largest radix a Stockham stage takes (cf_plan.c never asks for more)
-#define CF_MAX_RADIX 13
+// Stockham autosort stages (one launch per radix-2, 3, 4, 5, 7, 11 or 13 stage, as cf_plan.c splits the length,
+// ping-pong between two buffers) or, for a length with a larger prime factor, by Bluestein's chirp-z algorithm
+// (two power-of-two transforms), and a scatter kernel writes the result in the output layout. A packed complex
+// transform needs neither: its first stage reads the input and its last writes the output. Twiddle factors come
+// from tables the host computed in long double: exp(-2 pi i k / n) for k < n (an inverse transform conjugates
+// them).
 
 // what a gather or scatter kernel converts (cf_internal.h's cf_kind)
 enum { KIND_C2C, KIND_R2C, KIND_C2R };
@@ -45,41 +44,64 @@ template <typename C> __device__ __forceinline__ C twiddle(const C *tw, long lon
 // the flat thread index of a 1D grid
 __device__ __forceinline__ long long thread_index() { return (long long)blockIdx.x * blockDim.x + threadIdx.x; }
 
+// One butterfly of a Stockham stage of radix R (a compile-time constant, so v stays in registers): the R
+// elements x[r step_in] from src, times the twiddles W_n^(r k tstep), an R-point DFT, stored to dst[q step_out].
+template <int R, typename C>
+__device__ __forceinline__ void butterfly(const C *src, C *dst, const C *tw, long long step_in, long long step_out,
+                                          long long k, long long tstep, long long m, int inverse)
+{
+    C v[R];
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        C x = src[r * step_in];
+        v[r] = r && k ? cmul(x, twiddle(tw, r * k * tstep, inverse)) : x;
+    }
+    if (R == 2) {
+        dst[0] = cadd(v[0], v[1]);
+        dst[step_out] = csub(v[0], v[1]);
+    } else if (R == 4) {
+        C a = cadd(v[0], v[2]), b = csub(v[0], v[2]), c = cadd(v[1], v[3]), d = mul_i(csub(v[1], v[3]), inverse);
+        dst[0] = cadd(a, c);
+        dst[step_out] = cadd(b, d);
+        dst[2 * step_out] = csub(a, c);
+        dst[3 * step_out] = csub(b, d);
+    } else {
+        // an odd prime radix: the R-point DFT by its definition, W_R^(rq) being entry (rq mod R) n/R of the table
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            C acc = v[0];
+#pragma unroll
+            for (int r = 1; r < R; r++) acc = cadd(acc, cmul(v[r], twiddle(tw, ((r * q) % R) * m, inverse)));
+            dst[q * step_out] = acc;
+        }
+    }
+}
+
 // One Stockham stage of radix R over every length-n sequence of the buffer ([outer][n][inner], the sequence's
 // elements inner apart): Ns is the length of the sub-transforms done so far. Thread (o, j, i) takes the R elements
 // j + r n/R, multiplies them by the twiddles of its position k = j mod Ns, does an R-point DFT, and stores them
 // Ns apart from (j / Ns) Ns R + k: after the last stage the sequence is in natural order.
-template <typename C>
+// SMALL: the radices 2 to 5 only (the kernel ws_cf_?stage); else 7, 11 and 13 (ws_cf_?stage_prime, whose
+// unrolled DFTs need many more registers).
+template <bool SMALL, typename C>
 __device__ void stage(const C *src, C *dst, const C *tw, long long n, long long inner, long long threads, int R,
                       long long Ns, int inverse)
 {
     const long long t = thread_index();
     if (t >= threads) return;
     const long long m = n / R, i = t % inner, j = (t / inner) % m, o = t / (inner * m);
-    const long long base = o * n * inner + i, k = j % Ns, step = n / (Ns * R);
-    C v[CF_MAX_RADIX];
-    for (int r = 0; r < R; r++) {
-        C x = src[base + (j + r * m) * inner];
-        v[r] = r && k ? cmul(x, twiddle(tw, r * k * step, inverse)) : x;
-    }
-    const long long out = base + ((j / Ns) * Ns * R + k) * inner, os = Ns * inner;
-    if (R == 2) {
-        dst[out] = cadd(v[0], v[1]);
-        dst[out + os] = csub(v[0], v[1]);
-    } else if (R == 4) {
-        C a = cadd(v[0], v[2]), b = csub(v[0], v[2]), c = cadd(v[1], v[3]), d = mul_i(csub(v[1], v[3]), inverse);
-        dst[out] = cadd(a, c);
-        dst[out + os] = cadd(b, d);
-        dst[out + 2 * os] = csub(a, c);
-        dst[out + 3 * os] = csub(b, d);
-    } else {
-        // an odd prime radix: the R-point DFT by its definition, W_R^(rq) being entry (rq mod R) n/R of the table
-        for (int q = 0; q < R; q++) {
-            C acc = v[0];
-            for (int r = 1; r < R; r++) acc = cadd(acc, cmul(v[r], twiddle(tw, ((r * q) % R) * m, inverse)));
-            dst[out + q * os] = acc;
-        }
-    }
+    const long long base = o * n * inner + i, k = j % Ns, tstep = n / (Ns * R);
+    src += base + j * inner;
+    dst += base + ((j / Ns) * Ns * R + k) * inner;
+    const long long si = m * inner, so = Ns * inner;
+    if (!SMALL) {
+        if (R == 7) butterfly<7>(src, dst, tw, si, so, k, tstep, m, inverse);
+        else if (R == 11) butterfly<11>(src, dst, tw, si, so, k, tstep, m, inverse);
+        else butterfly<13>(src, dst, tw, si, so, k, tstep, m, inverse);
+    } else if (R == 2) butterfly<2>(src, dst, tw, si, so, k, tstep, m, inverse);
+    else if (R == 3) butterfly<3>(src, dst, tw, si, so, k, tstep, m, inverse);
+    else if (R == 4) butterfly<4>(src, dst, tw, si, so, k, tstep, m, inverse);
+    else butterfly<5>(src, dst, tw, si, so, k, tstep, m, inverse);
 }
 
 // The packed index w of the work buffer as (b, x0, x1, x2) and the element's offset in a user layout of extents
@@ -174,7 +196,11 @@ __device__ void chirp_out(const C *a, C *data, const C *chirp, long long n, long
     extern "C" __global__ void ws_cf_##s##stage(const s##cpx *src, s##cpx *dst, const s##cpx *tw, long long n,      \
                                                  long long inner, long long threads, int R, long long Ns,            \
                                                  int inverse)                                                        \
-    { stage(src, dst, tw, n, inner, threads, R, Ns, inverse); }                                                     \
+    { stage<true>(src, dst, tw, n, inner, threads, R, Ns, inverse); }                                               \
+    extern "C" __global__ void ws_cf_##s##stage_prime(const s##cpx *src, s##cpx *dst, const s##cpx *tw,            \
+                                                       long long n, long long inner, long long threads, int R,       \
+                                                       long long Ns, int inverse)                                    \
+    { stage<false>(src, dst, tw, n, inner, threads, R, Ns, inverse); }                                              \
     extern "C" __global__ void ws_cf_##s##gather(int kind, const void *in, s##cpx *work, long long total,          \
                                                   long long n0, long long n1, long long n2, long long e1,            \
                                                   long long e2, long long stride, long long dist)                    \
