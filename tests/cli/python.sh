@@ -7,7 +7,8 @@
 # NVIDIA's CUDA runtime statically, and libwarpsim_preload.so sends its calls to warpsim's libcudart.so.13:
 # tests/python/cupy_basics.py (array expressions, ElementwiseKernel, reductions, RawKernel, RawModule, a matrix
 # product through warpsim's libcublas.so.13) passes in
-# functional and --timing mode, the report naming its kernels.
+# functional and --timing mode, the report naming its kernels; tests/python/cupy_fft.py (cupy.fft through
+# warpsim's libcufft.so.12) passes, its report naming warpsim's cuFFT kernels.
 # Exits 0 when every check passes, 77 (skip) when the environment cannot be made.
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -78,6 +79,17 @@ assert any(n.startswith("cupy_") for n in names) and all(l["sm__cycles_elapsed.m
 print("cupy timing report: %d launches, %s" % (len(names), sorted(set(names))))
 EOF
 check "the timing report names CuPy's kernels (its own, ElementwiseKernel, ReductionKernel, RawKernel, RawModule)" $?
+
+# cupy.fft: CuPy's cufft module links libcufft.so.12, warpsim's (our kernels, named in the report)
+run cupy-fft "PASS cupy_fft" --report "$WORK/fft.json" "$PY" tests/python/cupy_fft.py
+"$PY" - "$WORK/fft.json" <<'EOF'
+import json, sys
+names = {l["kernel"] for l in json.load(open(sys.argv[1]))["launches"]}
+for want in ("ws_cf_cstage", "ws_cf_zstage", "ws_cf_cchirp_in", "ws_cf_cgather"):
+    assert want in names, (want, sorted(names))
+print("cupy.fft report: %s" % sorted(n for n in names if n.startswith("ws_cf_")))
+EOF
+check "cupy.fft runs warpsim's cuFFT kernels (the report names them)" $?
 
 if [ "$fails" -eq 0 ]; then echo "python: all checks passed"; fi
 [ "$fails" -eq 0 ]
