@@ -327,6 +327,11 @@ int main()
   // 1D C2C: powers of two, mixed radices, primes (Bluestein), batched, in place and not, one on a stream
   int sizes[] = {1, 2, 8, 256, 1024, 105, 1001, 96, 127, 1009};
   for (int n : sizes) test_c2c<float>(1, &n, 1, n % 2 == 0, 0);
+  // every length up to 40 (every radix and its combinations, Bluestein's primes 17 to 37), complex and real
+  for (int n = 1; n <= 40; n++) {
+    test_c2c<float>(1, &n, 2, n % 3 == 0, 0);
+    test_real<float>(1, &n, 1, n % 2 == 1);
+  }
   int b1[] = {120};
   test_c2c<float>(1, b1, 5, false, st);
   int b2[] = {127};
