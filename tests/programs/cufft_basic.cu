@@ -3,7 +3,8 @@
 // batched; 2D and 3D C2C; R2C/C2R of even and odd lengths, 1D batched, 2D and 3D, and their round trips; double
 // precision (Z2Z, D2Z, Z2D); in-place and out-of-place, the in-place real transform's padded layout; advanced
 // layouts (istride/idist, inembed/onembed); a stream; cufftCreate + cufftMakePlan* with a caller's work area;
-// cuFFT's error codes and a stub's CUFFT_NOT_SUPPORTED. Every element is compared with a DFT computed on the CPU
+// cuFFT's error codes and a stub's CUFFT_NOT_SUPPORTED. Power-of-two rows that fit take the shared-memory kernel,
+// every other length the one-launch-per-stage path. Every element is compared with a DFT computed on the CPU
 // in long double: |X_k - ref_k| <= tol * max_k |ref_k|, tol = C * eps * log2(N) with C = 1.5 for Stockham lengths
 // and 3 for Bluestein's (eps of the precision, N the largest dimension).
 // NVCCFLAGS: -lcufft
@@ -334,8 +335,9 @@ int main()
   }
   int b1[] = {120};
   test_c2c<float>(1, b1, 5, false, st);
-  int b2[] = {127};
+  int b2[] = {127}, b3[] = {1024};
   test_c2c<float>(1, b2, 3, true, 0);
+  test_c2c<float>(1, b3, 3, false, 0);   // shared memory: two sequences a block, the last block one
   // double precision
   int dsizes[] = {64, 105, 127, 4096};
   for (int n : dsizes) test_c2c<double>(1, &n, n == 105 ? 2 : 1, n == 64, 0);
@@ -343,6 +345,9 @@ int main()
   int d2[] = {24, 40}, d2p[] = {17, 12}, d3[] = {8, 6, 10}, d3b[] = {4, 5, 3};
   test_c2c<float>(2, d2, 1, false, st);
   test_c2c<float>(2, d2p, 1, true, 0);
+  int d2s[] = {64, 128};
+  test_c2c<float>(2, d2s, 1, true, 0);   // rows in shared memory, columns by stages
+  test_c2c<double>(2, d2s, 1, false, st);
   test_c2c<double>(2, d2, 2, false, 0);
   test_c2c<float>(3, d3, 1, true, 0);
   test_c2c<double>(3, d3b, 2, false, st);

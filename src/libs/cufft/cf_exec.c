@@ -11,53 +11,106 @@ extern const char ws_cf_kernels_ptx[];
 
 /* The entry name of each kernel. */
 static const char *const kernel_names[CF_KERNEL_COUNT] = {
-    "ws_cf_cstage", "ws_cf_cstage_prime", "ws_cf_cgather", "ws_cf_cscatter", "ws_cf_cchirp_in",
+    "ws_cf_cstage", "ws_cf_cstage_prime", "ws_cf_cshared", "ws_cf_cgather", "ws_cf_cscatter", "ws_cf_cchirp_in",
     "ws_cf_cpointwise", "ws_cf_cchirp_out",
-    "ws_cf_zstage", "ws_cf_zstage_prime", "ws_cf_zgather", "ws_cf_zscatter", "ws_cf_zchirp_in",
+    "ws_cf_zstage", "ws_cf_zstage_prime", "ws_cf_zshared", "ws_cf_zgather", "ws_cf_zscatter", "ws_cf_zchirp_in",
     "ws_cf_zpointwise", "ws_cf_zchirp_out",
 };
 
 /* The kernels' module, loaded once on each device that uses them. */
 static ws_lib_module cf_module = WS_LIB_MODULE_INIT("cuFFT", ws_cf_kernels_ptx, kernel_names, CF_KERNEL_COUNT);
 
-/* Threads per block of every kernel (one thread per element or butterfly). */
+/* Threads per block of every kernel (one thread per element or butterfly, or a block's loop over them). */
 #define CF_THREADS 256
+/* Shared memory the shared-memory transform may use per block (its two buffers). */
+#define CF_SHARED_BYTES 32768
+/* A step that is a whole transform in shared memory. */
+#define CF_ALL_STAGES (-1)
 
-/* Launch kernel k (its single-precision name; the plan's precision is chosen here) over threads threads. */
-static cufftResult launch(const cf_plan *p, cf_kernel k, long long threads, void **args)
+/* Launch kernel k (its single-precision name; the plan's precision is chosen here) on blocks blocks of CF_THREADS
+ * with shmem bytes of dynamic shared memory. */
+static cufftResult launch_blocks(const cf_plan *p, cf_kernel k, long long blocks, unsigned shmem, void **args)
 {
-    long long blocks = (threads + CF_THREADS - 1) / CF_THREADS;
     if (blocks > INT_MAX) return CUFFT_INVALID_SIZE;
     CUresult e = ws_lib_launch(&cf_module, p->device, (int)k + (p->dbl ? CF_DOUBLE_OFFSET : 0), (unsigned)blocks, 1,
-                               1, CF_THREADS, 1, 1, 0, (CUstream)p->stream, args);
+                               1, CF_THREADS, 1, 1, shmem, (CUstream)p->stream, args);
     return e == CUDA_SUCCESS ? CUFFT_SUCCESS : CUFFT_EXEC_FAILED;
 }
 
-/* Stage i (radix s->radix[i], sub-transforms of Ns done) of the seqs sequences of length s->n in src ([outer][n]
- * [inner]) into dst. */
-static cufftResult run_stage(const cf_plan *p, const cf_stages *s, int i, long long Ns, const void *src, void *dst,
-                             long long inner, long long seqs, int inverse)
+/* Launch kernel k over threads threads. */
+static cufftResult launch(const cf_plan *p, cf_kernel k, long long threads, void **args)
 {
-    long long n = s->n;
-    int R = s->radix[i];
+    return launch_blocks(p, k, (threads + CF_THREADS - 1) / CF_THREADS, 0, args);
+}
+
+/* One launch of a length's transform over seqs sequences whose elements are inner apart: Stockham stage `stage`
+ * (sub-transforms of length Ns done), or every stage in shared memory (CF_ALL_STAGES). */
+typedef struct cf_step {
+    const cf_stages *s;
+    int stage;
+    long long Ns, inner, seqs;
+} cf_step;
+
+/* The sequences per block of the shared-memory transform of s's length; 0 when it does not apply (elements not
+ * contiguous, fewer than two stages, not a power of two, or more than CF_SHARED_BYTES). */
+static long long shared_seqs(const cf_plan *p, const cf_stages *s, long long inner, long long seqs)
+{
+    size_t bytes = 2 * (size_t)s->n * (p->dbl ? 16 : 8);
+    if (inner != 1 || s->count < 2 || bytes > CF_SHARED_BYTES) return 0;
+    for (int i = 0; i < s->count; i++)
+        if (s->radix[i] != 2 && s->radix[i] != 4) return 0;
+    long long spb = (long long)(CF_SHARED_BYTES / bytes);
+    return spb < seqs ? spb : seqs;
+}
+
+/* The launches of s's transform of seqs sequences inner apart, appended to out; their count. */
+static int steps_of(const cf_plan *p, const cf_stages *s, long long inner, long long seqs, cf_step *out)
+{
+    if (shared_seqs(p, s, inner, seqs)) {
+        out[0] = (cf_step){ s, CF_ALL_STAGES, 1, inner, seqs };
+        return 1;
+    }
+    long long Ns = 1;
+    for (int i = 0; i < s->count; i++) {
+        out[i] = (cf_step){ s, i, Ns, inner, seqs };
+        Ns *= s->radix[i];
+    }
+    return s->count;
+}
+
+/* Run one step from src to dst (a shared-memory step may be in place). */
+static cufftResult run_step(const cf_plan *p, const cf_step *st, const void *src, void *dst, int inverse)
+{
+    const cf_stages *s = st->s;
+    long long n = s->n, inner = st->inner, seqs = st->seqs, Ns = st->Ns;
+    if (st->stage == CF_ALL_STAGES) {
+        long long spb = shared_seqs(p, s, inner, seqs);
+        unsigned long long radices = 0;
+        for (int i = 0; i < s->count; i++) radices |= (unsigned long long)s->radix[i] << (4 * i);
+        int n32 = (int)n, spb32 = (int)spb, count = s->count;
+        void *args[] = { (void *)&src, &dst, (void *)&s->tw, &n32, &seqs, &spb32, &radices, &count, &inverse };
+        return launch_blocks(p, CF_CSHARED, (seqs + spb - 1) / spb,
+                             (unsigned)(2 * spb * n * (p->dbl ? 16 : 8)), args);
+    }
+    int R = s->radix[st->stage];
     long long threads = seqs * (n / R);
     void *args[] = { (void *)&src, &dst, (void *)&s->tw, &n, &inner, &threads, &R, &Ns, &inverse };
     return launch(p, R <= 5 ? CF_CSTAGE : CF_CSTAGE_PRIME, threads, args);
 }
 
-/* Transform the seqs sequences of length s->n in *cur ([outer][n][inner]) by s's stages, ping-ponging with
- * *other; on return *cur holds the result. */
+/* Transform the seqs sequences of length s->n in *cur ([outer][n][inner]), ping-ponging with *other; on return
+ * *cur holds the result. */
 static cufftResult run_stages(const cf_plan *p, const cf_stages *s, void **cur, void **other, long long inner,
                               long long seqs, int inverse)
 {
-    long long Ns = 1;
-    for (int i = 0; i < s->count; i++) {
-        cufftResult r = run_stage(p, s, i, Ns, *cur, *other, inner, seqs, inverse);
+    cf_step steps[CF_MAX_STAGES];
+    int count = steps_of(p, s, inner, seqs, steps);
+    for (int i = 0; i < count; i++) {
+        cufftResult r = run_step(p, &steps[i], *cur, *other, inverse);
         if (r) return r;
         void *t = *cur;
         *cur = *other;
         *other = t;
-        Ns *= s->radix[i];
     }
     return CUFFT_SUCCESS;
 }
@@ -114,38 +167,34 @@ static int packed(const cf_plan *p, const cf_layout *l)
     return l->stride == 1 && l->dist == size;
 }
 
-/* The Stockham stages of every dimension of a packed complex plan without Bluestein's, or 0 when the plan is not
- * one (or has no stages). */
-static int direct_stages(const cf_plan *p)
+/* The launches of a packed complex plan without Bluestein's dimensions (n: the padded dimensions, total: the
+ * elements) into steps; their count, 0 when the plan is not one. */
+static int direct_steps(const cf_plan *p, const long long n[CF_MAX_RANK], long long total, cf_step *steps)
 {
     if (p->kind != CF_KIND_C2C || !packed(p, &p->in) || !packed(p, &p->out)) return 0;
+    const int off = CF_MAX_RANK - p->rank;
     int count = 0;
-    for (int d = 0; d < p->rank; d++) {
+    for (int d = p->rank - 1; d >= 0; d--) {
         if (p->dim[d].bluestein) return 0;
-        count += p->dim[d].direct.count;
+        long long inner = 1;
+        for (int j = d + off + 1; j < CF_MAX_RANK; j++) inner *= n[j];
+        count += steps_of(p, &p->dim[d].direct, inner, total / p->n[d], steps + count);
     }
     return count;
 }
 
-/* A packed complex plan's S stages straight from in to out: the first reads in, the last writes out, the ones
- * between alternate between the work area's two buffers a and b (in place, in is consumed by the first stage
- * before the last one writes it). */
-static cufftResult run_direct(const cf_plan *p, int S, const long long n[CF_MAX_RANK], long long total,
-                              const void *in, void *out, void *a, void *b, int inverse)
+/* A packed complex plan's S steps straight from in to out: the first reads in, the last writes out, the ones
+ * between alternate between the work area's two buffers a and b (in place, in is consumed by the first step
+ * before the last one writes it, or the one step is a shared-memory transform, which may work in place). */
+static cufftResult run_direct(const cf_plan *p, const cf_step *steps, int S, const void *in, void *out, void *a,
+                              void *b, int inverse)
 {
-    const int off = CF_MAX_RANK - p->rank;
     const void *src = in;
     cufftResult r = CUFFT_SUCCESS;
-    for (int d = p->rank - 1, k = 0; !r && d >= 0; d--) {
-        const cf_stages *s = &p->dim[d].direct;
-        long long inner = 1, Ns = 1;
-        for (int j = d + off + 1; j < CF_MAX_RANK; j++) inner *= n[j];
-        for (int i = 0; !r && i < s->count; i++, k++) {
-            void *dst = k == S - 1 ? out : k % 2 ? b : a;
-            r = run_stage(p, s, i, Ns, src, dst, inner, total / s->n, inverse);
-            src = dst;
-            Ns *= s->radix[i];
-        }
+    for (int k = 0; !r && k < S; k++) {
+        void *dst = k == S - 1 ? out : k % 2 ? b : a;
+        r = run_step(p, &steps[k], src, dst, inverse);
+        src = dst;
     }
     return r;
 }
@@ -168,8 +217,10 @@ cufftResult ws_cf_execute(cf_plan *p, const void *in, void *out, int inverse)
     const size_t csize = p->dbl ? 16 : 8;
     void *cur = p->work, *other = (char *)p->work + (size_t)total * csize;
     void *area = (char *)p->work + 2 * (size_t)total * csize;
-    const int S = direct_stages(p);
-    if (S >= 2 || (S == 1 && !in_place)) return run_direct(p, S, n, total, in, out, cur, other, inverse);
+    cf_step steps[CF_MAX_RANK * CF_MAX_STAGES];
+    const int S = direct_steps(p, n, total, steps);
+    if (S >= 2 || (S == 1 && (!in_place || steps[0].stage == CF_ALL_STAGES)))
+        return run_direct(p, steps, S, in, out, cur, other, inverse);
 
     long long e[3], stride, dist;
     int kind = p->kind;

@@ -26,8 +26,8 @@ typedef enum cf_kind { CF_KIND_C2C, CF_KIND_R2C, CF_KIND_C2R } cf_kind;
 
 /* The kernels of cf_kernels.cu: single precision (c), then double (z). */
 typedef enum cf_kernel {
-    CF_CSTAGE, CF_CSTAGE_PRIME, CF_CGATHER, CF_CSCATTER, CF_CCHIRP_IN, CF_CPOINTWISE, CF_CCHIRP_OUT,
-    CF_ZSTAGE, CF_ZSTAGE_PRIME, CF_ZGATHER, CF_ZSCATTER, CF_ZCHIRP_IN, CF_ZPOINTWISE, CF_ZCHIRP_OUT,
+    CF_CSTAGE, CF_CSTAGE_PRIME, CF_CSHARED, CF_CGATHER, CF_CSCATTER, CF_CCHIRP_IN, CF_CPOINTWISE, CF_CCHIRP_OUT,
+    CF_ZSTAGE, CF_ZSTAGE_PRIME, CF_ZSHARED, CF_ZGATHER, CF_ZSCATTER, CF_ZCHIRP_IN, CF_ZPOINTWISE, CF_ZCHIRP_OUT,
     CF_KERNEL_COUNT
 } cf_kernel;
 /* The double-precision kernel of a single-precision one. */

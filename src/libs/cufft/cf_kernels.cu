@@ -7,7 +7,7 @@
 // (two power-of-two transforms), and a scatter kernel writes the result in the output layout. A packed complex
 // transform needs neither: its first stage reads the input and its last writes the output. Twiddle factors come
 // from tables the host computed in long double: exp(-2 pi i k / n) for k < n (an inverse transform conjugates
-// them).
+// them). Sequences that fit a block's shared memory are transformed there in one launch, all stages at once.
 
 // what a gather or scatter kernel converts (cf_internal.h's cf_kind)
 enum { KIND_C2C, KIND_R2C, KIND_C2R };
@@ -77,6 +77,17 @@ __device__ __forceinline__ void butterfly(const C *src, C *dst, const C *tw, lon
     }
 }
 
+// A butterfly of radix R, 2 to 5, chosen at run time.
+template <typename C>
+__device__ __forceinline__ void small_butterfly(int R, const C *src, C *dst, const C *tw, long long si,
+                                                long long so, long long k, long long tstep, long long m, int inverse)
+{
+    if (R == 2) butterfly<2>(src, dst, tw, si, so, k, tstep, m, inverse);
+    else if (R == 3) butterfly<3>(src, dst, tw, si, so, k, tstep, m, inverse);
+    else if (R == 4) butterfly<4>(src, dst, tw, si, so, k, tstep, m, inverse);
+    else butterfly<5>(src, dst, tw, si, so, k, tstep, m, inverse);
+}
+
 // One Stockham stage of radix R over every length-n sequence of the buffer ([outer][n][inner], the sequence's
 // elements inner apart): Ns is the length of the sub-transforms done so far. Thread (o, j, i) takes the R elements
 // j + r n/R, multiplies them by the twiddles of its position k = j mod Ns, does an R-point DFT, and stores them
@@ -94,14 +105,47 @@ __device__ void stage(const C *src, C *dst, const C *tw, long long n, long long 
     src += base + j * inner;
     dst += base + ((j / Ns) * Ns * R + k) * inner;
     const long long si = m * inner, so = Ns * inner;
-    if (!SMALL) {
-        if (R == 7) butterfly<7>(src, dst, tw, si, so, k, tstep, m, inverse);
-        else if (R == 11) butterfly<11>(src, dst, tw, si, so, k, tstep, m, inverse);
-        else butterfly<13>(src, dst, tw, si, so, k, tstep, m, inverse);
-    } else if (R == 2) butterfly<2>(src, dst, tw, si, so, k, tstep, m, inverse);
-    else if (R == 3) butterfly<3>(src, dst, tw, si, so, k, tstep, m, inverse);
-    else if (R == 4) butterfly<4>(src, dst, tw, si, so, k, tstep, m, inverse);
-    else butterfly<5>(src, dst, tw, si, so, k, tstep, m, inverse);
+    if (SMALL) small_butterfly(R, src, dst, tw, si, so, k, tstep, m, inverse);
+    else if (R == 7) butterfly<7>(src, dst, tw, si, so, k, tstep, m, inverse);
+    else if (R == 11) butterfly<11>(src, dst, tw, si, so, k, tstep, m, inverse);
+    else butterfly<13>(src, dst, tw, si, so, k, tstep, m, inverse);
+}
+
+// the dynamic shared memory of the shared-memory transform (double2: aligned for either precision)
+extern __shared__ double2 cf_smem[];
+
+// Whole transforms of contiguous length-n sequences in shared memory (2 spb n elements fit): block b loads
+// sequences b spb ... (at most spb of them, seqs in all), runs every Stockham stage (radices 4 and 2, four bits
+// each in radices, the first stage's lowest: a power-of-two length) between two shared buffers with a barrier after each, and stores the
+// result. The same butterflies as the one-launch-per-stage path, without the global memory between stages.
+template <typename C>
+__device__ void shared_fft(const C *src, C *dst, const C *tw, int n, long long seqs, int spb,
+                           unsigned long long radices, int stages, int inverse)
+{
+    C *a = reinterpret_cast<C *>(cf_smem), *b = a + spb * n;
+    const long long first = (long long)blockIdx.x * spb;
+    const int here = seqs - first < spb ? (int)(seqs - first) : spb, count = here * n;
+    src += first * n;
+    dst += first * n;
+    for (int e = threadIdx.x; e < count; e += blockDim.x) a[e] = src[e];
+    __syncthreads();
+    int Ns = 1;
+    for (int s = 0; s < stages; s++) {
+        const int R = (int)(radices >> (4 * s)) & 15, m = n / R;
+        for (int t = threadIdx.x; t < here * m; t += blockDim.x) {
+            const int q = t / m, j = t % m, k = j % Ns;
+            const C *x = a + q * n + j;
+            C *y = b + q * n + (j / Ns) * Ns * R + k;
+            if (R == 4) butterfly<4>(x, y, tw, m, Ns, k, n / (Ns * R), m, inverse);
+            else butterfly<2>(x, y, tw, m, Ns, k, n / (Ns * R), m, inverse);
+        }
+        __syncthreads();
+        C *x = a;
+        a = b;
+        b = x;
+        Ns *= R;
+    }
+    for (int e = threadIdx.x; e < count; e += blockDim.x) dst[e] = a[e];
 }
 
 // The packed index w of the work buffer as (b, x0, x1, x2) and the element's offset in a user layout of extents
@@ -201,6 +245,10 @@ __device__ void chirp_out(const C *a, C *data, const C *chirp, long long n, long
                                                        long long n, long long inner, long long threads, int R,       \
                                                        long long Ns, int inverse)                                    \
     { stage<false>(src, dst, tw, n, inner, threads, R, Ns, inverse); }                                              \
+    extern "C" __global__ void ws_cf_##s##shared(const s##cpx *src, s##cpx *dst, const s##cpx *tw, int n,          \
+                                                  long long seqs, int spb, unsigned long long radices, int stages,   \
+                                                  int inverse)                                                       \
+    { shared_fft(src, dst, tw, n, seqs, spb, radices, stages, inverse); }                                           \
     extern "C" __global__ void ws_cf_##s##gather(int kind, const void *in, s##cpx *work, long long total,          \
                                                   long long n0, long long n1, long long n2, long long e1,            \
                                                   long long e2, long long stride, long long dist)                    \

@@ -164,13 +164,29 @@ static void *upload(const cf_plan *p, const long double complex *v, long long co
     return dev;
 }
 
+/* exp(-2 pi i k / n), its angle reduced exactly to at most pi / 4 by the quadrant and octant symmetries (4k mod n
+ * in integers), so cosl and sinl are exact to rounding and need no argument reduction of their own. */
+static long double complex unit_root(long long k, long long n)
+{
+    k %= n;
+    long long quadrant = 4 * k / n, t = 4 * k - quadrant * n;   /* angle = (quadrant + t / n) pi / 2 */
+    int swap = 2 * t > n;
+    long double a = (CF_PI / 2) * (long double)(swap ? n - t : t) / (long double)n;
+    long double c = cosl(a), s = sinl(a), x, y;
+    if (swap) { long double u = c; c = s; s = u; }
+    switch (quadrant) {   /* cos and sin of quadrant pi / 2 + the reduced angle */
+    case 0: x = c; y = s; break;
+    case 1: x = -s; y = c; break;
+    case 2: x = -c; y = -s; break;
+    default: x = s; y = -c; break;
+    }
+    return x - I * y;
+}
+
 /* exp(-2 pi i k / n) for k < n. */
 static void fill_twiddles(long double complex *w, long long n)
 {
-    for (long long k = 0; k < n; k++) {
-        long double a = 2 * CF_PI * (long double)k / (long double)n;
-        w[k] = cosl(a) - I * sinl(a);
-    }
+    for (long long k = 0; k < n; k++) w[k] = unit_root(k, n);
 }
 
 /* The forward transform of a (M a power of two) in place on the host: radix-2 by bit reversal, tw = M twiddles. */
@@ -212,8 +228,7 @@ static cufftResult make_bluestein(const cf_plan *p, cf_dim *d)
                         *tw = malloc((size_t)M * sizeof *tw);
     cufftResult r = c && b && tw ? CUFFT_SUCCESS : CUFFT_ALLOC_FAILED;
     for (long long m = 0, sq = 0; !r && m < n; m++) {
-        long double a = CF_PI * (long double)sq / (long double)n;
-        c[m] = cosl(a) - I * sinl(a);
+        c[m] = unit_root(sq, 2 * n);
         b[m] = conjl(c[m]);
         if (m) b[M - m] = b[m];
         sq = (sq + 2 * m + 1) % (2 * n);   /* (m + 1)^2 mod 2n */
