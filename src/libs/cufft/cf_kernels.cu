@@ -199,19 +199,23 @@ __device__ void scatter(int kind, const typename cpx<T>::t *work, void *out, lon
     else ((C *)out)[at] = v;
 }
 
-// Bluestein's first step for the length-n sequences of data ([outer][n][inner]): sequence s = o inner + i becomes
-// row s of a ([s][M], M >= 2n - 1 a power of two), x_m times the chirp c_m, zero from n on.
+// the offset of element 0 of sequence s of a [outer][n][inner] buffer (s = o inner + i; its elements inner apart)
+__device__ __forceinline__ long long seq_base(long long s, long long n, long long inner)
+{
+    return (s / inner) * n * inner + s % inner;
+}
+
+// Bluestein's first step for the length-n sequences of data: sequence s becomes row s of a ([s][M], M >= 2n - 1
+// a power of two), x_m times the chirp c_m, zero from n on.
 template <typename C>
 __device__ void chirp_in(const C *data, C *a, const C *chirp, long long n, long long inner, long long M,
                          long long total, int inverse)
 {
-    const long long t = thread_index();
+    const long long t = thread_index(), m = t % M;
     if (t >= total) return;
-    const long long m = t % M, s = t / M, i = s % inner, o = s / inner;
     C v;
-    v.x = 0;
-    v.y = 0;
-    if (m < n) v = cmul(data[(o * n + m) * inner + i], twiddle(chirp, m, inverse));
+    v.x = v.y = 0;
+    if (m < n) v = cmul(data[seq_base(t / M, n, inner) + m * inner], twiddle(chirp, m, inverse));
     a[t] = v;
 }
 
@@ -229,10 +233,8 @@ template <typename C>
 __device__ void chirp_out(const C *a, C *data, const C *chirp, long long n, long long inner, long long M,
                           long long total, int inverse)
 {
-    const long long t = thread_index();
-    if (t >= total) return;
-    const long long k = t % n, s = t / n, i = s % inner, o = s / inner;
-    data[(o * n + k) * inner + i] = cmul(a[s * M + k], twiddle(chirp, k, inverse));
+    const long long t = thread_index(), k = t % n, s = t / n;
+    if (t < total) data[seq_base(s, n, inner) + k * inner] = cmul(a[s * M + k], twiddle(chirp, k, inverse));
 }
 
 #define WS_CF_KERNELS(T, s)                                                                                          \
