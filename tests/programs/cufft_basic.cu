@@ -90,7 +90,8 @@ static double compare(const char *what, const std::vector<std::complex<double>> 
   }
   double rel = (double)(worst / (scale > 0 ? scale : 1));
   if (getenv("CUFFT_VERBOSE")) printf("%-70s %.3g (tol %.2g)\n", what, rel, tol);
-  EXPECT(bad == 0, "%s: %d of %zu elements off by more than %.2g (worst %.3g relative)", what, bad, ref.size(), tol, rel);
+  EXPECT(bad == 0, "%s: %d of %zu elements off by more than %.2g (worst %.3g relative)", what, bad, ref.size(), tol,
+         rel);
   return rel;
 }
 
@@ -236,7 +237,8 @@ static void test_advanced()
     for (int b = 0; b < batch; b++)
       for (int x = 0; x < n; x++) got.push_back(all[(size_t)b * odist + x]);
     ref_dft(ref, 1, nn, batch, -1);
-    note(false, compare("C2C advanced layout rank 1 (istride 2, idist 130, odist 64)", got, ref, tolerance(false, 1, nn)));
+    note(false, compare("C2C advanced layout rank 1 (istride 2, idist 130, odist 64)", got, ref,
+                        tolerance(false, 1, nn)));
     CF(cufftDestroy(p));
     CHECK(cudaFree(din)); CHECK(cudaFree(dout));
   }
@@ -277,7 +279,8 @@ static void test_api()
   CF(cufftGetSize1d(p, 1009, CUFFT_C2C, 2, &got));
   CF(cufftSetAutoAllocation(p, 0));
   CF(cufftMakePlan1d(p, 1009, CUFFT_C2C, 2, &made));
-  EXPECT(est > 0 && est == got && got == made, "work sizes: estimate %zu, GetSize1d %zu, MakePlan1d %zu", est, got, made);
+  EXPECT(est > 0 && est == got && got == made, "work sizes: estimate %zu, GetSize1d %zu, MakePlan1d %zu", est, got,
+         made);
   size_t plan_size = 0;
   CF(cufftGetSize(p, &plan_size));
   EXPECT(plan_size == made, "cufftGetSize %zu, MakePlan1d said %zu", plan_size, made);
@@ -297,7 +300,8 @@ static void test_api()
                       tolerance(false, 1, &n)));
   EXPECT(cufftExecC2C(p, (cufftComplex *)d, (cufftComplex *)d, 0) == CUFFT_INVALID_VALUE,
          "direction 0 is not CUFFT_INVALID_VALUE");
-  EXPECT(cufftExecR2C(p, (float *)d, (cufftComplex *)d) == CUFFT_INVALID_PLAN, "R2C on a C2C plan is not CUFFT_INVALID_PLAN");
+  EXPECT(cufftExecR2C(p, (float *)d, (cufftComplex *)d) == CUFFT_INVALID_PLAN,
+         "R2C on a C2C plan is not CUFFT_INVALID_PLAN");
   CF(cufftDestroy(p));
   EXPECT(cufftExecC2C(p, (cufftComplex *)d, (cufftComplex *)d, CUFFT_FORWARD) == CUFFT_INVALID_PLAN,
          "exec of a destroyed plan is not CUFFT_INVALID_PLAN");

@@ -144,7 +144,8 @@ static void side_layout(const cf_plan *p, const cf_layout *l, int real_side, int
     const long long last = p->n[p->rank - 1];
     for (int i = 0; i < CF_MAX_RANK; i++) e[i] = i < off ? 1 : l->basic ? p->n[i - off] : l->embed[i - off];
     if (l->basic) {
-        if (p->kind != CF_KIND_C2C) e[CF_MAX_RANK - 1] = !real_side ? last / 2 + 1 : in_place ? 2 * (last / 2 + 1) : last;
+        if (p->kind != CF_KIND_C2C)
+            e[CF_MAX_RANK - 1] = !real_side ? last / 2 + 1 : in_place ? 2 * (last / 2 + 1) : last;
         *stride = 1;
         *dist = e[0] * e[1] * e[2];
     } else {

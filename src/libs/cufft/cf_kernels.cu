@@ -116,8 +116,9 @@ extern __shared__ double2 cf_smem[];
 
 // Whole transforms of contiguous length-n sequences in shared memory (2 spb n elements fit): block b loads
 // sequences b spb ... (at most spb of them, seqs in all), runs every Stockham stage (radices 4 and 2, four bits
-// each in radices, the first stage's lowest: a power-of-two length) between two shared buffers with a barrier after each, and stores the
-// result. The same butterflies as the one-launch-per-stage path, without the global memory between stages.
+// each in radices, the first stage's lowest: a power-of-two length) between two shared buffers with a barrier
+// after each, and stores the result. The same butterflies as the one-launch-per-stage path, without the global
+// memory between stages.
 template <typename C>
 __device__ void shared_fft(const C *src, C *dst, const C *tw, int n, long long seqs, int spb,
                            unsigned long long radices, int stages, int inverse)
