@@ -11,9 +11,9 @@ extern const char ws_cf_kernels_ptx[];
 /* The entry name of each kernel. */
 static const char *const kernel_names[CF_KERNEL_COUNT] = {
     "ws_cf_cstage", "ws_cf_cstage_prime", "ws_cf_cshared", "ws_cf_cgather", "ws_cf_cscatter", "ws_cf_cchirp_in",
-    "ws_cf_cpointwise", "ws_cf_cchirp_out",
+    "ws_cf_creal_post", "ws_cf_creal_pre", "ws_cf_cpointwise", "ws_cf_cchirp_out",
     "ws_cf_zstage", "ws_cf_zstage_prime", "ws_cf_zshared", "ws_cf_zgather", "ws_cf_zscatter", "ws_cf_zchirp_in",
-    "ws_cf_zpointwise", "ws_cf_zchirp_out",
+    "ws_cf_zreal_post", "ws_cf_zreal_pre", "ws_cf_zpointwise", "ws_cf_zchirp_out",
 };
 
 /* The kernels' module, loaded once on each device that uses them. */
@@ -199,6 +199,80 @@ static cufftResult run_direct(const cf_plan *p, const cf_step *steps, int S, con
     return r;
 }
 
+/* Bring in (one side's layout l; real_side: its values are real) into the packed work buffer: total elements of
+ * padded dimensions n, converted as kind says. */
+static cufftResult gather(const cf_plan *p, int kind, const cf_layout *l, int real_side, int in_place, const void *in,
+                          void *work, long long total, const long long n[CF_MAX_RANK])
+{
+    long long e[CF_MAX_RANK], stride, dist, n0 = n[0], n1 = n[1], n2 = n[2];
+    side_layout(p, l, real_side, in_place, e, &stride, &dist);
+    void *args[] = { &kind, (void *)&in, &work, &total, &n0, &n1, &n2, &e[1], &e[2], &stride, &dist };
+    return launch(p, CF_CGATHER, total, args);
+}
+
+/* Write the packed work buffer (padded dimensions n) to out in one side's layout: total output elements, h2 of them
+ * along the last dimension, converted as kind says. */
+static cufftResult scatter(const cf_plan *p, int kind, const cf_layout *l, int real_side, int in_place,
+                           const void *work, void *out, long long total, const long long n[CF_MAX_RANK], long long h2)
+{
+    long long e[CF_MAX_RANK], stride, dist, n0 = n[0], n1 = n[1], n2 = n[2];
+    side_layout(p, l, real_side, in_place, e, &stride, &dist);
+    void *args[] = { &kind, (void *)&work, &out, &total, &n0, &n1, &n2, &h2, &e[1], &e[2], &stride, &dist };
+    return launch(p, CF_CSCATTER, total, args);
+}
+
+/* Transform one length (dim: a plan dimension's, or the half-length trick's) over seqs sequences inner apart of
+ * the packed data in *cur (ping-ponging with *other; Bluestein's area area). */
+static cufftResult transform(const cf_plan *p, const cf_dim *dim, void **cur, void **other, void *area,
+                             long long inner, long long seqs, int inverse)
+{
+    if (dim->direct.n == 1) return CUFFT_SUCCESS;
+    if (dim->bluestein) return run_bluestein(p, dim, *cur, area, inner, seqs, inverse);
+    return run_stages(p, &dim->direct, cur, other, inner, seqs, inverse);
+}
+
+/* Transform the plan's dimensions first, first - 1, ..., 0 of the packed data in *cur, whose padded dimensions are n
+ * (total elements). */
+static cufftResult transform_dims(const cf_plan *p, int first, const long long n[CF_MAX_RANK], long long total,
+                                  void **cur, void **other, void *area, int inverse)
+{
+    const int off = CF_MAX_RANK - p->rank;
+    cufftResult r = CUFFT_SUCCESS;
+    for (int d = first; !r && d >= 0; d--) {
+        long long inner = 1;
+        for (int j = d + off + 1; j < CF_MAX_RANK; j++) inner *= n[j];
+        r = transform(p, &p->dim[d], cur, other, area, inner, total / p->n[d], inverse);
+    }
+    return r;
+}
+
+/* A real transform of even last length 2h by the half-length trick: R2C reads real pairs as h complex values per
+ * row, transforms them (length h), makes the h + 1 spectrum values of each row (real_post) and transforms the
+ * other dimensions; C2R does the same backwards (real_pre before the length-h inverse, real pairs written). */
+static cufftResult run_half(const cf_plan *p, const void *in, void *out, int in_place, const long long n[CF_MAX_RANK],
+                            long long total, void *cur, void *other, void *area)
+{
+    long long h = n[2] / 2, rows = total / n[2], tz = rows * h, tx = rows * (h + 1);
+    const long long nz[CF_MAX_RANK] = { n[0], n[1], h }, nx[CF_MAX_RANK] = { n[0], n[1], h + 1 };
+    cufftResult r;
+    if (p->kind == CF_KIND_R2C) {
+        r = gather(p, CF_KIND_PAIRS, &p->in, 1, in_place, in, cur, tz, nz);
+        if (!r) r = transform(p, &p->hdim, &cur, &other, area, 1, rows, 0);
+        void *args[] = { &cur, &other, (void *)&p->hw, &h, &tx };
+        if (!r) r = launch(p, CF_CREAL_POST, tx, args);
+        if (!r) r = transform_dims(p, p->rank - 2, nx, tx, &other, &cur, area, 0);
+        if (!r) r = scatter(p, CF_KIND_C2C, &p->out, 0, in_place, other, out, tx, nx, h + 1);
+        return r;
+    }
+    r = gather(p, CF_KIND_C2C, &p->in, 0, in_place, in, cur, tx, nx);
+    if (!r) r = transform_dims(p, p->rank - 2, nx, tx, &cur, &other, area, 1);
+    void *args[] = { &cur, &other, (void *)&p->hw, &h, &tz };
+    if (!r) r = launch(p, CF_CREAL_PRE, tz, args);
+    if (!r) r = transform(p, &p->hdim, &other, &cur, area, 1, rows, 1);
+    if (!r) r = scatter(p, CF_KIND_PAIRS, &p->out, 1, in_place, other, out, tz, nz, h);
+    return r;
+}
+
 /* Run a plan (cf_internal.h). */
 cufftResult ws_cf_execute(cf_plan *p, const void *in, void *out, int inverse)
 {
@@ -215,25 +289,15 @@ cufftResult ws_cf_execute(cf_plan *p, const void *in, void *out, int inverse)
     const int S = direct_steps(p, n, total, steps);
     if (S >= 2 || (S == 1 && (!in_place || steps[0].stage == CF_ALL_STAGES)))
         return run_direct(p, steps, S, in, out, cur, other, inverse);
+    if (p->half) return run_half(p, in, out, in_place, n, total, cur, other, area);
 
-    long long e[3], stride, dist;
-    int kind = p->kind;
-    side_layout(p, &p->in, kind == CF_KIND_R2C, in_place, e, &stride, &dist);
-    void *g_args[] = { &kind, (void *)&in, &cur, &total, &n[0], &n[1], &n[2], &e[1], &e[2], &stride, &dist };
-    cufftResult r = launch(p, CF_CGATHER, total, g_args);
-
-    for (int d = p->rank - 1; !r && d >= 0; d--) {
-        long long len = p->n[d], inner = 1;
-        for (int j = d + off + 1; j < CF_MAX_RANK; j++) inner *= n[j];
-        if (len == 1) continue;
-        if (p->dim[d].bluestein) r = run_bluestein(p, &p->dim[d], cur, area, inner, total / len, inverse);
-        else r = run_stages(p, &p->dim[d].direct, &cur, &other, inner, total / len, inverse);
-    }
-
-    long long h2 = kind == CF_KIND_R2C ? n[2] / 2 + 1 : n[2], outs = total / n[2] * h2;
-    side_layout(p, &p->out, kind == CF_KIND_C2R, in_place, e, &stride, &dist);
-    void *s_args[] = { &kind, &cur, &out, &outs, &n[0], &n[1], &n[2], &h2, &e[1], &e[2], &stride, &dist };
-    if (!r) r = launch(p, CF_CSCATTER, outs, s_args);
+    /* anything else: the full complex transform in the work area (real input with zero imaginary parts, a half
+     * spectrum extended by its symmetry) */
+    const int kind = p->kind;
+    cufftResult r = gather(p, kind, &p->in, kind == CF_KIND_R2C, in_place, in, cur, total, n);
+    if (!r) r = transform_dims(p, p->rank - 1, n, total, &cur, &other, area, inverse);
+    long long h2 = kind == CF_KIND_R2C ? n[2] / 2 + 1 : n[2];
+    if (!r) r = scatter(p, kind, &p->out, kind == CF_KIND_C2R, in_place, cur, out, total / n[2] * h2, n, h2);
     return r;
 }
 

@@ -21,13 +21,15 @@
  * factor is transformed by Bluestein's algorithm. */
 #define CF_MAX_RADIX 13
 
-/* What the gather and scatter kernels convert (cf_kernels.cu's KIND_*). */
-typedef enum cf_kind { CF_KIND_C2C, CF_KIND_R2C, CF_KIND_C2R } cf_kind;
+/* What the gather and scatter kernels convert (cf_kernels.cu's KIND_*); a plan's kind is one of the first three. */
+typedef enum cf_kind { CF_KIND_C2C, CF_KIND_R2C, CF_KIND_C2R, CF_KIND_PAIRS } cf_kind;
 
 /* The kernels of cf_kernels.cu: single precision (c), then double (z). */
 typedef enum cf_kernel {
-    CF_CSTAGE, CF_CSTAGE_PRIME, CF_CSHARED, CF_CGATHER, CF_CSCATTER, CF_CCHIRP_IN, CF_CPOINTWISE, CF_CCHIRP_OUT,
-    CF_ZSTAGE, CF_ZSTAGE_PRIME, CF_ZSHARED, CF_ZGATHER, CF_ZSCATTER, CF_ZCHIRP_IN, CF_ZPOINTWISE, CF_ZCHIRP_OUT,
+    CF_CSTAGE, CF_CSTAGE_PRIME, CF_CSHARED, CF_CGATHER, CF_CSCATTER, CF_CCHIRP_IN, CF_CREAL_POST, CF_CREAL_PRE,
+    CF_CPOINTWISE, CF_CCHIRP_OUT,
+    CF_ZSTAGE, CF_ZSTAGE_PRIME, CF_ZSHARED, CF_ZGATHER, CF_ZSCATTER, CF_ZCHIRP_IN, CF_ZREAL_POST, CF_ZREAL_PRE,
+    CF_ZPOINTWISE, CF_ZCHIRP_OUT,
     CF_KERNEL_COUNT
 } cf_kernel;
 /* The double-precision kernel of a single-precision one. */
@@ -72,6 +74,9 @@ typedef struct cf_plan {
     long long batch;
     cf_layout in, out;
     cf_dim dim[CF_MAX_RANK];
+    int half;                      /* a real transform of even last length n by the half-length trick: */
+    cf_dim hdim;                   /* the complex transform of length n / 2 of the last dimension, */
+    void *hw;                      /* exp(-2 pi i k / n) for k <= n / 2 */
     size_t work_size;              /* bytes the work area needs */
     void *work;                    /* the work area (ours or cufftSetWorkArea's) */
     int work_owned;                /* we allocated it */

@@ -9,8 +9,9 @@
 // from tables the host computed in long double: exp(-2 pi i k / n) for k < n (an inverse transform conjugates
 // them). Sequences that fit a block's shared memory are transformed there in one launch, all stages at once.
 
-// what a gather or scatter kernel converts (cf_internal.h's cf_kind)
-enum { KIND_C2C, KIND_R2C, KIND_C2R };
+// what a gather or scatter kernel converts (cf_internal.h's cf_kind): complex, real and a full spectrum, real
+// pairs x_2j + i x_2j+1 and a half-length complex sequence (the half-length trick of real transforms)
+enum { KIND_C2C, KIND_R2C, KIND_C2R, KIND_PAIRS };
 
 template <typename T> struct cpx;
 template <> struct cpx<float> { typedef float2 t; };
@@ -159,7 +160,7 @@ __device__ __forceinline__ long long layout_offset(long long b, long long x0, lo
 
 // Bring the user's input into the packed work buffer of n0 x n1 x n2 complex elements per batch: complex input
 // as it is, real input with a zero imaginary part, a half spectrum (n2 / 2 + 1 elements along the last dimension)
-// extended by Hermitian symmetry X[x] = conj(X[-x mod n]).
+// extended by Hermitian symmetry X[x] = conj(X[-x mod n]), or real pairs (2 n2 reals along the last dimension).
 template <typename T>
 __device__ void gather(int kind, const void *in, typename cpx<T>::t *work, long long total, long long n0,
                        long long n1, long long n2, long long e1, long long e2, long long stride, long long dist)
@@ -172,6 +173,9 @@ __device__ void gather(int kind, const void *in, typename cpx<T>::t *work, long 
     if (kind == KIND_R2C) {
         v.x = ((const T *)in)[layout_offset(b, x0, x1, x2, e1, e2, stride, dist)];
         v.y = 0;
+    } else if (kind == KIND_PAIRS) {
+        v.x = ((const T *)in)[layout_offset(b, x0, x1, 2 * x2, e1, e2, stride, dist)];
+        v.y = ((const T *)in)[layout_offset(b, x0, x1, 2 * x2 + 1, e1, e2, stride, dist)];
     } else if (kind == KIND_C2C || x2 <= n2 / 2) {
         v = ((const C *)in)[layout_offset(b, x0, x1, x2, e1, e2, stride, dist)];
     } else {
@@ -184,7 +188,8 @@ __device__ void gather(int kind, const void *in, typename cpx<T>::t *work, long 
 }
 
 // Write the packed result to the user's output: all of it (complex), the half spectrum of the last dimension
-// (x2 <= n2 / 2), or the real parts. One thread per output element (h2 of them along the last dimension).
+// (x2 <= n2 / 2), the real parts, or each element as two reals. One thread per output element (h2 of them along
+// the last dimension).
 template <typename T>
 __device__ void scatter(int kind, const typename cpx<T>::t *work, void *out, long long total, long long n0,
                         long long n1, long long n2, long long h2, long long e1, long long e2, long long stride,
@@ -195,9 +200,41 @@ __device__ void scatter(int kind, const typename cpx<T>::t *work, void *out, lon
     if (t >= total) return;
     long long x2 = t % h2, x1 = (t / h2) % n1, x0 = (t / (h2 * n1)) % n0, b = t / (h2 * n1 * n0);
     C v = work[((b * n0 + x0) * n1 + x1) * n2 + x2];
+    if (kind == KIND_PAIRS) {
+        ((T *)out)[layout_offset(b, x0, x1, 2 * x2, e1, e2, stride, dist)] = v.x;
+        ((T *)out)[layout_offset(b, x0, x1, 2 * x2 + 1, e1, e2, stride, dist)] = v.y;
+        return;
+    }
     long long at = layout_offset(b, x0, x1, x2, e1, e2, stride, dist);
     if (kind == KIND_C2R) ((T *)out)[at] = v.x;
     else ((C *)out)[at] = v;
+}
+
+// The half-length trick, forward (R2C): the rows of z ([rows][h]) are the transforms Z of z_j = x_2j + i x_2j+1
+// of real rows x of length n = 2h; the half spectrum of x ([rows][h + 1]) is X_k = E_k + W^k O_k with
+// E_k = (Z_k + conj Z_h-k) / 2 and O_k = -i (Z_k - conj Z_h-k) / 2 (indices mod h), W^k = hw[k] = exp(-2 pi i k / n).
+template <typename C> __device__ void real_post(const C *z, C *X, const C *hw, long long h, long long total)
+{
+    const long long t = thread_index();
+    if (t >= total) return;
+    const long long k = t % (h + 1), row = t / (h + 1);
+    C a = z[row * h + (k == h ? 0 : k)], b = z[row * h + (k ? h - k : 0)];
+    b.y = -b.y;
+    C e = cadd(a, b), o = mul_i(csub(a, b), 0);
+    e.x *= 0.5f; e.y *= 0.5f; o.x *= 0.5f; o.y *= 0.5f;
+    X[t] = cadd(e, cmul(o, hw[k]));
+}
+
+// The half-length trick, inverse (C2R): from the half spectrum X ([rows][h + 1]) the sequence whose inverse
+// transform (length h) gives n z_j = n (x_2j + i x_2j+1): Z_k = (X_k + conj X_h-k) + i W^-k (X_k - conj X_h-k).
+template <typename C> __device__ void real_pre(const C *X, C *z, const C *hw, long long h, long long total)
+{
+    const long long t = thread_index();
+    if (t >= total) return;
+    const long long k = t % h, row = t / h;
+    C a = X[row * (h + 1) + k], b = X[row * (h + 1) + h - k];
+    b.y = -b.y;
+    z[t] = cadd(cadd(a, b), mul_i(cmul(csub(a, b), twiddle(hw, k, 1)), 1));
 }
 
 // the offset of element 0 of sequence s of a [outer][n][inner] buffer (s = o inner + i; its elements inner apart)
@@ -264,6 +301,12 @@ __device__ void chirp_out(const C *a, C *data, const C *chirp, long long n, long
                                                     long long n, long long inner, long long M, long long total,      \
                                                     int inverse)                                                     \
     { chirp_in(data, a, chirp, n, inner, M, total, inverse); }                                                      \
+    extern "C" __global__ void ws_cf_##s##real_post(const s##cpx *z, s##cpx *X, const s##cpx *hw, long long h,    \
+                                                     long long total)                                                \
+    { real_post(z, X, hw, h, total); }                                                                              \
+    extern "C" __global__ void ws_cf_##s##real_pre(const s##cpx *X, s##cpx *z, const s##cpx *hw, long long h,      \
+                                                    long long total)                                                 \
+    { real_pre(X, z, hw, h, total); }                                                                               \
     extern "C" __global__ void ws_cf_##s##pointwise(s##cpx *a, const s##cpx *bhat, long long M, long long total,   \
                                                      int inverse)                                                    \
     { pointwise(a, bhat, M, total, inverse); }                                                                      \

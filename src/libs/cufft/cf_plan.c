@@ -100,6 +100,20 @@ static int set_layout(cf_layout *l, int rank, const long long *embed, long long 
     return stride >= 1 && dist >= 0;
 }
 
+/* Lay out the transform of one length (its stages, or Bluestein's) over seqs sequences; the bytes of Bluestein's
+ * area it needs. */
+static size_t layout_dim(cf_dim *d, long long len, long long seqs, size_t csize)
+{
+    memset(d, 0, sizeof *d);
+    d->bluestein = factorize(&d->direct, len) != 1;
+    if (!d->bluestein) return 0;
+    /* a linear convolution of two length-len sequences without wrap-around: M >= 2 len - 1 */
+    d->M = 1;
+    while (d->M < 2 * len - 1) d->M *= 2;
+    factorize(&d->conv, d->M);
+    return 2 * (size_t)seqs * (size_t)d->M * csize;
+}
+
 /* Check and lay out a plan (cf_internal.h). */
 cufftResult ws_cf_layout(cf_plan *p, int rank, const long long *n, const long long *inembed, long long istride,
                          long long idist, const long long *onembed, long long ostride, long long odist,
@@ -122,18 +136,18 @@ cufftResult ws_cf_layout(cf_plan *p, int rank, const long long *n, const long lo
     p->rank = rank;
     p->batch = batch;
     const size_t csize = p->dbl ? 16 : 8;
+    const long long last = n[rank - 1];
+    /* a real transform of even length: a complex one of half the length along the last dimension */
+    p->half = p->kind != CF_KIND_C2C && last % 2 == 0;
     size_t extra = 0;
     for (int i = 0; i < rank; i++) {
-        cf_dim *d = &p->dim[i];
-        memset(d, 0, sizeof *d);
         p->n[i] = n[i];
-        d->bluestein = factorize(&d->direct, n[i]) != 1;
-        if (!d->bluestein) continue;
-        /* a linear convolution of two length-n sequences without wrap-around: M >= 2n - 1 */
-        d->M = 1;
-        while (d->M < 2 * n[i] - 1) d->M *= 2;
-        factorize(&d->conv, d->M);
-        size_t need = 2 * (size_t)(total / n[i]) * (size_t)d->M * csize;
+        size_t need = layout_dim(&p->dim[i], n[i], total / n[i], csize);
+        if (!(p->half && i == rank - 1) && need > extra) extra = need;
+    }
+    memset(&p->hdim, 0, sizeof p->hdim);
+    if (p->half) {
+        size_t need = layout_dim(&p->hdim, last / 2, total / last, csize);
         if (need > extra) extra = need;
     }
     p->work_size = 2 * (size_t)total * csize + extra;
@@ -248,14 +262,33 @@ static cufftResult make_bluestein(const cf_plan *p, cf_dim *d)
     return r;
 }
 
+/* The device tables of one length's transform. */
+static cufftResult make_dim(const cf_plan *p, cf_dim *d)
+{
+    return d->bluestein ? make_bluestein(p, d) : make_twiddles(p, &d->direct);
+}
+
+/* The half-length trick's tables: exp(-2 pi i k / n) for k <= n / 2 (n the last length) and the length-n/2
+ * transform's. */
+static cufftResult make_half(cf_plan *p)
+{
+    const long long n = p->n[p->rank - 1];
+    long double complex *w = malloc((size_t)(n / 2 + 1) * sizeof *w);
+    if (!w) return CUFFT_ALLOC_FAILED;
+    for (long long k = 0; k <= n / 2; k++) w[k] = unit_root(k, n);
+    p->hw = upload(p, w, n / 2 + 1);
+    free(w);
+    return p->hw ? make_dim(p, &p->hdim) : CUFFT_ALLOC_FAILED;
+}
+
 /* Make a laid-out plan on the current device (cf_internal.h). */
 cufftResult ws_cf_build(cf_plan *p)
 {
     if (cudaFree(0) != cudaSuccess || cudaGetDevice(&p->device) != cudaSuccess) return CUFFT_SETUP_FAILED;
     cufftResult r = CUFFT_SUCCESS;
-    for (int i = 0; !r && i < p->rank; i++) {
-        r = p->dim[i].bluestein ? make_bluestein(p, &p->dim[i]) : make_twiddles(p, &p->dim[i].direct);
-    }
+    for (int i = 0; !r && i < p->rank; i++)
+        if (!(p->half && i == p->rank - 1)) r = make_dim(p, &p->dim[i]);
+    if (!r && p->half) r = make_half(p);
     if (!r && p->auto_alloc) {
         if (cudaMalloc(&p->work, p->work_size) != cudaSuccess) r = CUFFT_ALLOC_FAILED;
         else p->work_owned = 1;
@@ -268,13 +301,15 @@ cufftResult ws_cf_build(cf_plan *p)
 /* Free a plan's device memory (cf_internal.h). */
 void ws_cf_release(cf_plan *p)
 {
-    for (int i = 0; i < CF_MAX_RANK; i++) {
-        cf_dim *d = &p->dim[i];
+    for (int i = 0; i <= CF_MAX_RANK; i++) {
+        cf_dim *d = i < CF_MAX_RANK ? &p->dim[i] : &p->hdim;
         void *mem[] = { d->direct.tw, d->conv.tw, d->chirp, d->bhat };
         for (size_t k = 0; k < sizeof mem / sizeof mem[0]; k++)
             if (mem[k]) cudaFree(mem[k]);
         d->direct.tw = d->conv.tw = d->chirp = d->bhat = NULL;
     }
+    if (p->hw) cudaFree(p->hw);
+    p->hw = NULL;
     if (p->work_owned) cudaFree(p->work);
     p->work = NULL;
     p->work_owned = 0;
