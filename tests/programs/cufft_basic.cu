@@ -1,12 +1,13 @@
 // warpsim test: CUDA's cuFFT as warpsim provides it (src/libs/cufft: our kernels on the simulated GPU). 1D C2C
-// forward and inverse of powers of two, 3*5*7 and 7*11*13 (mixed radix), the primes 127 and 1009 (Bluestein),
-// batched; 2D and 3D C2C; R2C/C2R of even and odd lengths, 1D batched, 2D and 3D, and their round trips; double
-// precision (Z2Z, D2Z, Z2D); in-place and out-of-place, the in-place real transform's padded layout; advanced
-// layouts (istride/idist, inembed/onembed); a stream; cufftCreate + cufftMakePlan* with a caller's work area;
-// cuFFT's error codes and a stub's CUFFT_NOT_SUPPORTED. Power-of-two rows that fit take the shared-memory kernel,
-// every other length the one-launch-per-stage path. Every element is compared with a DFT computed on the CPU
-// in long double: |X_k - ref_k| <= tol * max_k |ref_k|, tol = C * eps * log2(N) with C = 1.5 for Stockham lengths
-// and 3 for Bluestein's (eps of the precision, N the largest dimension).
+// forward and inverse of every length 1 to 40, powers of two, 3*5*7 and 7*11*13 (mixed radix), the primes 127 and
+// 1009 (Bluestein), batched; 2D and 3D C2C; R2C/C2R of even lengths (the half-length trick) and odd ones, 1D
+// batched, 2D and 3D, and their round trips; double precision (Z2Z, D2Z, Z2D); in-place and out-of-place, the
+// in-place real transform's padded layout; advanced layouts (istride/idist, inembed/onembed) of complex and real
+// transforms; a stream; cufftCreate + cufftMakePlan* with a caller's work area; cuFFT's error codes and a stub's
+// CUFFT_NOT_SUPPORTED. Power-of-two rows that fit take the shared-memory kernel, every other length the
+// one-launch-per-stage path. Every element is compared with a DFT computed on the CPU in long double:
+// |X_k - ref_k| <= tol * max_k |ref_k|, tol = C * eps * log2(N) with C = 1.5 for Stockham lengths and 3 for
+// Bluestein's (eps of the precision, N the largest dimension).
 // NVCCFLAGS: -lcufft
 #include <cmath>
 #include <complex>
@@ -269,6 +270,79 @@ static void test_advanced()
   }
 }
 
+// the offset of element x (row-major index over the dimensions n) of batch b in an advanced layout
+static long long adv_offset(int rank, const int *n, long long x, int b, const int *embed, int stride, int dist)
+{
+  long long off = 0, rest = x;
+  int idx[3];
+  for (int d = rank - 1; d >= 0; d--) { idx[d] = (int)(rest % n[d]); rest /= n[d]; }
+  for (int d = 0; d < rank; d++) off = off * (d ? embed[d] : 1) + idx[d];
+  return (long long)b * dist + off * stride;
+}
+
+// R2C (D2Z) from a real advanced layout into a complex one, then C2R (Z2D) back with the layouts exchanged
+template <typename T>
+static void test_real_advanced(int rank, const int *n, int batch, const int *iemb, int istride, int idist,
+                               const int *oemb, int ostride, int odist)
+{
+  const bool dbl = sizeof(T) == 8;
+  int half[3] = {n[0], rank > 1 ? n[1] : 0, rank > 2 ? n[2] : 0};
+  half[rank - 1] = n[rank - 1] / 2 + 1;
+  long long N = 1, H = 1;
+  for (int d = 0; d < rank; d++) { N *= n[d]; H *= half[d]; }
+  std::vector<T> h((size_t)batch * idist, (T)0);
+  std::vector<cld> ref((size_t)batch * N);
+  unsigned s = 21u + (unsigned)N;
+  for (int b = 0; b < batch; b++)
+    for (long long x = 0; x < N; x++)
+      ref[(size_t)b * N + x] = h[adv_offset(rank, n, x, b, iemb, istride, idist)] = (T)rnd(s);
+  std::vector<cld> input = ref;
+  void *dr, *dc;
+  CHECK(cudaMalloc(&dr, h.size() * sizeof(T)));
+  CHECK(cudaMemcpy(dr, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  CHECK(cudaMalloc(&dc, (size_t)batch * odist * 2 * sizeof(T)));
+  CHECK(cudaMemset(dc, 0, (size_t)batch * odist * 2 * sizeof(T)));
+  int nn[3] = {n[0], rank > 1 ? n[1] : 0, rank > 2 ? n[2] : 0};
+  cufftHandle fwd, inv;
+  CF(cufftPlanMany(&fwd, rank, nn, (int *)iemb, istride, idist, (int *)oemb, ostride, odist,
+                   dbl ? CUFFT_D2Z : CUFFT_R2C, batch));
+  CF(cufftPlanMany(&inv, rank, nn, (int *)oemb, ostride, odist, (int *)iemb, istride, idist,
+                   dbl ? CUFFT_Z2D : CUFFT_C2R, batch));
+  if (dbl) CF(cufftExecD2Z(fwd, (double *)dr, (cufftDoubleComplex *)dc));
+  else CF(cufftExecR2C(fwd, (float *)dr, (cufftComplex *)dc));
+  ref_dft(ref, rank, n, batch, -1);
+  std::vector<std::complex<double>> all = from_device<T>(dc, (size_t)batch * odist), got;
+  std::vector<cld> ref_half;
+  for (int b = 0; b < batch; b++)
+    for (long long x = 0; x < H; x++) {
+      got.push_back(all[adv_offset(rank, half, x, b, oemb, ostride, odist)]);
+      long long last = x % half[rank - 1], row = x / half[rank - 1];
+      ref_half.push_back(ref[(size_t)b * N + row * n[rank - 1] + last]);
+    }
+  char what[112];
+  snprintf(what, sizeof what, "%s rank %d advanced layout (istride %d idist %d, ostride %d odist %d)",
+           dbl ? "D2Z" : "R2C", rank, istride, idist, ostride, odist);
+  const double tol = tolerance(dbl, rank, n);
+  note(dbl, compare(what, got, ref_half, tol));
+  CHECK(cudaMemset(dr, 0, h.size() * sizeof(T)));
+  if (dbl) CF(cufftExecZ2D(inv, (cufftDoubleComplex *)dc, (double *)dr));
+  else CF(cufftExecC2R(inv, (cufftComplex *)dc, (float *)dr));
+  std::vector<T> back(h.size());
+  CHECK(cudaMemcpy(back.data(), dr, h.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  got.clear();
+  for (int b = 0; b < batch; b++)
+    for (long long x = 0; x < N; x++) {
+      got.push_back(back[adv_offset(rank, n, x, b, iemb, istride, idist)]);
+      input[(size_t)b * N + x] *= (long double)N;
+    }
+  snprintf(what, sizeof what, "%s rank %d advanced layout, the round trip", dbl ? "Z2D" : "C2R", rank);
+  note(dbl, compare(what, got, input, tol));
+  CF(cufftDestroy(fwd));
+  CF(cufftDestroy(inv));
+  CHECK(cudaFree(dr));
+  CHECK(cudaFree(dc));
+}
+
 // cufftCreate + cufftMakePlan* with the caller's work area; sizes; versions; error codes; a stub
 static void test_api()
 {
@@ -367,6 +441,14 @@ int main()
   test_real<double>(2, r2o, 1, false);
   test_real<double>(3, r3, 2, true);
   test_advanced();
+  int a1[] = {50}, a1i[] = {57}, a1o[] = {30};
+  test_real_advanced<float>(1, a1, 3, a1i, 1, 57, a1o, 1, 30);
+  int a1b[] = {45}, a1bi[] = {100}, a1bo[] = {60};
+  test_real_advanced<float>(1, a1b, 2, a1bi, 2, 100, a1bo, 2, 60);
+  int a2[] = {6, 12}, a2i[] = {7, 14}, a2o[] = {6, 9};
+  test_real_advanced<double>(2, a2, 2, a2i, 1, 7 * 14, a2o, 1, 6 * 9);
+  int a2b[] = {5, 11}, a2bi[] = {5, 13}, a2bo[] = {6, 7};
+  test_real_advanced<float>(2, a2b, 1, a2bi, 1, 5 * 13, a2bo, 1, 6 * 7);
   test_api();
   CHECK(cudaStreamDestroy(st));
   printf("worst error relative to max |X|: float %.3g, double %.3g\n", g_worst_f, g_worst_d);

@@ -2,8 +2,9 @@
  * sizes, work areas, streams) and its six execution functions, for 1D, 2D and 3D transforms of any size, batched,
  * in any advanced layout, in single and double precision. The transforms are our own kernels (cf_kernels.cu, PTX
  * built with warpsim) run on the simulated GPU through the driver API: a gather into the plan's work area, Stockham
- * stages or Bluestein's algorithm per dimension, and a scatter into the output. Every other cufft* function NVIDIA
- * exports is a stub returning CUFFT_NOT_SUPPORTED (cf_stubs.c). */
+ * stages (or one shared-memory launch) or Bluestein's algorithm per dimension, and a scatter into the output; a
+ * packed complex transform goes straight from input to output, a real one of even length takes the half-length
+ * trick. Every other cufft* function NVIDIA exports is a stub returning CUFFT_NOT_SUPPORTED (cf_stubs.c). */
 #ifndef WS_CF_INTERNAL_H
 #define WS_CF_INTERNAL_H
 

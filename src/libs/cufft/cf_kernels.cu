@@ -1,13 +1,14 @@
 // cf_kernels.cu - the device code of warpsim's cuFFT (our own kernels), compiled to PTX when warpsim is built and
 // loaded through the driver API on the first transform. A transform works in a packed complex buffer (the plan's
 // work area) laid out [batch][n0][n1][n2]: a gather kernel brings the user's data there (any advanced layout; real
-// input becomes complex, half-spectrum input its full Hermitian spectrum), each dimension is transformed by
-// Stockham autosort stages (one launch per radix-2, 3, 4, 5, 7, 11 or 13 stage, as cf_plan.c splits the length,
-// ping-pong between two buffers) or, for a length with a larger prime factor, by Bluestein's chirp-z algorithm
-// (two power-of-two transforms), and a scatter kernel writes the result in the output layout. A packed complex
-// transform needs neither: its first stage reads the input and its last writes the output. Twiddle factors come
-// from tables the host computed in long double: exp(-2 pi i k / n) for k < n (an inverse transform conjugates
-// them). Sequences that fit a block's shared memory are transformed there in one launch, all stages at once.
+// input becomes complex, half-spectrum input its full Hermitian spectrum, or, for an even length, real pairs one
+// complex value: the half-length trick, finished by real_post / started by real_pre), each dimension is
+// transformed by Stockham autosort stages (one launch per radix-2, 3, 4, 5, 7, 11 or 13 stage, as cf_plan.c splits
+// the length, ping-pong between two buffers) or, for a length with a larger prime factor, by Bluestein's chirp-z
+// algorithm (two power-of-two transforms), and a scatter kernel writes the result in the output layout. A packed
+// complex transform needs neither: its first stage reads the input and its last writes the output. Twiddle factors
+// come from tables the host computed in long double: exp(-2 pi i k / n) for k < n (an inverse transform conjugates
+// them). Power-of-two sequences that fit a block's shared memory are transformed there in one launch.
 
 // what a gather or scatter kernel converts (cf_internal.h's cf_kind): complex, real and a full spectrum, real
 // pairs x_2j + i x_2j+1 and a half-length complex sequence (the half-length trick of real transforms)
