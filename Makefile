@@ -129,6 +129,8 @@ $(B)/lib/libwarpsim_preload.so: $(PL_OBJ)
 
 $(B)/warpsim: $(CLI_OBJ) $(B)/libwarpsim.a
 	$(CC) -o $@ $(CLI_OBJ) $(B)/libwarpsim.a $(LDLIBS)
+	@mkdir -p $(B)/lib
+	ln -sf ../warpsim $(B)/lib/ptxas
 
 $(B)/tests/%: tests/unit/%.c $(B)/libwarpsim.a
 	@mkdir -p $(dir $@)
@@ -160,11 +162,12 @@ install: $(B)/warpsim $(INSTALL_LIBS)
 	$(INSTALL) -m 755 $(INSTALL_LIBS) "$(I_LIB)/"
 	ln -sf libcudart.so.13 "$(I_LIB)/libcudart.so"
 	ln -sf libcuda.so.1 "$(I_LIB)/libcuda.so"
+	ln -sf ../../bin/warpsim "$(I_LIB)/ptxas"
 	rm -f "$(I_DEV)"/*.preset
 	$(INSTALL) -m 644 devices/*.preset devices/README.md "$(I_DEV)/"
 
 uninstall:
-	rm -f "$(I_BIN)/warpsim" "$(I_LIB)/libcudart.so" "$(I_LIB)/libcuda.so" $(foreach l,$(notdir $(INSTALL_LIBS)),"$(I_LIB)/$(l)")
+	rm -f "$(I_BIN)/warpsim" "$(I_LIB)/libcudart.so" "$(I_LIB)/libcuda.so" "$(I_LIB)/ptxas" $(foreach l,$(notdir $(INSTALL_LIBS)),"$(I_LIB)/$(l)")
 	rm -f "$(I_DEV)"/*.preset "$(I_DEV)/README.md"
 	rmdir "$(I_LIB)" "$(I_DEV)" "$(DESTDIR)$(PREFIX)/share/warpsim" 2>/dev/null || true
 
