@@ -1,6 +1,8 @@
 /* cf_exec.c - warpsim's cuFFT execution: cufftExec* check the plan and run its launch sequence on the plan's
- * stream (gather into the work area, every dimension by Stockham stages or Bluestein's algorithm, scatter into the
- * output), our kernels loaded from the PTX built with warpsim on first use. */
+ * stream, our kernels loaded from the PTX built with warpsim on first use: a packed complex transform's stages
+ * straight from input to output; otherwise a gather into the work area, every dimension by Stockham stages (or
+ * one shared-memory launch) or Bluestein's algorithm, with the half-length trick's steps for an even real length,
+ * and a scatter into the output. */
 #include "cf_internal.h"
 
 #include <limits.h>
