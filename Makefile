@@ -1,4 +1,4 @@
-# warpsim - plain make. Builds build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1, build/lib/libcublas.so.13,
+# warpsim - plain make. Builds build/warpsim, build/lib/libcudart.so.13, build/lib/libcuda.so.1, build/lib/libcublas.so.13, build/lib/libcufft.so.12,
 # build/lib/libnvJitLink.so.13, build/lib/libwarpsim_preload.so and build/libwarpsim.a.
 # Plain `make` compiles on every core (a -j given on the command line wins).
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
@@ -18,9 +18,10 @@ CPPFLAGS += -DWS_DEVICES_DIR='"$(DEVDIR)"' -DWS_BUILD_DIR='"$(CURDIR)/$(B)"'
 LDLIBS  := -lzstd -llz4 -ljansson -lm -lpthread -ldl
 CUDA_HOME ?= /usr/local/cuda
 # warpsim's CUDA libraries, one folder of src/libs each (see below), and the SONAME each is built as
-LIBS     := cublas curand
+LIBS     := cublas curand cufft
 LIB_SONAME_cublas := libcublas.so.13
 LIB_SONAME_curand := libcurand.so.10
+LIB_SONAME_cufft := libcufft.so.12
 LIB_SOS  := $(foreach l,$(LIBS),$(B)/lib/$(LIB_SONAME_$(l)))
 
 # layers, lowest first: ptx -> core (mem, device) -> timing, check -> report -> host session -> runtime, cli

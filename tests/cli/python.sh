@@ -8,7 +8,8 @@
 # tests/python/cupy_basics.py (array expressions, ElementwiseKernel, reductions, RawKernel, RawModule, a matrix
 # product through warpsim's libcublas.so.13) passes in
 # functional and --timing mode, the report naming its kernels; tests/python/cupy_random.py (the legacy cupy.random,
-# through warpsim's libcurand.so.10) matches the H200's numbers in both modes.
+# through warpsim's libcurand.so.10) matches the H200's numbers in both modes; tests/python/cupy_fft.py (cupy.fft
+# through warpsim's libcufft.so.12) passes, its report naming warpsim's cuFFT kernels.
 # Exits 0 when every check passes, 77 (skip) when the environment cannot be made.
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -91,6 +92,17 @@ assert "ws_cr_xorwow_init" in names and "ws_cr_xorwow_gen" in names and "ws_cr_p
 print("cupy.random timing report: %d launches, %s" % (len(names), sorted(set(names))))
 EOF
 check "the timing report names warpsim's cuRAND kernels under CuPy's RandomState" $?
+
+# cupy.fft: CuPy's cufft module links libcufft.so.12, warpsim's (our kernels, named in the report)
+run cupy-fft "PASS cupy_fft" --report "$WORK/fft.json" "$PY" tests/python/cupy_fft.py
+"$PY" - "$WORK/fft.json" <<'EOF'
+import json, sys
+names = {l["kernel"] for l in json.load(open(sys.argv[1]))["launches"]}
+for want in ("ws_cf_cstage", "ws_cf_zstage", "ws_cf_cchirp_in", "ws_cf_cgather"):
+    assert want in names, (want, sorted(names))
+print("cupy.fft report: %s" % sorted(n for n in names if n.startswith("ws_cf_")))
+EOF
+check "cupy.fft runs warpsim's cuFFT kernels (the report names them)" $?
 
 if [ "$fails" -eq 0 ]; then echo "python: all checks passed"; fi
 [ "$fails" -eq 0 ]

@@ -2,6 +2,7 @@
 #include "lib_module.h"
 #include "lib_msg.h"
 
+#include <cuda_runtime_api.h>
 #include <stdio.h>
 
 /* The module's functions on device, loading them there on first use. */
@@ -36,4 +37,15 @@ CUresult ws_lib_launch(ws_lib_module *m, int device, int k, unsigned gx, unsigne
     if (k < 0 || k >= m->count) return CUDA_ERROR_INVALID_VALUE;
     if (!gx || !gy || !gz) return CUDA_SUCCESS;
     return cuLaunchKernel(fn[k], gx, gy, gz, bx, by, bz, shmem, stream, args, NULL);
+}
+
+/* Whether the object's device is the current one (lib_module.h). */
+int ws_lib_on_device(const ws_lib_module *m, const char *what, int device)
+{
+    int cur = -1;
+    if (cudaGetDevice(&cur) == cudaSuccess && cur == device) return 1;
+    if (!ws_lib_quiet())
+        fprintf(stderr, "warpsim: %s: %s made on device %d is used while device %d is current\n", m->lib, what, device,
+                cur);
+    return 0;
 }

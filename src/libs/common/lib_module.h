@@ -36,5 +36,8 @@ const CUfunction *ws_lib_kernels(ws_lib_module *m, int device);
  * and argument pointers; CUDA_ERROR_NOT_INITIALIZED when the module cannot be loaded. */
 CUresult ws_lib_launch(ws_lib_module *m, int device, int k, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                        unsigned by, unsigned bz, unsigned shmem, CUstream stream, void **args);
+/* Whether device, where the library's object (what: "a handle", "a plan") was made, is the current one; says so
+ * when it is not (NVIDIA's libraries require it). */
+int ws_lib_on_device(const ws_lib_module *m, const char *what, int device);
 
 #endif

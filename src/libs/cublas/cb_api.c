@@ -2,7 +2,6 @@
  * the launch of our kernels (loaded from the PTX built with warpsim on first use). */
 #include "cb_internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,13 +22,7 @@ static ws_lib_module cb_module = WS_LIB_MODULE_INIT("cuBLAS", ws_cb_kernels_ptx,
 cublasStatus_t ws_cb_launch(cublasHandle_t h, cb_kernel k, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                             unsigned by, void **args)
 {
-    int cur = -1;
-    if (cudaGetDevice(&cur) != cudaSuccess || cur != h->device) {
-        if (!ws_lib_quiet())
-            fprintf(stderr, "warpsim: cuBLAS: a handle made on device %d is used while device %d is current\n",
-                    h->device, cur);
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    }
+    if (!ws_lib_on_device(&cb_module, "a handle", h->device)) return CUBLAS_STATUS_NOT_INITIALIZED;
     CUresult e = ws_lib_launch(&cb_module, h->device, k, gx, gy, gz, bx, by, 1, 0, (CUstream)h->stream, args);
     return e == CUDA_SUCCESS ? CUBLAS_STATUS_SUCCESS :
            e == CUDA_ERROR_NOT_INITIALIZED ? CUBLAS_STATUS_NOT_INITIALIZED : CUBLAS_STATUS_EXECUTION_FAILED;
