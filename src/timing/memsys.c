@@ -867,6 +867,18 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
     return done;
 }
 
+/* The global side of a cp.async warp instruction (see memsys.h). */
+uint64_t ws_ms_copy_in(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned size, uint64_t now)
+{
+    memset(&ms->acc, 0, sizeof ms->acc);
+    if (!mask) return now;
+    if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
+    uint64_t it[32];
+    int n = 0;
+    for (uint32_t t = mask; t; t &= t - 1) it[n++] = addr[__builtin_ctz(t)];
+    return ws_ms_global(ms, sm, it, n, size, 0, 0, now);
+}
+
 /* A bulk copy's global footprint (runs of address, bytes): the TMA unit's traffic goes to L2 without the L1 and
  * the LSU path (Nsight Compute counts it in lts__t_sectors_srcunit_tex_op_read, not in the l1tex LSU global
  * sectors, measured on an H200), one 128-byte line per cycle from now; returns when the last sector arrives
