@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include "ops.h"
 #include "mma_layout.h"
+#include "observe.h"
 
 #define MX_MAXE 32   /* largest matrix edge (m32n8k16) */
 #define MX_K 256     /* largest k (b1 m16n8k256) */
@@ -456,6 +457,89 @@ unsigned ws_mma_elem_addr(ws_warp *w, const ws_insn *in, int l, int i, uint64_t 
     c = dig(L->rc[2 * (l * L->nel + i) + 1]);
     *addr = base + (col ? (uint64_t)c * ld + (uint64_t)r : (uint64_t)r * ld + (uint64_t)c) * (uint64_t)(eb / 8);
     return (unsigned)eb / 8;
+}
+
+/* The space of a wmma operand address a of warp w (explicit, or a generic address resolved), *a made an offset
+ * into it. */
+static int mx_space(ws_warp *w, int space, uint64_t *a)
+{
+    if (space == WS_S_SHARED || space == WS_S_GLOBAL) return space;
+    uint64_t o;
+    int sp = ws_resolve_generic(w, *a, &o);
+    *a = o;
+    return sp;
+}
+
+/* Append an ldmatrix-style access of the n 16-byte rows at rows[] to out[*k] (room permitting). */
+static void mx_row_access(ws_mx_access *out, int *k, const uint64_t *rows, int n, int space)
+{
+    if (!n || *k == WS_MX_MAX_ACCESSES) return;
+    ws_mx_access *m = &out[(*k)++];
+    memcpy(m->addr, rows, sizeof *rows * (size_t)n);
+    m->mask = n == 32 ? 0xffffffffu : (1u << n) - 1;
+    m->space = (uint8_t)space;
+    m->size = 16;
+}
+
+/* ldmatrix-style accesses of the distinct 16-byte rows the lanes' elements fall in (a[l][i], n per lane), eight
+ * rows an access, rows taken in element order; returns the number of accesses written to out. */
+static int mx_rows(const uint64_t a[32][32], int n, int space, ws_mx_access *out)
+{
+    static _Thread_local uint64_t seen[32 * 32];
+    uint64_t pend[8];
+    int nseen = 0, npend = 0, k = 0;
+    for (int i = 0; i < n; i++)
+        for (int l = 0; l < 32; l++) {
+            uint64_t row = a[l][i] & ~15ull;
+            int j = 0;
+            while (j < nseen && seen[j] != row) j++;
+            if (j < nseen) continue;
+            seen[nseen++] = row;
+            pend[npend++] = row;
+            if (npend == 8) { mx_row_access(out, &k, pend, npend, space); npend = 0; }
+        }
+    mx_row_access(out, &k, pend, npend, space);
+    return k;
+}
+
+/* The accesses of a wmma.load / wmma.store (see observe.h). */
+int ws_mma_accesses(ws_warp *w, const ws_insn *in, ws_mx_access *out)
+{
+    if ((in->op != WS_OP_WMMA_LOAD && in->op != WS_OP_WMMA_STORE) || !in->mma) return 0;
+    static _Thread_local uint64_t a[32][32];
+    int n = 0, space = WS_S_GLOBAL;
+    unsigned es = 0;
+    for (int l = 0; l < 32; l++) {
+        int m = 0;
+        uint64_t e;
+        unsigned sz;
+        for (int i = 0; i < 32 && (sz = ws_mma_elem_addr(w, in, l, i, &e)) != 0; i++) {
+            space = mx_space(w, in->mma->space, &e);
+            int dup = 0;
+            for (int j = 0; j < m && !dup; j++) dup = a[l][j] == e;   /* sm_70's f16 fragments hold each twice */
+            if (!dup) a[l][m++] = e;
+            es = sz;
+        }
+        n = m;
+    }
+    if (!n || (space != WS_S_SHARED && space != WS_S_GLOBAL)) return 0;
+    int contiguous4 = es == 1 && n % 4 == 0;   /* bytes of a register next to each other in memory */
+    for (int i = 0; contiguous4 && i < n; i++) contiguous4 = a[0][i] == a[0][i - i % 4] + (uint64_t)(i % 4);
+    if (space == WS_S_SHARED && in->op == WS_OP_WMMA_LOAD && (es == 2 || contiguous4)) return mx_rows(a, n, space, out);
+    /* chunks of lane 0's elements contiguous in memory, aligned to their size (the same for every lane) */
+    int k = 0;
+    for (int i = 0; i < n && k < WS_MX_MAX_ACCESSES;) {
+        unsigned size = es;
+        int j = i + 1;
+        while (j < n && a[0][j] == a[0][i] + size && size + es <= 16 && a[0][i] % (size + es) == 0) size += es, j++;
+        ws_mx_access *m = &out[k++];
+        for (int l = 0; l < 32; l++) m->addr[l] = a[l][i];
+        m->mask = 0xffffffffu;
+        m->space = (uint8_t)space;
+        m->size = (uint8_t)size;
+        i = j;
+    }
+    return k;
 }
 
 /* ldmatrix / stmatrix: 8x8 b16 matrices whose rows' addresses lanes 8j..8j+7 give */

@@ -65,6 +65,8 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     int slot;                  /* its index in sp->warps and sp->rdy while resident, else -1 */
     tgrp wg;                   /* wgmma groups: the multiply-adds */
     tgrp cp;                   /* cp.async groups: the copies' data arriving in shared memory */
+    ws_mx_access *mx;          /* the accesses of its last wmma.load/store or cp.async (for the serial phase) */
+    int nmx;
 } tw;
 
 typedef struct tblk {
@@ -623,10 +625,11 @@ static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t
     const ws_insn *in = r->in;
     /* managed memory: the access waits for the pages it faults on (or for the link, to a mapped host page) */
     uint64_t from = tm->um.um && ws_um_any(tm->um.um) ? tm_um_access(&tm->um, r, t) : t;
-    if (in->op == WS_OP_CP_ASYNC) {   /* its data lands when the last sector arrives; no register waits for it */
-        uint64_t done = ws_ms_copy_in(tm->ms, tx_sm(x), r->addr, r->exec, r->size, from);
+    if (in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE) {
+        /* a cp.async's data lands when its last sector arrives; fragment registers are not scoreboarded */
+        uint64_t done = ws_ms_matrix(tm->ms, tx_sm(x), x->mx, x->nmx, in->op == WS_OP_WMMA_STORE, from);
         if (tm->nlis) mem_event(tm, x, r, t, done);
-        if (done > x->cp.open) x->cp.open = done;
+        if (in->op == WS_OP_CP_ASYNC && done > x->cp.open) x->cp.open = done;
         if (done > acc->end) acc->end = done;
         return;
     }
@@ -748,12 +751,18 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         ws_bulk_set_ready(w, done);
         w->bulk_nruns = 0;
     }
-    if (in->op == WS_OP_CP_ASYNC) {   /* the memory system sees the global sources (the lanes that read any) */
-        memcpy(r.addr, w->cp_src, sizeof r.addr);
-        memset(r.space, WS_S_GLOBAL, sizeof r.space);
-        r.exec &= w->cp_lanes;
+    int mx = in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE;
+    if (mx && r.exec) {   /* their accesses, for the memory system: a cp.async's global sources, a fragment's */
+        if (!x->mx) x->mx = malloc(sizeof *x->mx * WS_MX_MAX_ACCESSES);
+        if (in->op == WS_OP_CP_ASYNC) {
+            memcpy(x->mx->addr, w->cp_src, sizeof x->mx->addr);
+            x->mx->mask = w->cp_lanes;
+            x->mx->space = WS_S_GLOBAL;
+            x->mx->size = (uint8_t)r.size;
+            x->nmx = 1;
+        } else x->nmx = ws_mma_accesses(w, in, x->mx);
     }
-    if ((in->iflags & WS_IF_MEMSYS) && r.exec) {
+    if (((in->iflags & WS_IF_MEMSYS) || mx) && r.exec) {
         if (serial) mem_account(tm, acc, x, &r, t);
         else defer(tm, x->blk->sm, PD_MEMSYS, x, NULL)->rec = r;
     } else {
@@ -1171,7 +1180,7 @@ placed:;
     for (int i = 0; i < L->npool; i++) {
         tblk *tb = L->pool[i]->user;
         if (!tb) continue;
-        for (int k = 0; k < L->pool[i]->nwarps; k++) { free(tb->warps[k].rr); free(tb->warps[k].rk); }
+        for (int k = 0; k < L->pool[i]->nwarps; k++) { free(tb->warps[k].rr); free(tb->warps[k].rk); free(tb->warps[k].mx); }
         free(tb->warps);
         free(tb);
         L->pool[i]->user = NULL;
