@@ -6,6 +6,7 @@
 // Each benchmark: one kernel, a size, host-side validation against a CPU reference, timing with CUDA events
 // (median of reps after one warm-up launch, so the second launch is the first timed one).
 // Usage: tensor NAME SIZE [REPS]   -> prints one CSV line: name,size,median_us,min_us,work_units,valid
+// (REPS 0: one launch, no timing: under warpsim's --cache-control all it is the same as the second one)
 // Build: nvcc -O3 -arch=sm_90a -lineinfo (tests/lib/truth_build.sh tensor)
 #include <cstdio>
 #include <cstdlib>
@@ -287,6 +288,7 @@ template <class F>
 static void timeit(F launch, int reps, float* med, float* mn) {
   Timer t; std::vector<float> v;
   launch(); CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
+  if (reps <= 0) { *med = *mn = 0; return; }   // REPS 0: the one launch only (a simulator's quick check)
   for (int r = 0; r < reps; r++) {
     CK(cudaEventRecord(t.s)); launch(); CK(cudaEventRecord(t.e)); CK(cudaEventSynchronize(t.e));
     float ms; CK(cudaEventElapsedTime(&ms, t.s, t.e)); v.push_back(ms * 1000.f);
