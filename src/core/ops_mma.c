@@ -102,18 +102,24 @@ static inline float in_float(uint64_t v, int t)
     }
 }
 
-/* a double rounded toward zero to float */
-static float rz_f32(double x)
+/* sum * 2^u (|sum| < 2^53, so exact as a double) rounded toward zero to float: as a double rounded toward zero would
+ * give, from the integer directly */
+static float fixed_rz_f32(int64_t sum, int u)
 {
-    double a = fabs(x);
-    if (a == 0 || isnan(x)) return (float)x;
-    if (a >= 0x1p128) return x < 0 ? -INFINITY : INFINITY;
-    int e;
-    frexp(a, &e);                      /* a = f * 2^e, f in [0.5, 1) */
-    int q = e - 1 < -126 ? -149 : e - 24;   /* quantum of float at a */
-    double t = ldexp(floor(ldexp(a, -q)), q);
-    if (t >= 0x1p128) t = 0x1.fffffep127;
-    return (float)(x < 0 ? -t : t);
+    if (!sum) return 0.0f;
+    uint32_t sign = sum < 0 ? 0x80000000u : 0;
+    uint64_t m = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
+    int top = 63 - __builtin_clzll(m), e = top + u;   /* |x| in [2^e, 2^(e+1)) */
+    if (e >= 128) return sign ? -INFINITY : INFINITY;
+    uint32_t bits;
+    if (e >= -126) {
+        uint64_t mant = top >= 23 ? m >> (top - 23) : m << (23 - top);   /* 24 bits, truncated */
+        bits = ((uint32_t)(e + 127) << 23) | ((uint32_t)mant & 0x7fffffu);
+    } else {
+        int sh = u + 149;                            /* in units of 2^-149 */
+        bits = (uint32_t)(sh >= 0 ? m << sh : (-sh >= 64 ? 0 : m >> -sh));
+    }
+    return f32_of(sign | bits);
 }
 
 /* an input element split for the block sum: x = sig * 2^(e - 23), sig an integer below 2^24 (0 for zero), e its
@@ -147,17 +153,27 @@ static inline mx_in mx_split_bits(uint64_t v, int t)
 }
 
 /* c + sum a[k]*b[k] over one block, the way the H200's tensor core forms it (see the file comment); a and b are
- * n split inputs, af/bf the same as floats for the special-value path */
-static float fused_block(const mx_in *a, const mx_in *const *b, int n, float c, const float *af, const float *const *bf)
+ * n split inputs, af/bf the same as floats for the special-value path (special: an input of a or b is infinite or
+ * NaN, or unknown when -1) */
+static float fused_block(const mx_in *a, const mx_in *b, int n, float c, const float *af, const float *bf, int special)
 {
-    int special = !isfinite(c), any = c != 0, emax = -100000;
+    int any = c != 0, emax = -100000, ek[MX_K];
+    int64_t pk[MX_K];
+    if (special < 0) {
+        special = 0;
+        for (int k = 0; k < n; k++) special |= a[k].special | b[k].special;
+    }
+    special |= !isfinite(c);
     for (int k = 0; k < n; k++) {
-        special |= a[k].special | b[k]->special;
-        if (a[k].sig && b[k]->sig) { any = 1; int e = a[k].e + b[k]->e; if (e > emax) emax = e; }
+        int64_t p = a[k].sig * b[k].sig;     /* exact: below 2^48 */
+        int e = a[k].e + b[k].e;
+        pk[k] = p;
+        ek[k] = e;
+        if (p) { any = 1; if (e > emax) emax = e; }
     }
     if (special || !any) {
         float s = c;
-        for (int k = 0; k < n; k++) s += af[k] * *bf[k];
+        for (int k = 0; k < n; k++) s += af[k] * bf[k];
         return s;
     }
     mx_in cc = mx_split_bits(bits_f32(c), WS_MT_F32);
@@ -171,35 +187,43 @@ static float fused_block(const mx_in *a, const mx_in *const *b, int n, float c, 
         sum += cc.sig < 0 ? -m : m;
     }
     for (int k = 0; k < n; k++) {
-        if (!a[k].sig || !b[k]->sig) continue;
-        int64_t p = a[k].sig * b[k]->sig;    /* exact: below 2^48 */
-        int sh = 21 + emax - (a[k].e + b[k]->e);   /* p * 2^(ea+eb-46) in units of 2^u, truncated toward zero */
+        int64_t p = pk[k];
+        if (!p) continue;
+        int sh = 21 + emax - ek[k];          /* p * 2^(ea+eb-46) in units of 2^u, truncated toward zero */
         int64_t m = p < 0 ? -p : p;
         m = sh >= 63 ? 0 : m >> sh;
         sum += p < 0 ? -m : m;
     }
-    return rz_f32(ldexp((double)sum, u));
+    return fixed_rz_f32(sum, u);
 }
 
 /* D = A*B + C for float inputs; kb is the hardware block (16 for f16/bf16, 4 for wmma tf32, else the k) */
 static void mma_float(const ws_mma *x, mx_mats *M, int kb)
 {
-    static _Thread_local mx_in sa[MX_MAXE][MX_K], sb[MX_K][MX_MAXE];
-    static _Thread_local float fa[MX_MAXE][MX_K], fb[MX_K][MX_MAXE];
+    static _Thread_local mx_in sa[MX_MAXE][MX_K], sb[MX_MAXE][MX_K];   /* sb: B transposed (columns) */
+    static _Thread_local float fa[MX_MAXE][MX_K], fb[MX_MAXE][MX_K];
+    static _Thread_local uint8_t spa[MX_MAXE][MX_K], spb[MX_MAXE][MX_K];   /* a special input in the block at k0 */
     for (int i = 0; i < x->m; i++)
-        for (int k = 0; k < x->k; k++) { fa[i][k] = in_float(M->a[i][k], x->atype); sa[i][k] = mx_split_bits(M->a[i][k], x->atype); }
+        for (int k = 0; k < x->k; k++) {
+            fa[i][k] = in_float(M->a[i][k], x->atype);
+            sa[i][k] = mx_split_bits(M->a[i][k], x->atype);
+            if (k % kb == 0) spa[i][k] = 0;
+            spa[i][k - k % kb] |= sa[i][k].special;
+        }
     for (int k = 0; k < x->k; k++)
-        for (int j = 0; j < x->n; j++) { fb[k][j] = in_float(M->b[k][j], x->btype); sb[k][j] = mx_split_bits(M->b[k][j], x->btype); }
-    const mx_in *bcol[MX_K];
-    const float *bfc[MX_K];
-    for (int j = 0; j < x->n; j++) {
-        for (int k = 0; k < x->k; k++) { bcol[k] = &sb[k][j]; bfc[k] = &fb[k][j]; }
+        for (int j = 0; j < x->n; j++) {
+            fb[j][k] = in_float(M->b[k][j], x->btype);
+            sb[j][k] = mx_split_bits(M->b[k][j], x->btype);
+            if (k % kb == 0) spb[j][k] = 0;
+            spb[j][k - k % kb] |= sb[j][k].special;
+        }
+    for (int j = 0; j < x->n; j++)
         for (int i = 0; i < x->m; i++) {
             float acc = x->ctype == WS_MT_F16 ? ws_half_to_float((uint16_t)M->c[i][j]) : f32_of(M->c[i][j]);
-            for (int k0 = 0; k0 < x->k; k0 += kb) acc = fused_block(&sa[i][k0], &bcol[k0], kb, acc, &fa[i][k0], &bfc[k0]);
+            for (int k0 = 0; k0 < x->k; k0 += kb)
+                acc = fused_block(&sa[i][k0], &sb[j][k0], kb, acc, &fa[i][k0], &fb[j][k0], spa[i][k0] | spb[j][k0]);
             M->c[i][j] = x->dtype == WS_MT_F16 ? ws_float_to_half(acc, WS_R_RN) : bits_f32(acc);
         }
-    }
 }
 
 /* D = A*B + C in f64: one fma per k, in order */
@@ -244,15 +268,13 @@ float ws_mx_dot(const uint64_t *a, int at, const uint64_t *b, int bt, int n, int
 {
     mx_in sa[MX_K], sb[MX_K];
     float fa[MX_K], fbv[MX_K];
-    const mx_in *bp[MX_K];
-    const float *bfp[MX_K];
     if (n > MX_K) n = MX_K;
     for (int k = 0; k < n; k++) {
         sa[k] = mx_split_bits(a[k], at); fa[k] = in_float(a[k], at);
         sb[k] = mx_split_bits(b[k], bt); fbv[k] = in_float(b[k], bt);
-        bp[k] = &sb[k]; bfp[k] = &fbv[k];
     }
-    for (int k0 = 0; k0 < n; k0 += kb) c = fused_block(&sa[k0], &bp[k0], kb < n - k0 ? kb : n - k0, c, &fa[k0], &bfp[k0]);
+    for (int k0 = 0; k0 < n; k0 += kb)
+        c = fused_block(&sa[k0], &sb[k0], kb < n - k0 ? kb : n - k0, c, &fa[k0], &fbv[k0], -1);
     return c;
 }
 
