@@ -6,6 +6,7 @@
  * 25 bits below it, summed exactly, the sum rounded toward zero; f64 one IEEE fma per k in order; integers exact,
  * wrapping or saturating (.satfinite). */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include "ops.h"
 #include "mma_layout.h"
@@ -49,6 +50,28 @@ static inline void frag_set(ws_warp *w, const int32_t *regs, int eb, int i, int 
 
 /* a base-32 digit of the layout tables */
 static inline int dig(char ch) { return ch <= '9' ? ch - '0' : ch - 'A' + 10; }
+
+#define MX_NLAYOUTS (sizeof ws_mx_layouts / sizeof *ws_mx_layouts)
+static uint8_t *g_layout_rc[MX_NLAYOUTS];   /* each layout's (row, col) digits decoded, lane by lane */
+static pthread_once_t g_layout_once = PTHREAD_ONCE_INIT;
+
+/* Decode every layout's digits once (the handlers read them per element). */
+static void layouts_decode(void)
+{
+    for (size_t i = 0; i < MX_NLAYOUTS; i++) {
+        size_t n = 2 * 32 * (size_t)ws_mx_layouts[i].nel;
+        g_layout_rc[i] = malloc(n);
+        if (!g_layout_rc[i]) abort();
+        for (size_t j = 0; j < n; j++) g_layout_rc[i][j] = (uint8_t)dig(ws_mx_layouts[i].rc[j]);
+    }
+}
+
+/* The decoded (row, col) pairs of layout L: entry 2 * (lane * nel + i) is element i's row, the next its column. */
+static inline const uint8_t *layout_rc(const ws_mx_layout *L)
+{
+    pthread_once(&g_layout_once, layouts_decode);
+    return g_layout_rc[L - ws_mx_layouts];
+}
 
 /* the measured wmma layout of a fragment (use 0 a, 1 b, 2 c/d); NULL when the H200 has none */
 static const ws_mx_layout *wmma_layout(int use, const ws_mma *x, int type)
@@ -314,17 +337,19 @@ static int gather(ws_warp *w, const ws_insn *in, mx_mats *M)
         const int32_t *regs = use == 0 ? x->a : use == 1 ? x->b : x->c;
         int nregs = use == 0 ? x->na : use == 1 ? x->nb : x->nc;
         const ws_mx_layout *L = NULL;
+        const uint8_t *rc = NULL;
         int nel = nregs * (eb == 64 ? 1 : 32 / eb);
         if (wm && !sub) {
             L = wmma_layout(use, x, t);
             if (!L) { ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "wmma.mma: no fragment layout for this shape and type"); return -1; }
             nel = L->nel;
+            rc = layout_rc(L);
         }
         /* backwards, so that an element held twice (f16 a/b of the k16 wmma shapes) takes its first copy */
         for (int l = 31; l >= 0; l--)
             for (int i = nel - 1; i >= 0; i--) {
                 int r, c;
-                if (L) { r = dig(L->rc[2 * (l * nel + i)]); c = dig(L->rc[2 * (l * nel + i) + 1]); }
+                if (L) { r = rc[2 * (l * nel + i)]; c = rc[2 * (l * nel + i) + 1]; }
                 else if (sub) {
                     if (use == 2) { r = l >> 2; c = 2 * (l & 3) + i; } else sub_rc(eb, use, l, i, &r, &c);
                 } else mma_rc(x, use, t, l, i, &r, &c);
@@ -343,11 +368,12 @@ static void scatter(ws_warp *w, const ws_insn *in, mx_mats *M)
     const ws_mma *x = in->mma;
     int wm = x->kind == WS_MX_WMMA, sub = wm && mt_bits(x->atype) < 8, eb = mt_bits(x->dtype);
     const ws_mx_layout *L = wm && !sub ? wmma_layout(2, x, x->dtype) : NULL;
+    const uint8_t *rc = L ? layout_rc(L) : NULL;
     int nel = L ? L->nel : x->nd * (eb == 64 ? 1 : 32 / eb);
     for (int l = 0; l < 32; l++)
         for (int i = 0; i < nel; i++) {
             int r, c;
-            if (L) { r = dig(L->rc[2 * (l * nel + i)]); c = dig(L->rc[2 * (l * nel + i) + 1]); }
+            if (L) { r = rc[2 * (l * nel + i)]; c = rc[2 * (l * nel + i) + 1]; }
             else if (sub) { r = l >> 2; c = 2 * (l & 3) + i; }
             else mma_rc(x, 2, x->dtype, l, i, &r, &c);
             frag_set(w, x->d, eb, i, l, M->c[r][c]);
@@ -436,9 +462,10 @@ static void h_wmma_ldst(ws_warp *w, const ws_insn *in, uint32_t mask)
     const ws_mx_layout *L = wmma_layout(use, x, t);
     if (!L) { ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "%s: no fragment layout for this shape and type", ws_opcode_name(in->op)); return; }
     unsigned es = (unsigned)eb / 8;
+    const uint8_t *rc = layout_rc(L);
     for (int l = 0; l < 32; l++)
         for (int i = 0; i < L->nel; i++) {
-            int r = dig(L->rc[2 * (l * L->nel + i)]), c = dig(L->rc[2 * (l * L->nel + i) + 1]);
+            int r = rc[2 * (l * L->nel + i)], c = rc[2 * (l * L->nel + i) + 1];
             uint64_t idx = col ? (uint64_t)c * ld + (uint64_t)r : (uint64_t)r * ld + (uint64_t)c;
             uint8_t *p = mx_ptr(w, in, x->space, base + idx * es, es, l);
             if (!p) return;
@@ -475,8 +502,8 @@ unsigned ws_mma_elem_addr(ws_warp *w, const ws_insn *in, int l, int i, uint64_t 
     }
     const ws_mx_layout *L = wmma_layout(use, x, t);
     if (!L || i >= L->nel) return 0;
-    r = dig(L->rc[2 * (l * L->nel + i)]);
-    c = dig(L->rc[2 * (l * L->nel + i) + 1]);
+    r = layout_rc(L)[2 * (l * L->nel + i)];
+    c = layout_rc(L)[2 * (l * L->nel + i) + 1];
     *addr = base + (col ? (uint64_t)c * ld + (uint64_t)r : (uint64_t)r * ld + (uint64_t)c) * (uint64_t)(eb / 8);
     return (unsigned)eb / 8;
 }
