@@ -17,6 +17,10 @@ B       ?= build
 CPPFLAGS += -DWS_DEVICES_DIR='"$(DEVDIR)"' -DWS_BUILD_DIR='"$(CURDIR)/$(B)"'
 LDLIBS  := -lzstd -llz4 -ljansson -lm -lpthread -ldl
 CUDA_HOME ?= /usr/local/cuda
+# warpsim's CUDA libraries, one folder of src/libs each (see below), and the SONAME each is built as
+LIBS     := cublas
+LIB_SONAME_cublas := libcublas.so.13
+LIB_SOS  := $(foreach l,$(LIBS),$(B)/lib/$(LIB_SONAME_$(l)))
 
 # layers, lowest first: ptx -> core (mem, device) -> timing, check -> report -> host session -> runtime, cli
 CORE_SRC := $(wildcard src/ptx/*.c src/mem/*.c src/device/*.c src/core/*.c src/analysis/*.c src/fatbin/*.c \
@@ -26,30 +30,30 @@ DRV_SRC  := $(wildcard src/driver/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 JL_SRC   := $(wildcard src/jitlink/*.c)
 PL_SRC   := $(wildcard src/preload/*.c)
-CB_SRC   := $(wildcard src/libs/cublas/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o)
 RT_OBJ   := $(RT_SRC:%.c=$(B)/obj/%.o)
 DRV_OBJ  := $(DRV_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
 JL_OBJ   := $(JL_SRC:%.c=$(B)/obj/%.o)
 PL_OBJ   := $(PL_SRC:%.c=$(B)/obj/%.o)
-CB_OBJ   := $(CB_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/cb_ptx.o
 # generated sources: the view page (src/report/view_page.html) as a C string, in $(B)/gen (never committed)
 GEN_OBJ  := $(B)/obj/gen/view_page.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/warpsim $(B)/lib/libcudart.so.13 $(B)/lib/libcuda.so.1 $(B)/lib/libnvJitLink.so.13 \
-     $(B)/lib/libwarpsim_preload.so $(B)/lib/libcublas.so.13 $(B)/libwarpsim.a $(UNIT_BIN)
+     $(B)/lib/libwarpsim_preload.so $(LIB_SOS) $(B)/libwarpsim.a $(UNIT_BIN)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # the runtime is compiled against NVIDIA's headers for exact CUDA types, enums and signatures
+# the core's lane loops are vector code at -O3 (the simulator's hot path; -O2 elsewhere)
+$(B)/obj/src/core/%.o: OPT := $(patsubst -O2,-O3,$(OPT))
 $(B)/obj/src/runtime/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
 $(B)/obj/src/driver/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
-$(B)/obj/src/libs/cublas/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
+$(B)/obj/src/libs/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
 
 $(B)/libwarpsim.a: $(CORE_OBJ) $(GEN_OBJ)
 	@mkdir -p $(dir $@)
@@ -85,25 +89,34 @@ $(B)/lib/libcuda.so.1: $(DRV_OBJ) $(B)/lib/libcudart.so.13 src/driver/libcuda.ma
 	    $(filter-out -l%,$(LDLIBS)) -lpthread
 	ln -sf libcuda.so.1 $(B)/lib/libcuda.so
 
-# warpsim's cuBLAS (src/libs/cublas): our kernels (cb_kernels.cu, PTX made by the toolkit's nvcc as warpsim is
-# built, kept as a C string) launched through our driver API; libcudart.so.13 and libcuda.so.1 beside it ($ORIGIN)
+# warpsim's CUDA libraries (src/libs/NAME, NAME in LIBS): each is one shared library (LIB_SONAME_NAME, with the
+# version script src/libs/NAME/libNAME.map) of its C files, the shared src/libs/common ones, and its kernels: each
+# src/libs/NAME/FILE.cu made into PTX by the toolkit's nvcc as warpsim is built, kept as the C string ws_FILE_ptx,
+# launched through our driver API; libcudart.so.13 and libcuda.so.1 beside it ($ORIGIN)
 NVCC ?= $(CUDA_HOME)/bin/nvcc
-$(B)/gen/cb_kernels.ptx: src/libs/cublas/cb_kernels.cu
+LIBCOMMON_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/libs/common/*.c))
+lib_objs = $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/libs/$(1)/*.c)) \
+           $(patsubst src/libs/%.cu,$(B)/obj/gen/libs/%_ptx.o,$(wildcard src/libs/$(1)/*.cu)) $(LIBCOMMON_OBJ)
+$(B)/gen/libs/%.ptx: src/libs/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -ptx -arch=compute_75 -o $@.tmp $< && mv -f $@.tmp $@
-$(B)/gen/cb_ptx.c: $(B)/gen/cb_kernels.ptx
-	LC_ALL=C awk 'BEGIN { print "/* generated from src/libs/cublas/cb_kernels.cu by the Makefile: do not edit */"; \
-	    print "extern const char ws_cb_ptx[];"; print "const char ws_cb_ptx[] =" } \
+$(B)/gen/libs/%_ptx.c: $(B)/gen/libs/%.ptx
+	LC_ALL=C awk -v sym=ws_$(notdir $*)_ptx 'BEGIN { print "/* generated from src/libs/$*.cu by the Makefile: do not edit */"; \
+	    print "extern const char " sym "[];"; print "const char " sym "[] =" } \
 	  { o = ""; for (i = 1; i <= length($$0); i++) { c = substr($$0, i, 1); \
 	      o = o (c == "\\" || c == "\"" || c == "?" ? "\\" c : c) } print "\"" o "\\n\"" } \
 	  END { print ";" }' $< > $@.tmp
 	mv -f $@.tmp $@
-$(B)/lib/libcublas.so.13: $(CB_OBJ) $(B)/lib/libcuda.so.1 $(B)/lib/libcudart.so.13 src/libs/cublas/libcublas.map
-	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libcublas.so.13 -Wl,--version-script=src/libs/cublas/libcublas.map -Wl,-Bsymbolic \
-	    -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(CB_OBJ) $(B)/lib/libcuda.so.1 $(B)/lib/libcudart.so.13 \
-	    -lpthread $(filter -f%,$(LDLIBS))
-	ln -sf libcublas.so.13 $(B)/lib/libcublas.so
+.PRECIOUS: $(B)/gen/libs/%.ptx $(B)/gen/libs/%_ptx.c
+define LIB_rule
+$(B)/lib/$(LIB_SONAME_$(1)): $(call lib_objs,$(1)) $(B)/lib/libcuda.so.1 $(B)/lib/libcudart.so.13 src/libs/$(1)/lib$(1).map
+	@mkdir -p $$(dir $$@)
+	$$(CC) -shared -Wl,-soname,$(LIB_SONAME_$(1)) -Wl,--version-script=src/libs/$(1)/lib$(1).map -Wl,-Bsymbolic \
+	    -Wl,--no-undefined -Wl,-rpath,'$$$$ORIGIN' -o $$@ $(call lib_objs,$(1)) $(B)/lib/libcuda.so.1 \
+	    $(B)/lib/libcudart.so.13 -lpthread -lm $$(filter -f%,$$(LDLIBS))
+	ln -sf $(LIB_SONAME_$(1)) $(B)/lib/lib$(1).so
+endef
+$(foreach l,$(LIBS),$(eval $(call LIB_rule,$(l))))
 
 # nvJitLink's stand-in (src/jitlink): refuses links to SASS, so cuda.core (Numba) links PTX with our driver
 $(B)/lib/libnvJitLink.so.13: $(JL_OBJ)
@@ -117,6 +130,8 @@ $(B)/lib/libwarpsim_preload.so: $(PL_OBJ)
 
 $(B)/warpsim: $(CLI_OBJ) $(B)/libwarpsim.a
 	$(CC) -o $@ $(CLI_OBJ) $(B)/libwarpsim.a $(LDLIBS)
+	@mkdir -p $(B)/lib
+	ln -sf ../warpsim $(B)/lib/ptxas
 
 $(B)/tests/%: tests/unit/%.c $(B)/libwarpsim.a
 	@mkdir -p $(dir $@)
@@ -137,7 +152,7 @@ PREFIX  ?= /usr/local
 INSTALL ?= install
 # the libraries `warpsim run` puts in front of NVIDIA's
 INSTALL_LIBS := $(B)/lib/libcudart.so.13 $(B)/lib/libcuda.so.1 $(B)/lib/libnvJitLink.so.13 \
-                $(B)/lib/libwarpsim_preload.so $(B)/lib/libcublas.so.13
+                $(B)/lib/libwarpsim_preload.so $(LIB_SOS)
 I_BIN   := $(DESTDIR)$(PREFIX)/bin
 I_LIB   := $(DESTDIR)$(PREFIX)/lib/warpsim
 I_DEV   := $(DESTDIR)$(PREFIX)/share/warpsim/devices
@@ -148,11 +163,12 @@ install: $(B)/warpsim $(INSTALL_LIBS)
 	$(INSTALL) -m 755 $(INSTALL_LIBS) "$(I_LIB)/"
 	ln -sf libcudart.so.13 "$(I_LIB)/libcudart.so"
 	ln -sf libcuda.so.1 "$(I_LIB)/libcuda.so"
+	ln -sf ../../bin/warpsim "$(I_LIB)/ptxas"
 	rm -f "$(I_DEV)"/*.preset
 	$(INSTALL) -m 644 devices/*.preset devices/README.md "$(I_DEV)/"
 
 uninstall:
-	rm -f "$(I_BIN)/warpsim" "$(I_LIB)/libcudart.so" "$(I_LIB)/libcuda.so" $(foreach l,$(notdir $(INSTALL_LIBS)),"$(I_LIB)/$(l)")
+	rm -f "$(I_BIN)/warpsim" "$(I_LIB)/libcudart.so" "$(I_LIB)/libcuda.so" "$(I_LIB)/ptxas" $(foreach l,$(notdir $(INSTALL_LIBS)),"$(I_LIB)/$(l)")
 	rm -f "$(I_DEV)"/*.preset "$(I_DEV)/README.md"
 	rmdir "$(I_LIB)" "$(I_DEV)" "$(DESTDIR)$(PREFIX)/share/warpsim" 2>/dev/null || true
 
@@ -166,7 +182,7 @@ docs: $(B)/warpsim
 
 .PHONY: all test bench clean install uninstall
 .PHONY: docs
--include $(wildcard $(B)/obj/src/*/*.d)
+-include $(wildcard $(B)/obj/src/*/*.d $(B)/obj/src/*/*/*.d)
 
 # all 31 H200 benchmarks of tests/data/h200 under the timing model: rewrites bench/calibration.md and fails unless
 # the accuracy targets hold (tests/cli/calibration.sh checks a subset in make test)

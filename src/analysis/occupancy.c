@@ -344,7 +344,7 @@ static int is_exec(const char *path)
 }
 
 /* Find ptxas: $WARPSIM_PTXAS, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin. 0 with the path in out, else -1. */
-static int find_ptxas(char *out, size_t cap)
+int ws_occ_find_ptxas(char *out, size_t cap)
 {
     const char *e = getenv("WARPSIM_PTXAS");
     if (e && *e) {
@@ -644,7 +644,7 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
         goto done;
     }
     snprintf(node->t.arch, sizeof node->t.arch, "%s", arch);
-    if (find_ptxas(ptxas, sizeof ptxas)) {
+    if (ws_occ_find_ptxas(ptxas, sizeof ptxas)) {
         if (err && errlen)
             snprintf(err, errlen, "ptxas not found (set WARPSIM_PTXAS, put the CUDA toolkit's bin on PATH, or set "
                      "CUDA_HOME)");

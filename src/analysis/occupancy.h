@@ -154,6 +154,10 @@ typedef struct ws_ptxas_table {
  * NULL with a message in err when ptxas is missing or fails. Thread-safe. */
 const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_device *dev, char *err, size_t errlen);
 
+/* Find the toolkit's ptxas: $WARPSIM_PTXAS, else the first on PATH, else $CUDA_HOME/bin/ptxas, else
+ * /usr/local/cuda/bin/ptxas. 0 with its path in out, -1 when none is executable. */
+int ws_occ_find_ptxas(char *out, size_t cap);
+
 /* Registers per thread and static shared memory of kernel_name as ptxas reports them for dev's architecture
  * (runs ptxas once per PTX text; cached). 0 on success, -1 when the kernel is not in the PTX, -2 when ptxas
  * cannot be run or fails. */

@@ -12,6 +12,8 @@ int cli_occupancy(int argc, char **argv);
 int cli_advise(int argc, char **argv);
 /* warpsim ptx FILE.ptx: the decoded listing */
 int cli_ptx(int argc, char **argv);
+/* warpsim ptxas ARGS (or a link named ptxas): the toolkit's ptxas, keeping the PTX of the cubin it writes. */
+int cli_ptxas(int argc, char **argv);
 /* warpsim view REPORT.json [-o PAGE.html]: the view page of a run report */
 int cli_view(int argc, char **argv);
 /* warpsim explore [NAME [options]]: the teaching material's explorers */

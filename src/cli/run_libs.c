@@ -18,10 +18,18 @@ static const struct { const char *var, *value; } cupy_env[] = {
     { "CUPY_ACCELERATORS", "" },
 };
 
+/* Triton's ptxas (it compiles PTX to cubins holding SASS only): warpsim's, which keeps their PTX for warpsim to run,
+ * unless the user named one. */
+static const char *const triton_ptxas_env[] = { "TRITON_PTXAS_PATH", "TRITON_PTXAS_BLACKWELL_PATH" };
+
 /* Set the environment for the program (libdir holds warpsim's libraries). */
 int cli_libs_env(const char *libdir)
 {
     char path[PATH_MAX];
+    if ((size_t)snprintf(path, sizeof path, "%s/ptxas", libdir) >= sizeof path) return -1;
+    for (size_t i = 0; i < sizeof triton_ptxas_env / sizeof triton_ptxas_env[0]; i++)
+        if (!getenv(triton_ptxas_env[i]) && access(path, X_OK) == 0 && setenv(triton_ptxas_env[i], path, 1) != 0)
+            return -1;
     if ((size_t)snprintf(path, sizeof path, "%s/%s", libdir, WS_CLI_PRELOAD) >= sizeof path) return -1;
     if (access(path, R_OK) == 0) {
         const char *old = getenv("LD_PRELOAD");

@@ -105,25 +105,52 @@ static void h_ld(ws_warp *w, const ws_insn *in, uint32_t mask)
     });
 }
 
-/* A full warp's 32-bit loads from base + (rb[l] + k) (wrapped to 32 bits for shared memory): every offset first, in
- * one tight pass, then the loads into rd, when all are in [0, lim - 4] and aligned; 0 (nothing loaded) otherwise,
- * for the lane-by-lane path with its errors. sx: sign-extend, as h_ld does. */
+/* A full warp's offsets rb[l] + k (wrapped to 32 bits for shared memory) of 4-byte accesses into off; 1 when every
+ * offset is in [0, lim - 4] and aligned, 0 otherwise (for the lane-by-lane path with its errors). The compiler
+ * turns the pass into vector code: an offset o is in range when neither o nor (lim - 4) - o has bit 63 set, lim
+ * being far below 2^63. */
+static inline __attribute__((always_inline)) int offsets32_warp(const uint64_t *rb, uint64_t k, const int wrap32,
+                                                                uint64_t lim, uint64_t *off)
+{
+    uint64_t range = 0, low = 0;
+    const uint64_t last = lim - 4;
+    for (int l = 0; l < WS_LANES; l++) {
+        uint64_t o = wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k;
+        off[l] = o;
+        range |= o | (last - o);
+        low |= o;
+    }
+    return !((range >> 63) | (low & 3) | (last >> 62));
+}
+
+/* A full warp's 32-bit loads from base + (rb[l] + k) into rd (which may be rb), as offsets32_warp allows; 0 with
+ * nothing loaded when it does not. sx: sign-extend, as h_ld does. */
 static inline __attribute__((always_inline)) int load32_warp(const uint64_t *rb, uint64_t k, const int wrap32,
                                                             uint64_t lim, const uint8_t *base, uint64_t *rd,
                                                             const int sx)
 {
-    uint64_t off[WS_LANES], hi = 0, any = 0;
-    for (int l = 0; l < WS_LANES; l++) {
-        uint64_t o = wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k;
-        off[l] = o;
-        hi = o > hi ? o : hi;
-        any |= o;
-    }
-    if (hi > lim - 4 || (any & 3)) return 0;
+    uint64_t off[WS_LANES];
+    if (!offsets32_warp(rb, k, wrap32, lim, off)) return 0;
+#pragma GCC unroll 8
     for (int l = 0; l < WS_LANES; l++) {
         uint32_t v;
         memcpy(&v, base + off[l], 4);
         rd[l] = sx ? (uint64_t)(int64_t)(int32_t)v : v;
+    }
+    return 1;
+}
+
+/* A full warp's 32-bit stores of rs's low halves to base + (rb[l] + k), lane 0 first (the last lane writing an
+ * address wins), as offsets32_warp allows; 0 with nothing stored when it does not. */
+static inline __attribute__((always_inline)) int store32_warp(const uint64_t *rb, uint64_t k, const int wrap32,
+                                                             uint64_t lim, uint8_t *base, const uint64_t *rs)
+{
+    uint64_t off[WS_LANES];
+    if (!offsets32_warp(rb, k, wrap32, lim, off)) return 0;
+#pragma GCC unroll 8
+    for (int l = 0; l < WS_LANES; l++) {
+        uint32_t v = (uint32_t)rs[l];
+        memcpy(base + off[l], &v, 4);
     }
     return 1;
 }
@@ -201,6 +228,7 @@ static void h_st_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
     const int s = in->s[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit, gb = w->L->gbase;
     uint8_t *store = w->L->gstore;
+    if (mask == 0xffffffffu && lim >= 4 && store32_warp(&RG(b, 0), imm - gb, 0, lim, store, &RG(s, 0))) return;
     FOR_LANES(mask, {
         uint64_t off = RG(b, l) + imm - gb;
         if (off + 4 > lim || (off & 3)) { h_st(w, in, 1u << l); if (w->state == WS_W_FAULT) return; continue; }
@@ -215,6 +243,7 @@ static void h_st_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
     const int s = in->s[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
     uint8_t *sm = w->blk->smem;
+    if (mask == 0xffffffffu && b >= 0 && lim >= 4 && store32_warp(&RG(b, 0), imm, 1, lim, sm, &RG(s, 0))) return;
     FOR_LANES(mask, {
         uint64_t a = (uint32_t)((b >= 0 ? RG(b, l) : 0) + imm);   /* 32-bit shared addresses wrap */
         if (a + 4 > lim || (a & 3)) { h_st(w, in, 1u << l); return; }

@@ -5,11 +5,15 @@
  * Each of the warpgroup's four warps computes its own 16 rows of D (warp w % 4: rows 16w..16w+15), from its rows of
  * A and all of B, so the warps need not meet. The fragments are the PTX ISA's: accumulator register j of lane l
  * (g = l / 4, t = l % 4) holds, per 8 columns, rows g and g + 8, columns 2t and 2t + 1 (f16: two per register); A
- * in registers as mma.sync's m16 A fragment of the same k. A shared-memory operand is K-major (the PTX ISA's
- * canonical layouts): row r (of M or N), K byte kb at
+ * in registers as mma.sync's m16 A fragment of the same k. A shared-memory operand is in one of the PTX ISA's
+ * canonical layouts. K-major: row r (of M or N), K byte kb at
  *   no swizzle:  start + (r / 8) * SBO + (kb / 16) * LBO + (r % 8) * 16 + kb % 16
- *   swizzle S:   start + (r / 8) * SBO + (kb / S) * LBO + (r % 8) * S + kb % S, then the S-byte swizzle of
- *                the address (the 16-byte chunk bits 4.. XOR bits 7..), as the tensor copies lay tiles out.
+ *   swizzle S:   start + (r / 8) * SBO + (kb / S) * LBO + (r % 8) * S + kb % S
+ * MN-major (imm-trans 1: 16-bit types only), MN byte mb = r * element size, K index k at
+ *   no swizzle:  start + (mb / 16) * SBO + (k / 8) * LBO + (k % 8) * 16 + mb % 16
+ *   swizzle S:   start + (mb / S) * LBO + (k / 8) * SBO + (k % 8) * S + mb % S
+ * then, swizzled, the S-byte swizzle of the address (the 16-byte chunk bits 4.. XOR bits 7..), as the tensor copies
+ * lay tiles out.
  * Functionally the product is complete when the instruction issues; in timing mode the tensor pipe is busy for
  * the warp's share and wgmma.wait_group waits until the warp's multiply-adds are done (timing.c). */
 #include <stdlib.h>
@@ -24,18 +28,23 @@ static int elem_bytes(int t)
     return t == WS_MT_F16 || t == WS_MT_BF16 ? 2 : t == WS_MT_TF32 ? 4 : 1;
 }
 
-/* element (row r, K index k) of a K-major shared-memory matrix described by desc; 0 with a fault when outside */
-static uint64_t desc_elem(ws_warp *w, const ws_insn *in, uint64_t desc, int r, int k, int es, int *bad)
+/* element (row r of M or N, K index k) of a shared-memory matrix described by desc, K-major or (mn) MN-major; 0
+ * with a fault when outside */
+static uint64_t desc_elem(ws_warp *w, const ws_insn *in, uint64_t desc, int mn, int r, int k, int es, int *bad)
 {
     uint32_t start = (uint32_t)(desc & 0x3fff) << 4, lbo = (uint32_t)((desc >> 16) & 0x3fff) << 4;
-    uint32_t sbo = (uint32_t)((desc >> 32) & 0x3fff) << 4, kb = (uint32_t)(k * es);
+    uint32_t sbo = (uint32_t)((desc >> 32) & 0x3fff) << 4, kb = (uint32_t)(k * es), mb = (uint32_t)(r * es);
+    uint32_t ur = (uint32_t)r, uk = (uint32_t)k;
     int mode = (int)(desc >> 62);   /* 0 none, 1 128B, 2 64B, 3 32B */
     static const int sw[4] = { WS_TMAP_SWIZZLE_NONE, WS_TMAP_SWIZZLE_128B, WS_TMAP_SWIZZLE_64B, WS_TMAP_SWIZZLE_32B };
     uint32_t a;
-    if (!mode) a = start + (uint32_t)(r / 8) * sbo + (kb / 16) * lbo + (uint32_t)(r % 8) * 16 + kb % 16;
-    else {
+    if (!mode) {
+        a = mn ? start + (mb / 16) * sbo + (uk / 8) * lbo + (uk % 8) * 16 + mb % 16
+               : start + (ur / 8) * sbo + (kb / 16) * lbo + (ur % 8) * 16 + kb % 16;
+    } else {
         uint32_t span = ws_tmap_swizzle_span(sw[mode]);
-        a = start + (uint32_t)(r / 8) * sbo + (kb / span) * lbo + (uint32_t)(r % 8) * span + kb % span;
+        a = mn ? start + (mb / span) * lbo + (uk / 8) * sbo + (uk % 8) * span + mb % span
+               : start + (ur / 8) * sbo + (kb / span) * lbo + (ur % 8) * span + kb % span;
         a = ws_tmap_swizzle(a, sw[mode]);
     }
     if ((size_t)a + (size_t)es > w->blk->smem_size) {
@@ -75,7 +84,7 @@ static void h_wgmma_mma(ws_warp *w, const ws_insn *in, uint32_t mask)
     uint64_t bdesc = RG(x->b[0], 0);
     for (int j = 0; j < N && !bad; j++)
         for (int k = 0; k < K; k++) {
-            uint64_t v = desc_elem(w, in, bdesc, j, k, eb, &bad);
+            uint64_t v = desc_elem(w, in, bdesc, x->mn_b, j, k, eb, &bad);
             B[j][k] = x->scale_b < 0 ? negated(v, bt) : v;
         }
     if (x->areg) {   /* mma.sync's m16 A fragment: register q, element p of lane (g, t) */
@@ -94,7 +103,7 @@ static void h_wgmma_mma(ws_warp *w, const ws_insn *in, uint32_t mask)
     } else {
         uint64_t adesc = RG(x->a[0], 0);
         for (int r = 0; r < WG_ROWS && !bad; r++)
-            for (int k = 0; k < K; k++) A[r][k] = desc_elem(w, in, adesc, m0 + r, k, ea, &bad);
+            for (int k = 0; k < K; k++) A[r][k] = desc_elem(w, in, adesc, x->mn_a, m0 + r, k, ea, &bad);
     }
     if (bad) return;
     if (x->scale_a < 0) for (int r = 0; r < WG_ROWS; r++) for (int k = 0; k < K; k++) A[r][k] = negated(A[r][k], at);

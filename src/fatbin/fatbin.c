@@ -509,6 +509,20 @@ static unsigned char *read_file(const char *path, size_t *size, char *err, size_
     return buf;
 }
 
+/* The bytes an ELF image spans. */
+size_t ws_fatbin_elf_extent(const void *image)
+{
+    const unsigned char *b = image;   /* byte by byte: a short NUL-terminated text stops at its first byte */
+    for (int i = 0; i < SELFMAG; i++)
+        if (b[i] != (unsigned char)ELFMAG[i]) return 0;
+    if (b[EI_CLASS] != ELFCLASS64) return 0;
+    uint64_t sh = rd64(b + offsetof(Elf64_Ehdr, e_shoff)) +
+                  (uint64_t)rd16(b + offsetof(Elf64_Ehdr, e_shnum)) * rd16(b + offsetof(Elf64_Ehdr, e_shentsize));
+    uint64_t ph = rd64(b + offsetof(Elf64_Ehdr, e_phoff)) +
+                  (uint64_t)rd16(b + offsetof(Elf64_Ehdr, e_phnum)) * rd16(b + offsetof(Elf64_Ehdr, e_phentsize));
+    return (size_t)(sh > ph ? sh : ph);
+}
+
 /* Locate the .nv_fatbin section of a 64-bit little-endian ELF image: 1 found, 0 absent, -1 not such an ELF. */
 static int find_fatbin_section(const unsigned char *img, size_t size, size_t *off, size_t *len)
 {

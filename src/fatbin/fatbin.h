@@ -98,4 +98,8 @@ void ws_fatbin_free_texts(char **ptx_texts, size_t *lens, int count);
  * written, or -1 when the block is corrupt or does not fit. */
 long ws_fatbin_lz4_decode(const unsigned char *src, size_t srclen, unsigned char *dst, size_t dstcap);
 
+/* The bytes a 64-bit ELF image spans according to its headers (the end of its section or program header table,
+ * whichever is last), or 0 when it is no 64-bit ELF. */
+size_t ws_fatbin_elf_extent(const void *image);
+
 #endif

@@ -282,6 +282,7 @@ typedef struct ws_mma {
     uint8_t dims;            /* cp.async.bulk.tensor: dimensions (the coordinates are c[0..dims)) */
     uint8_t areg;            /* wgmma: A from registers a[0..na) (else a[0] is its shared-memory descriptor) */
     int8_t scale_a, scale_b; /* wgmma: imm-scale-a/b, 1 or -1 */
+    uint8_t mn_a, mn_b;      /* wgmma: imm-trans-a/b, the shared-memory operand is MN-major (transposed) */
 } ws_mma;
 
 /* declared registers: "%r<4>" is prefix "%r", first operand number, count 4 and numbered (names %r0..%r3) */

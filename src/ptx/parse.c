@@ -1244,10 +1244,8 @@ static int wgmma_decode(parser *P, ws_insn *in, ws_mma *x, int sub, const int *t
         }
         if (i == 0) x->scale_a = (int8_t)v;
         else if (i == 1) x->scale_b = (int8_t)v;
-        else if (v) {
-            perr(P, line, "wgmma.mma_async: transposed (MN-major) shared-memory operands are not supported by warpsim");
-            return -1;
-        }
+        else if (i == 2 && !x->areg) x->mn_a = (uint8_t)v;   /* imm-trans-a (none when A is in registers) */
+        else x->mn_b = (uint8_t)v;                            /* imm-trans-b */
     }
     for (int i = 0; i < 4 && i < nd; i++) in->d[i] = x->d[i];
     in->nd = (uint8_t)(nd < 4 ? nd : 4);

@@ -3,6 +3,7 @@
  * kernel records, so the whole launch path (streams, capture, timing, report) serves cuLaunchKernel unchanged. */
 #include "rt_internal.h"
 #include "rt_bridge.h"
+#include "../fatbin/fb_kept.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -46,16 +47,6 @@ static unsigned ptx_target(const char *ptx)
     return (unsigned)strtoul(t, NULL, 10);
 }
 
-/* Bytes an ELF image spans according to its headers (its section table is last), or 0. */
-static size_t elf_span(const unsigned char *img)
-{
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-    if (img[EI_CLASS] != ELFCLASS64) return 0;
-    size_t end = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-    size_t ph = eh->e_phoff + (size_t)eh->e_phnum * eh->e_phentsize;
-    return end > ph ? end : ph;
-}
-
 /* The units of the driver's device-link container (rt_bridge.h): fills the record's texts. */
 static cudaError_t linked_units(rtx_module *m, const char *image, size_t len, const char *origin, char *msg,
                                 size_t msglen)
@@ -88,6 +79,21 @@ static cudaError_t linked_units(rtx_module *m, const char *image, size_t len, co
     return cudaSuccess;
 }
 
+/* One PTX text (len bytes) as the record's only unit. */
+static cudaError_t ptx_unit(ws_rt_fatbin *fb, const char *text, size_t len)
+{
+    fb->ptx = calloc(1, sizeof *fb->ptx);
+    fb->ptx_len = calloc(1, sizeof *fb->ptx_len);
+    fb->arch = calloc(1, sizeof *fb->arch);
+    if (!fb->ptx || !fb->ptx_len || !fb->arch || !(fb->ptx[0] = malloc(len + 1))) return cudaErrorMemoryAllocation;
+    memcpy(fb->ptx[0], text, len);
+    fb->ptx[0][len] = 0;
+    fb->ptx_len[0] = len;
+    fb->arch[0] = ptx_target(fb->ptx[0]);
+    fb->nmod = 1;
+    return cudaSuccess;
+}
+
 /* PTX units of an image: fills the record's texts; cudaSuccess or an error with a message. */
 static cudaError_t image_units(rtx_module *m, const void *image, size_t size, const char *origin, int cc,
                                char *msg, size_t msglen)
@@ -100,6 +106,13 @@ static cudaError_t image_units(rtx_module *m, const void *image, size_t size, co
     if (memcmp(img, ELFMAG, SELFMAG) == 0) {
         const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
         if (eh->e_machine == WS_RTX_EM_CUDA) {
+            /* a cubin `warpsim ptxas` made (Triton's): the PTX it was made from */
+            char *kept = ws_fatbin_kept_load(img, ws_fatbin_elf_extent(img));
+            if (kept) {
+                cudaError_t e = ptx_unit(fb, kept, strlen(kept));
+                free(kept);
+                return e;
+            }
             char arch[32];
             /* the SM number: bits 8..15 of e_flags in cubins of ELF ABI version 8 (CUDA 12.8+), else bits 0..7 */
             unsigned sm = img[EI_ABIVERSION] >= 8 ? (eh->e_flags >> 8) & 0xffu : eh->e_flags & 0xffu;
@@ -109,7 +122,7 @@ static cudaError_t image_units(rtx_module *m, const void *image, size_t size, co
                         "simulates PTX; load the PTX (nvcc -ptx) or a fatbin that carries it (nvcc -fatbin with "
                         "code=compute_XX)", origin, arch);
         }
-        if (!size) size = elf_span(img);
+        if (!size) size = ws_fatbin_elf_extent(img);
         if (ws_fatbin_ptx_from_image(image, size, &fb->ptx, &fb->ptx_len, &fb->nmod, err, sizeof err))
             return fail(cudaErrorInvalidKernelImage, msg, msglen, "%s: %s", origin, err);
         if (fb->nmod == 0)
@@ -134,16 +147,7 @@ static cudaError_t image_units(rtx_module *m, const void *image, size_t size, co
     if (!memmem(image, len, ".version", 8))
         return fail(cudaErrorInvalidKernelImage, msg, msglen,
                     "%s is neither PTX text, a fatbin nor an ELF image%s", origin, "");
-    fb->ptx = calloc(1, sizeof *fb->ptx);
-    fb->ptx_len = calloc(1, sizeof *fb->ptx_len);
-    fb->arch = calloc(1, sizeof *fb->arch);
-    if (!fb->ptx || !fb->ptx_len || !fb->arch || !(fb->ptx[0] = malloc(len + 1))) return cudaErrorMemoryAllocation;
-    memcpy(fb->ptx[0], image, len);
-    fb->ptx[0][len] = 0;
-    fb->ptx_len[0] = len;
-    fb->arch[0] = ptx_target(fb->ptx[0]);
-    fb->nmod = 1;
-    return cudaSuccess;
+    return ptx_unit(fb, image, len);
 }
 
 /* Free a module record and its texts. */

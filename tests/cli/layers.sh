@@ -25,7 +25,8 @@ declare -A allow=(
   [driver]="runtime"
   [jitlink]=""
   [preload]=""
-  [libs]=""       # CUDA's libraries as warpsim provides them (src/libs/cublas): only the CUDA API they are built on
+  [libs]="common" # CUDA's libraries as warpsim provides them (src/libs/cublas, ...): only the CUDA API they are built
+                  # on, and what they share (src/libs/common, reached as ../common from a library's folder)
 )
 fails=0
 for d in src/*/; do

@@ -144,7 +144,7 @@ static int fits(int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t f
 static cublasStatus_t unsupported(const char *what)
 {
     static int said;
-    if (!said && !ws_cb_quiet())
+    if (!said && !ws_lib_quiet())
         fprintf(stderr, "warpsim: cuBLAS: %s is not simulated (CUBLAS_STATUS_NOT_SUPPORTED)\n", what);
     said = 1;
     return CUBLAS_STATUS_NOT_SUPPORTED;

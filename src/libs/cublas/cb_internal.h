@@ -8,6 +8,9 @@
 #include <cublas_v2.h>
 #include <cuda.h>
 
+#include "../common/lib_module.h"
+#include "../common/lib_msg.h"
+
 /* What a handle holds. */
 struct cublasContext {
     int device;                    /* the device current when it was made */
@@ -37,7 +40,5 @@ cublasStatus_t ws_cb_scalar(cublasHandle_t h, const void *p, void *out, size_t s
 /* Deliver a result of size bytes the kernel wrote to device scratch memory to result (host or device pointer, as
  * the pointer mode says); frees the scratch. */
 cublasStatus_t ws_cb_deliver(cublasHandle_t h, void *scratch, void *result, size_t size);
-/* Whether warpsim's messages are off (warpsim run --quiet). */
-int ws_cb_quiet(void);
 
 #endif
