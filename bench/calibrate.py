@@ -188,6 +188,29 @@ TENSOR_SASS = {
 }
 
 
+def two_run_compare(name, rec, ref, explained=()):
+    """One kernel of a set measured by two ncu runs (ref): H200 cycles (their mean), their spread, warpsim's cycles
+    and error, and the exact counters both runs agree on (less the explained ones); returns (hw, spread, sim, err,
+    ok, n, bad, skipped)."""
+    c = [num(r["sm__cycles_elapsed.max"]) for r in ref]
+    hw, sim = sum(c) / len(c), float(rec.get("sm__cycles_elapsed.max", 0))
+    ok, n, bad, skipped = 0, 0, [], []
+    for k in EXACT:
+        if k not in rec or k not in ref[0] or (name, k) in explained:
+            continue
+        vals = [num(r[k]) for r in ref]
+        short = k.split("__")[1].split(".")[0]
+        if len(set(vals)) > 1:
+            skipped.append(short)
+            continue
+        same = abs(vals[0] - float(rec[k])) <= (0.01 if "pct" in k or "waves" in k else 0)
+        n += 1
+        ok += same
+        if not same:
+            bad.append(f"{short}: {float(rec[k]):g} vs {vals[0]:g}")
+    return hw, abs(c[0] - c[-1]) / hw * 100, sim, (sim - hw) / hw * 100, ok, n, bad, skipped
+
+
 def tensor_section(benches, results, runs):
     """The tensor set's table: cycles against the mean of two ncu runs, the exact counters the two runs agree on,
     and tensor-pipe instructions: warpsim's (PTX) count times the SASS instructions per PTX instruction against the
@@ -198,22 +221,8 @@ def tensor_section(benches, results, runs):
         if rec is None or not ref:
             rows.append(f"| {name} | - | failed | | | | | | |")
             continue
-        c = [num(r["sm__cycles_elapsed.max"]) for r in ref]
-        hw, sim = sum(c) / len(c), float(rec.get("sm__cycles_elapsed.max", 0))
-        err = (sim - hw) / hw * 100
+        hw, spread, sim, err, ok_here, n_here, bad, _ = two_run_compare(name, rec, ref, TENSOR_EXPLAINED)
         errs.append((name, hw, sim, err))
-        ok_here, n_here, bad = 0, 0, []
-        for k in EXACT:
-            if k not in rec or k not in ref[0]:
-                continue
-            vals = [num(r[k]) for r in ref]
-            if len(set(vals)) > 1 or (name, k) in TENSOR_EXPLAINED:
-                continue
-            same = abs(vals[0] - float(rec[k])) <= (0.01 if "pct" in k or "waves" in k else 0)
-            n_here += 1
-            ok_here += same
-            if not same:
-                bad.append(f"{k.split('__')[1].split('.')[0]}: {float(rec[k]):g} vs {vals[0]:g}")
         ptx = float(rec.get("sm__inst_executed_pipe_tensor.sum", 0))
         sass = num(ref[0]["sm__inst_executed_pipe_tensor.sum"])
         ratio, text = TENSOR_SASS.get(name, (1, ""))
@@ -225,7 +234,7 @@ def tensor_section(benches, results, runs):
         exact_n += n_here
         mism += [f"{name}: " + "; ".join(bad)] if bad else []
         why.append(f"- {name}: {text}")
-        rows.append(f"| {name} | {hw:.0f} | {abs(c[0] - c[-1]) / hw * 100:.1f}% | {sim:.0f} | {err:+.1f}% | "
+        rows.append(f"| {name} | {hw:.0f} | {spread:.1f}% | {sim:.0f} | {err:+.1f}% | "
                     f"{ok_here}/{n_here} | {ptx:.0f} | {sass:.0f} | {ratio} |")
     mape, med, mean, worst = stats(errs)
     out = ["## Tensor set (tests/data/h200/tensor.cu): tensor cores and asynchronous copies", "",
@@ -264,32 +273,15 @@ def heldout_section(benches, results, runs):
         if rec is None or not ref:
             rows.append(f"| {name} | - | failed | | | | |")
             continue
-        c = [num(r["sm__cycles_elapsed.max"]) for r in ref]
-        hw, sim = sum(c) / len(c), float(rec.get("sm__cycles_elapsed.max", 0))
-        err = (sim - hw) / hw * 100
+        hw, spread, sim, err, ok_here, n_here, bad, skipped = two_run_compare(name, rec, ref)
         errs.append((name, hw, sim, err))
-        ok_here, n_here, bad, skipped = 0, 0, [], []
-        for k in EXACT:
-            if k not in rec or k not in ref[0]:
-                continue
-            vals = [num(r[k]) for r in ref]
-            short = k.split("__")[1].split(".")[0]
-            if len(set(vals)) > 1:
-                skipped.append(short)
-                continue
-            tol = 0.01 if "pct" in k or "waves" in k else 0
-            same = abs(vals[0] - float(rec[k])) <= tol
-            n_here += 1
-            ok_here += same
-            if not same:
-                bad.append(f"{short}: {float(rec[k]):g} vs {vals[0]:g}")
         exact_ok += ok_here
         exact_n += n_here
         mism += [f"{name}: " + "; ".join(bad)] if bad else []
         unrep += [f"{name}: " + ", ".join(skipped)] if skipped else []
         sass = sum(num(r["smsp__inst_executed.sum"]) for r in ref) / len(ref)
         ptx = float(rec.get("smsp__inst_executed.sum", 0))
-        rows.append(f"| {name} | {hw:.0f} | {abs(c[0] - c[-1]) / hw * 100:.1f}% | {sim:.0f} | {err:+.1f}% | "
+        rows.append(f"| {name} | {hw:.0f} | {spread:.1f}% | {sim:.0f} | {err:+.1f}% | "
                     f"{ok_here}/{n_here} | {ptx / sass:.2f} |")
     mape, med, mean, worst = stats(errs)
     out = ["## Held-out set (tests/data/h200/heldout.cu): kernels the model was never calibrated on", "",
