@@ -660,6 +660,13 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
         return NULL;
     }
     snprintf(arch, sizeof arch, "sm_%d%d", dev->cc_major, dev->cc_minor);
+    /* PTX for the device's architecture with its arch-specific features (.target sm_90a: wgmma, setmaxnreg) is
+     * sized as that target: ptxas -arch=sm_90 refuses those instructions */
+    size_t ts = 0, te = 0;
+    int target = ptx_target(ptx, len, &ts, &te);
+    int want = dev->cc_major * 10 + dev->cc_minor;
+    if (target == want && te > ts && te - ts < sizeof arch && isalpha((unsigned char)ptx[te - 1]))
+        snprintf(arch, sizeof arch, "%.*s", (int)(te - ts), ptx + ts);
     uint64_t h = fnv1a(arch, strlen(arch), fnv1a(ptx, len, 1469598103934665603ull));
     pthread_mutex_lock(&g_ptxas_lock);
     for (ptxas_node *n = g_ptxas; n; n = n->next) {
@@ -692,9 +699,6 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
     /* lower a .target newer than the device so ptxas accepts it (the simulator runs such PTX on any preset); a
      * .version newer than this ptxas knows (PTX from a newer toolkit, as CuPy's wheels carry) is lowered to the one
      * ptxas names, once, and kept only if ptxas then accepts the text */
-    size_t ts = 0, te = 0;
-    int target = ptx_target(ptx, len, &ts, &te);
-    int want = dev->cc_major * 10 + dev->cc_minor;
     if (target > want) node->t.retargeted = 1;
     char ver[16] = "";
     int st = -1;

@@ -90,6 +90,10 @@ struct ws_warp {
      * engine, and that copy's place in its destination block's queue */
     uint64_t *bulk_runs;
     int bulk_nruns, bulk_runs_cap, bulk_write;
+    /* cp.async (ops_async.c, timing mode): its last copy's global source per lane and the lanes that read global
+     * memory (src-size > 0), for the timing engine's L1/L2/DRAM accounting of the data it brings in */
+    uint64_t cp_src[32];
+    uint32_t cp_lanes;
     struct ws_block *bulk_last_blk;
     int bulk_last_seq;
     uint32_t cl_phase;       /* barrier.cluster: the cluster barrier phase the warp arrived in */

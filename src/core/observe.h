@@ -64,4 +64,20 @@ void ws_gpu_remove_observer(ws_gpu *g, const ws_observer *obs);
 /* Resolve a generic address for lane l of warp w into (space, address in that space). */
 int ws_resolve_generic(const ws_warp *w, uint64_t addr, uint64_t *out);
 
+/* One warp-wide memory access of a matrix instruction or asynchronous copy, for the timing engine: the lanes in
+ * mask access size bytes at addr[lane] of space (WS_S_SHARED offsets or WS_S_GLOBAL addresses); 16-byte-row
+ * accesses (ldmatrix's) use the first lanes for the rows. */
+typedef struct ws_mx_access {
+    uint64_t addr[32];
+    uint32_t mask;
+    uint8_t space, size;
+} ws_mx_access;
+#define WS_MX_MAX_ACCESSES 32   /* the most a wmma.load/store makes */
+/* The accesses a wmma.load / wmma.store of warp w (just executed) makes, as the SASS that implements it on sm_70+
+ * does: 16-bit fragments (and 8-bit ones whose registers hold bytes contiguous in memory) from shared memory as
+ * ldmatrix rows (eight 16-byte rows an access: LDSM, .trans where needed); otherwise one access per chunk of each
+ * lane's elements contiguous in memory (up to 16 bytes: LDS/LDG/STG.32/64/128, LDS.U8 for a gathered byte).
+ * Returns their number (0: none, or not such an instruction). */
+int ws_mma_accesses(ws_warp *w, const ws_insn *in, ws_mx_access *out);
+
 #endif

@@ -899,6 +899,16 @@ static uint64_t dbl_to_int(double x, int t)
     return (uint64_t)x;
 }
 
+/* An f32 rounded to tf32 (10 mantissa bits, the low 13 bits of the f32 cleared) by mode: rna (ties away from zero,
+   cvt.rna's), rz (truncation), otherwise nearest even; NaN and infinity pass unchanged. */
+static uint32_t f32_to_tf32(uint32_t b, int rnd)
+{
+    if ((b & 0x7f800000u) == 0x7f800000u) return b;
+    if (rnd == WS_R_RZ) return b & ~0x1fffu;
+    if (rnd == WS_R_RNA) return (b + 0x1000u) & ~0x1fffu;
+    return (b + 0xfffu + ((b >> 13) & 1u)) & ~0x1fffu;
+}
+
 /* Generic cvt: every type pair, rounding and saturation. */
 static void h_cvt(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
@@ -941,6 +951,8 @@ static void h_cvt(ws_warp *w, const ws_insn *in, uint32_t mask)
                 } else if (dt == WS_T_F64) {
                     if (sat) x = x > 1.0 ? 1.0 : (x > 0.0 ? x : 0.0);
                     out = bits_f64(x);
+                } else if (dt == WS_T_TF32) {
+                    out = f32_to_tf32(bits_f32((float)x), rnd);
                 } else {
                     float f = (float)x;
                     if (sat) f = f > 1.0f ? 1.0f : (f > 0.0f ? f : 0.0f);

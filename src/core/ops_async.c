@@ -86,6 +86,7 @@ static void async_land(ws_warp *w, uint32_t before)
 static void h_cp_async(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const ws_mma *x = in->mma;
+    w->cp_lanes = 0;
     FOR_LANES(mask, {
         unsigned cp = (unsigned)RG(x->b[0], l);
         if (cp != 4 && cp != 8 && cp != 16) { ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "cp.async with cp-size %u", cp); return; }
@@ -105,6 +106,8 @@ static void h_cp_async(ws_warp *w, const ws_insn *in, uint32_t mask)
                 return;
             }
             memcpy(buf, s, ss);
+            w->cp_src[l] = sa;
+            w->cp_lanes |= 1u << l;
         }
         if (w->L->timed) {
             if (async_push(w, (uint32_t)(d - w->blk->smem), buf, cp)) memcpy(d, buf, cp);

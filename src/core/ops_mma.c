@@ -6,9 +6,11 @@
  * 25 bits below it, summed exactly, the sum rounded toward zero; f64 one IEEE fma per k in order; integers exact,
  * wrapping or saturating (.satfinite). */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include "ops.h"
 #include "mma_layout.h"
+#include "observe.h"
 
 #define MX_MAXE 32   /* largest matrix edge (m32n8k16) */
 #define MX_K 256     /* largest k (b1 m16n8k256) */
@@ -48,6 +50,28 @@ static inline void frag_set(ws_warp *w, const int32_t *regs, int eb, int i, int 
 
 /* a base-32 digit of the layout tables */
 static inline int dig(char ch) { return ch <= '9' ? ch - '0' : ch - 'A' + 10; }
+
+#define MX_NLAYOUTS (sizeof ws_mx_layouts / sizeof *ws_mx_layouts)
+static uint8_t *g_layout_rc[MX_NLAYOUTS];   /* each layout's (row, col) digits decoded, lane by lane */
+static pthread_once_t g_layout_once = PTHREAD_ONCE_INIT;
+
+/* Decode every layout's digits once (the handlers read them per element). */
+static void layouts_decode(void)
+{
+    for (size_t i = 0; i < MX_NLAYOUTS; i++) {
+        size_t n = 2 * 32 * (size_t)ws_mx_layouts[i].nel;
+        g_layout_rc[i] = malloc(n);
+        if (!g_layout_rc[i]) abort();
+        for (size_t j = 0; j < n; j++) g_layout_rc[i][j] = (uint8_t)dig(ws_mx_layouts[i].rc[j]);
+    }
+}
+
+/* The decoded (row, col) pairs of layout L: entry 2 * (lane * nel + i) is element i's row, the next its column. */
+static inline const uint8_t *layout_rc(const ws_mx_layout *L)
+{
+    pthread_once(&g_layout_once, layouts_decode);
+    return g_layout_rc[L - ws_mx_layouts];
+}
 
 /* the measured wmma layout of a fragment (use 0 a, 1 b, 2 c/d); NULL when the H200 has none */
 static const ws_mx_layout *wmma_layout(int use, const ws_mma *x, int type)
@@ -101,18 +125,24 @@ static inline float in_float(uint64_t v, int t)
     }
 }
 
-/* a double rounded toward zero to float */
-static float rz_f32(double x)
+/* sum * 2^u (|sum| < 2^53, so exact as a double) rounded toward zero to float: as a double rounded toward zero would
+ * give, from the integer directly */
+static float fixed_rz_f32(int64_t sum, int u)
 {
-    double a = fabs(x);
-    if (a == 0 || isnan(x)) return (float)x;
-    if (a >= 0x1p128) return x < 0 ? -INFINITY : INFINITY;
-    int e;
-    frexp(a, &e);                      /* a = f * 2^e, f in [0.5, 1) */
-    int q = e - 1 < -126 ? -149 : e - 24;   /* quantum of float at a */
-    double t = ldexp(floor(ldexp(a, -q)), q);
-    if (t >= 0x1p128) t = 0x1.fffffep127;
-    return (float)(x < 0 ? -t : t);
+    if (!sum) return 0.0f;
+    uint32_t sign = sum < 0 ? 0x80000000u : 0;
+    uint64_t m = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
+    int top = 63 - __builtin_clzll(m), e = top + u;   /* |x| in [2^e, 2^(e+1)) */
+    if (e >= 128) return sign ? -INFINITY : INFINITY;
+    uint32_t bits;
+    if (e >= -126) {
+        uint64_t mant = top >= 23 ? m >> (top - 23) : m << (23 - top);   /* 24 bits, truncated */
+        bits = ((uint32_t)(e + 127) << 23) | ((uint32_t)mant & 0x7fffffu);
+    } else {
+        int sh = u + 149;                            /* in units of 2^-149 */
+        bits = (uint32_t)(sh >= 0 ? m << sh : (-sh >= 64 ? 0 : m >> -sh));
+    }
+    return f32_of(sign | bits);
 }
 
 /* an input element split for the block sum: x = sig * 2^(e - 23), sig an integer below 2^24 (0 for zero), e its
@@ -146,17 +176,27 @@ static inline mx_in mx_split_bits(uint64_t v, int t)
 }
 
 /* c + sum a[k]*b[k] over one block, the way the H200's tensor core forms it (see the file comment); a and b are
- * n split inputs, af/bf the same as floats for the special-value path */
-static float fused_block(const mx_in *a, const mx_in *const *b, int n, float c, const float *af, const float *const *bf)
+ * n split inputs, af/bf the same as floats for the special-value path (special: an input of a or b is infinite or
+ * NaN, or unknown when -1) */
+static float fused_block(const mx_in *a, const mx_in *b, int n, float c, const float *af, const float *bf, int special)
 {
-    int special = !isfinite(c), any = c != 0, emax = -100000;
+    int any = c != 0, emax = -100000, ek[MX_K];
+    int64_t pk[MX_K];
+    if (special < 0) {
+        special = 0;
+        for (int k = 0; k < n; k++) special |= a[k].special | b[k].special;
+    }
+    special |= !isfinite(c);
     for (int k = 0; k < n; k++) {
-        special |= a[k].special | b[k]->special;
-        if (a[k].sig && b[k]->sig) { any = 1; int e = a[k].e + b[k]->e; if (e > emax) emax = e; }
+        int64_t p = a[k].sig * b[k].sig;     /* exact: below 2^48 */
+        int e = a[k].e + b[k].e;
+        pk[k] = p;
+        ek[k] = e;
+        if (p) { any = 1; if (e > emax) emax = e; }
     }
     if (special || !any) {
         float s = c;
-        for (int k = 0; k < n; k++) s += af[k] * *bf[k];
+        for (int k = 0; k < n; k++) s += af[k] * bf[k];
         return s;
     }
     mx_in cc = mx_split_bits(bits_f32(c), WS_MT_F32);
@@ -170,35 +210,43 @@ static float fused_block(const mx_in *a, const mx_in *const *b, int n, float c, 
         sum += cc.sig < 0 ? -m : m;
     }
     for (int k = 0; k < n; k++) {
-        if (!a[k].sig || !b[k]->sig) continue;
-        int64_t p = a[k].sig * b[k]->sig;    /* exact: below 2^48 */
-        int sh = 21 + emax - (a[k].e + b[k]->e);   /* p * 2^(ea+eb-46) in units of 2^u, truncated toward zero */
+        int64_t p = pk[k];
+        if (!p) continue;
+        int sh = 21 + emax - ek[k];          /* p * 2^(ea+eb-46) in units of 2^u, truncated toward zero */
         int64_t m = p < 0 ? -p : p;
         m = sh >= 63 ? 0 : m >> sh;
         sum += p < 0 ? -m : m;
     }
-    return rz_f32(ldexp((double)sum, u));
+    return fixed_rz_f32(sum, u);
 }
 
 /* D = A*B + C for float inputs; kb is the hardware block (16 for f16/bf16, 4 for wmma tf32, else the k) */
 static void mma_float(const ws_mma *x, mx_mats *M, int kb)
 {
-    static _Thread_local mx_in sa[MX_MAXE][MX_K], sb[MX_K][MX_MAXE];
-    static _Thread_local float fa[MX_MAXE][MX_K], fb[MX_K][MX_MAXE];
+    static _Thread_local mx_in sa[MX_MAXE][MX_K], sb[MX_MAXE][MX_K];   /* sb: B transposed (columns) */
+    static _Thread_local float fa[MX_MAXE][MX_K], fb[MX_MAXE][MX_K];
+    static _Thread_local uint8_t spa[MX_MAXE][MX_K], spb[MX_MAXE][MX_K];   /* a special input in the block at k0 */
     for (int i = 0; i < x->m; i++)
-        for (int k = 0; k < x->k; k++) { fa[i][k] = in_float(M->a[i][k], x->atype); sa[i][k] = mx_split_bits(M->a[i][k], x->atype); }
+        for (int k = 0; k < x->k; k++) {
+            fa[i][k] = in_float(M->a[i][k], x->atype);
+            sa[i][k] = mx_split_bits(M->a[i][k], x->atype);
+            if (k % kb == 0) spa[i][k] = 0;
+            spa[i][k - k % kb] |= sa[i][k].special;
+        }
     for (int k = 0; k < x->k; k++)
-        for (int j = 0; j < x->n; j++) { fb[k][j] = in_float(M->b[k][j], x->btype); sb[k][j] = mx_split_bits(M->b[k][j], x->btype); }
-    const mx_in *bcol[MX_K];
-    const float *bfc[MX_K];
-    for (int j = 0; j < x->n; j++) {
-        for (int k = 0; k < x->k; k++) { bcol[k] = &sb[k][j]; bfc[k] = &fb[k][j]; }
+        for (int j = 0; j < x->n; j++) {
+            fb[j][k] = in_float(M->b[k][j], x->btype);
+            sb[j][k] = mx_split_bits(M->b[k][j], x->btype);
+            if (k % kb == 0) spb[j][k] = 0;
+            spb[j][k - k % kb] |= sb[j][k].special;
+        }
+    for (int j = 0; j < x->n; j++)
         for (int i = 0; i < x->m; i++) {
             float acc = x->ctype == WS_MT_F16 ? ws_half_to_float((uint16_t)M->c[i][j]) : f32_of(M->c[i][j]);
-            for (int k0 = 0; k0 < x->k; k0 += kb) acc = fused_block(&sa[i][k0], &bcol[k0], kb, acc, &fa[i][k0], &bfc[k0]);
+            for (int k0 = 0; k0 < x->k; k0 += kb)
+                acc = fused_block(&sa[i][k0], &sb[j][k0], kb, acc, &fa[i][k0], &fb[j][k0], spa[i][k0] | spb[j][k0]);
             M->c[i][j] = x->dtype == WS_MT_F16 ? ws_float_to_half(acc, WS_R_RN) : bits_f32(acc);
         }
-    }
 }
 
 /* D = A*B + C in f64: one fma per k, in order */
@@ -243,15 +291,13 @@ float ws_mx_dot(const uint64_t *a, int at, const uint64_t *b, int bt, int n, int
 {
     mx_in sa[MX_K], sb[MX_K];
     float fa[MX_K], fbv[MX_K];
-    const mx_in *bp[MX_K];
-    const float *bfp[MX_K];
     if (n > MX_K) n = MX_K;
     for (int k = 0; k < n; k++) {
         sa[k] = mx_split_bits(a[k], at); fa[k] = in_float(a[k], at);
         sb[k] = mx_split_bits(b[k], bt); fbv[k] = in_float(b[k], bt);
-        bp[k] = &sb[k]; bfp[k] = &fbv[k];
     }
-    for (int k0 = 0; k0 < n; k0 += kb) c = fused_block(&sa[k0], &bp[k0], kb < n - k0 ? kb : n - k0, c, &fa[k0], &bfp[k0]);
+    for (int k0 = 0; k0 < n; k0 += kb)
+        c = fused_block(&sa[k0], &sb[k0], kb < n - k0 ? kb : n - k0, c, &fa[k0], &fbv[k0], -1);
     return c;
 }
 
@@ -291,17 +337,19 @@ static int gather(ws_warp *w, const ws_insn *in, mx_mats *M)
         const int32_t *regs = use == 0 ? x->a : use == 1 ? x->b : x->c;
         int nregs = use == 0 ? x->na : use == 1 ? x->nb : x->nc;
         const ws_mx_layout *L = NULL;
+        const uint8_t *rc = NULL;
         int nel = nregs * (eb == 64 ? 1 : 32 / eb);
         if (wm && !sub) {
             L = wmma_layout(use, x, t);
             if (!L) { ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "wmma.mma: no fragment layout for this shape and type"); return -1; }
             nel = L->nel;
+            rc = layout_rc(L);
         }
         /* backwards, so that an element held twice (f16 a/b of the k16 wmma shapes) takes its first copy */
         for (int l = 31; l >= 0; l--)
             for (int i = nel - 1; i >= 0; i--) {
                 int r, c;
-                if (L) { r = dig(L->rc[2 * (l * nel + i)]); c = dig(L->rc[2 * (l * nel + i) + 1]); }
+                if (L) { r = rc[2 * (l * nel + i)]; c = rc[2 * (l * nel + i) + 1]; }
                 else if (sub) {
                     if (use == 2) { r = l >> 2; c = 2 * (l & 3) + i; } else sub_rc(eb, use, l, i, &r, &c);
                 } else mma_rc(x, use, t, l, i, &r, &c);
@@ -320,11 +368,12 @@ static void scatter(ws_warp *w, const ws_insn *in, mx_mats *M)
     const ws_mma *x = in->mma;
     int wm = x->kind == WS_MX_WMMA, sub = wm && mt_bits(x->atype) < 8, eb = mt_bits(x->dtype);
     const ws_mx_layout *L = wm && !sub ? wmma_layout(2, x, x->dtype) : NULL;
+    const uint8_t *rc = L ? layout_rc(L) : NULL;
     int nel = L ? L->nel : x->nd * (eb == 64 ? 1 : 32 / eb);
     for (int l = 0; l < 32; l++)
         for (int i = 0; i < nel; i++) {
             int r, c;
-            if (L) { r = dig(L->rc[2 * (l * nel + i)]); c = dig(L->rc[2 * (l * nel + i) + 1]); }
+            if (L) { r = rc[2 * (l * nel + i)]; c = rc[2 * (l * nel + i) + 1]; }
             else if (sub) { r = l >> 2; c = 2 * (l & 3) + i; }
             else mma_rc(x, 2, x->dtype, l, i, &r, &c);
             frag_set(w, x->d, eb, i, l, M->c[r][c]);
@@ -413,9 +462,10 @@ static void h_wmma_ldst(ws_warp *w, const ws_insn *in, uint32_t mask)
     const ws_mx_layout *L = wmma_layout(use, x, t);
     if (!L) { ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "%s: no fragment layout for this shape and type", ws_opcode_name(in->op)); return; }
     unsigned es = (unsigned)eb / 8;
+    const uint8_t *rc = layout_rc(L);
     for (int l = 0; l < 32; l++)
         for (int i = 0; i < L->nel; i++) {
-            int r = dig(L->rc[2 * (l * L->nel + i)]), c = dig(L->rc[2 * (l * L->nel + i) + 1]);
+            int r = rc[2 * (l * L->nel + i)], c = rc[2 * (l * L->nel + i) + 1];
             uint64_t idx = col ? (uint64_t)c * ld + (uint64_t)r : (uint64_t)r * ld + (uint64_t)c;
             uint8_t *p = mx_ptr(w, in, x->space, base + idx * es, es, l);
             if (!p) return;
@@ -452,10 +502,93 @@ unsigned ws_mma_elem_addr(ws_warp *w, const ws_insn *in, int l, int i, uint64_t 
     }
     const ws_mx_layout *L = wmma_layout(use, x, t);
     if (!L || i >= L->nel) return 0;
-    r = dig(L->rc[2 * (l * L->nel + i)]);
-    c = dig(L->rc[2 * (l * L->nel + i) + 1]);
+    r = layout_rc(L)[2 * (l * L->nel + i)];
+    c = layout_rc(L)[2 * (l * L->nel + i) + 1];
     *addr = base + (col ? (uint64_t)c * ld + (uint64_t)r : (uint64_t)r * ld + (uint64_t)c) * (uint64_t)(eb / 8);
     return (unsigned)eb / 8;
+}
+
+/* The space of a wmma operand address a of warp w (explicit, or a generic address resolved), *a made an offset
+ * into it. */
+static int mx_space(ws_warp *w, int space, uint64_t *a)
+{
+    if (space == WS_S_SHARED || space == WS_S_GLOBAL) return space;
+    uint64_t o;
+    int sp = ws_resolve_generic(w, *a, &o);
+    *a = o;
+    return sp;
+}
+
+/* Append an ldmatrix-style access of the n 16-byte rows at rows[] to out[*k] (room permitting). */
+static void mx_row_access(ws_mx_access *out, int *k, const uint64_t *rows, int n, int space)
+{
+    if (!n || *k == WS_MX_MAX_ACCESSES) return;
+    ws_mx_access *m = &out[(*k)++];
+    memcpy(m->addr, rows, sizeof *rows * (size_t)n);
+    m->mask = n == 32 ? 0xffffffffu : (1u << n) - 1;
+    m->space = (uint8_t)space;
+    m->size = 16;
+}
+
+/* ldmatrix-style accesses of the distinct 16-byte rows the lanes' elements fall in (a[l][i], n per lane), eight
+ * rows an access, rows taken in element order; returns the number of accesses written to out. */
+static int mx_rows(const uint64_t a[32][32], int n, int space, ws_mx_access *out)
+{
+    static _Thread_local uint64_t seen[32 * 32];
+    uint64_t pend[8];
+    int nseen = 0, npend = 0, k = 0;
+    for (int i = 0; i < n; i++)
+        for (int l = 0; l < 32; l++) {
+            uint64_t row = a[l][i] & ~15ull;
+            int j = 0;
+            while (j < nseen && seen[j] != row) j++;
+            if (j < nseen) continue;
+            seen[nseen++] = row;
+            pend[npend++] = row;
+            if (npend == 8) { mx_row_access(out, &k, pend, npend, space); npend = 0; }
+        }
+    mx_row_access(out, &k, pend, npend, space);
+    return k;
+}
+
+/* The accesses of a wmma.load / wmma.store (see observe.h). */
+int ws_mma_accesses(ws_warp *w, const ws_insn *in, ws_mx_access *out)
+{
+    if ((in->op != WS_OP_WMMA_LOAD && in->op != WS_OP_WMMA_STORE) || !in->mma) return 0;
+    static _Thread_local uint64_t a[32][32];
+    int n = 0, space = WS_S_GLOBAL;
+    unsigned es = 0;
+    for (int l = 0; l < 32; l++) {
+        int m = 0;
+        uint64_t e;
+        unsigned sz;
+        for (int i = 0; i < 32 && (sz = ws_mma_elem_addr(w, in, l, i, &e)) != 0; i++) {
+            space = mx_space(w, in->mma->space, &e);
+            int dup = 0;
+            for (int j = 0; j < m && !dup; j++) dup = a[l][j] == e;   /* sm_70's f16 fragments hold each twice */
+            if (!dup) a[l][m++] = e;
+            es = sz;
+        }
+        n = m;
+    }
+    if (!n || (space != WS_S_SHARED && space != WS_S_GLOBAL)) return 0;
+    int contiguous4 = es == 1 && n % 4 == 0;   /* bytes of a register next to each other in memory */
+    for (int i = 0; contiguous4 && i < n; i++) contiguous4 = a[0][i] == a[0][i - i % 4] + (uint64_t)(i % 4);
+    if (space == WS_S_SHARED && in->op == WS_OP_WMMA_LOAD && (es == 2 || contiguous4)) return mx_rows(a, n, space, out);
+    /* chunks of lane 0's elements contiguous in memory, aligned to their size (the same for every lane) */
+    int k = 0;
+    for (int i = 0; i < n && k < WS_MX_MAX_ACCESSES;) {
+        unsigned size = es;
+        int j = i + 1;
+        while (j < n && a[0][j] == a[0][i] + size && size + es <= 16 && a[0][i] % (size + es) == 0) size += es, j++;
+        ws_mx_access *m = &out[k++];
+        for (int l = 0; l < 32; l++) m->addr[l] = a[l][i];
+        m->mask = 0xffffffffu;
+        m->space = (uint8_t)space;
+        m->size = (uint8_t)size;
+        i = j;
+    }
+    return k;
 }
 
 /* ldmatrix / stmatrix: 8x8 b16 matrices whose rows' addresses lanes 8j..8j+7 give */

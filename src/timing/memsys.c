@@ -867,6 +867,28 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
     return done;
 }
 
+/* The accesses of one matrix or asynchronous-copy warp instruction (see memsys.h). */
+uint64_t ws_ms_matrix(ws_memsys *ms, int sm, const ws_mx_access *acc, int n, int is_write, uint64_t now)
+{
+    memset(&ms->acc, 0, sizeof ms->acc);
+    if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
+    uint64_t done = now;
+    for (int k = 0; k < n; k++) {
+        const ws_mx_access *a = &acc[k];
+        if (!a->mask) continue;
+        uint64_t f;
+        if (a->space == WS_S_SHARED) f = ws_ms_shared(ms, sm, a->addr, a->mask, a->size, is_write, now);
+        else {
+            uint64_t it[32];
+            int m = 0;
+            for (uint32_t t = a->mask; t; t &= t - 1) it[m++] = a->addr[__builtin_ctz(t)];
+            f = ws_ms_global(ms, sm, it, m, a->size, is_write, 0, now);
+        }
+        if (f > done) done = f;
+    }
+    return done;
+}
+
 /* A bulk copy's global footprint (runs of address, bytes): the TMA unit's traffic goes to L2 without the L1 and
  * the LSU path (Nsight Compute counts it in lts__t_sectors_srcunit_tex_op_read, not in the l1tex LSU global
  * sectors, measured on an H200), one 128-byte line per cycle from now; returns when the last sector arrives

@@ -67,6 +67,11 @@ const ws_ms_access_counts *ws_ms_last_access(const ws_memsys *ms);
  * by warpsim's H200 runs */
 #define WS_MS_LAT_DSMEM 200
 uint64_t ws_ms_drain_cycle(const ws_memsys *ms);
+/* The accesses of one matrix or asynchronous-copy warp instruction (ws_mma_accesses; a cp.async's global sources):
+ * loads, or stores when is_write; counted as ld/st requests and sectors or shared-memory wavefronts (Nsight Compute
+ * counts LDGSTS in the global load requests and sectors, not in the shared-memory store wavefronts); returns when
+ * the last one completes (ws_ms_last_access says what they added to the counters). */
+uint64_t ws_ms_matrix(ws_memsys *ms, int sm, const ws_mx_access *acc, int n, int is_write, uint64_t now);
 /* A bulk copy's global footprint: runs[2i] address, runs[2i+1] bytes; counted as global loads (is_write: stores);
  * returns the cycle its last sector arrives. */
 uint64_t ws_ms_bulk(ws_memsys *ms, int sm, const uint64_t *runs, int nruns, int is_write, uint64_t now);

@@ -17,7 +17,7 @@ const char *const ws_stall_names[WS_ST_COUNT] = {
 };
 
 #define NEVER UINT64_MAX
-#define WS_TM_WG_GROUPS 8          /* wgmma groups a warp tracks (older ones merge) */
+#define WS_TM_GROUPS 8             /* wgmma / cp.async groups a warp tracks (older ones merge) */
 #define WS_TM_TEX_LANES_PER_SP 4   /* texture filtering lanes per sub-partition per cycle (one quad) */
 
 /* warp scheduling policies */
@@ -38,6 +38,14 @@ typedef struct tfn {
     tsi *tab;                  /* fn->ncode entries */
 } tfn;
 
+/* a warp's asynchronous groups of one kind (wgmma, cp.async): when the work not yet committed is done, and when each
+ * committed group is, oldest first */
+typedef struct tgrp {
+    uint64_t open;
+    uint64_t g[WS_TM_GROUPS];
+    int n;
+} tgrp;
+
 typedef struct tw {           /* a resident warp as the scheduler sees it */
     ws_warp *w;
     uint64_t ready;            /* earliest cycle its next instruction can issue */
@@ -55,9 +63,10 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     const ws_func *sfn;        /* function of stab (the warp's function when it last looked) */
     const tsi *stab;           /* its static facts */
     int slot;                  /* its index in sp->warps and sp->rdy while resident, else -1 */
-    uint64_t wg_open;          /* wgmma: when the multiply-adds not yet committed to a group are done */
-    uint64_t wg_group[WS_TM_WG_GROUPS]; /* wgmma: when each committed group is done, oldest first */
-    int wg_ngroups;
+    tgrp wg;                   /* wgmma groups: the multiply-adds */
+    tgrp cp;                   /* cp.async groups: the copies' data arriving in shared memory */
+    ws_mx_access *mx;          /* the accesses of its last wmma.load/store or cp.async (for the serial phase) */
+    int nmx;
 } tw;
 
 typedef struct tblk {
@@ -401,8 +410,8 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
         memset(x->rk, 0, (size_t)tm->nregs);
         x->last_issue = t;
         x->waiting_bar = 0;
-        x->wg_open = 0;
-        x->wg_ngroups = 0;
+        memset(&x->wg, 0, sizeof x->wg);
+        memset(&x->cp, 0, sizeof x->cp);
         x->age = tm->age++;
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
         x->sp = sp;
@@ -552,29 +561,42 @@ static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
 /* value of register slot r of lane l of warp w */
 #define RG_VALUE(w, r, l) ((w)->regs[(size_t)(r) * WS_LANES + (size_t)(l)])
 
-/* wgmma.commit_group: the open multiply-adds become a group; wgmma.wait_group n: the warp waits until all but the
- * n most recent groups are done (1 when it waits: its ready time is set) */
-static int wgmma_group(ws_tm *tm, tw *x, int kind, uint64_t n, uint64_t t)
+/* Close a warp's open group of g (commit_group). */
+static void grp_commit(tgrp *g)
 {
-    if (kind == WS_MX_WG_COMMIT) {
-        if (x->wg_ngroups == WS_TM_WG_GROUPS) {   /* merge the two oldest: waiting for either waits for both */
-            if (x->wg_group[1] < x->wg_group[0]) x->wg_group[1] = x->wg_group[0];
-            memmove(x->wg_group, x->wg_group + 1, sizeof *x->wg_group * (WS_TM_WG_GROUPS - 1));
-            x->wg_ngroups--;
-        }
-        x->wg_group[x->wg_ngroups++] = x->wg_open;
-        x->wg_open = 0;
-        return 0;
+    if (g->n == WS_TM_GROUPS) {   /* merge the two oldest: waiting for either waits for both */
+        if (g->g[1] < g->g[0]) g->g[1] = g->g[0];
+        memmove(g->g, g->g + 1, sizeof *g->g * (WS_TM_GROUPS - 1));
+        g->n--;
     }
-    if (kind != WS_MX_WG_WAIT) return 0;
+    g->g[g->n++] = g->open;
+    g->open = 0;
+}
+
+/* wait_group n: drop all but the n most recent committed groups of g; returns when the dropped ones are done. */
+static uint64_t grp_wait(tgrp *g, uint64_t n)
+{
     uint64_t until = 0;
-    int done = (uint64_t)x->wg_ngroups > n ? x->wg_ngroups - (int)n : 0;
-    for (int i = 0; i < done; i++) if (x->wg_group[i] > until) until = x->wg_group[i];
-    memmove(x->wg_group, x->wg_group + done, sizeof *x->wg_group * (size_t)(x->wg_ngroups - done));
-    x->wg_ngroups -= done;
+    int done = (uint64_t)g->n > n ? g->n - (int)n : 0;
+    for (int i = 0; i < done; i++) if (g->g[i] > until) until = g->g[i];
+    memmove(g->g, g->g + done, sizeof *g->g * (size_t)(g->n - done));
+    g->n -= done;
+    return until;
+}
+
+/* A group instruction of warp x issued at t: wgmma.commit_group / wait_group (kind) or cp.async.commit_group /
+ * wait_group / wait_all (op); n is wait_group's operand. A wait whose groups are not done keeps the warp until
+ * they are: returns 1 then (its ready time is set). */
+static int async_group(ws_tm *tm, tw *x, int op, int kind, uint64_t n, uint64_t t)
+{
+    tgrp *g = op == WS_OP_WGMMA ? &x->wg : &x->cp;
+    int wait = op == WS_OP_WGMMA ? kind == WS_MX_WG_WAIT : op == WS_OP_CP_WAIT || op == WS_OP_CP_WAIT_ALL;
+    if ((op == WS_OP_WGMMA && kind == WS_MX_WG_COMMIT) || op == WS_OP_CP_COMMIT) grp_commit(g);
+    if (!wait) return 0;
+    uint64_t until = grp_wait(g, op == WS_OP_CP_WAIT_ALL ? 0 : n);
     if (until <= t + 1) return 0;
     compute_ready(tm, x, until);
-    x->reason = WS_ST_MATH_THROTTLE;
+    x->reason = op == WS_OP_WGMMA ? WS_ST_MATH_THROTTLE : WS_ST_LONG_SCOREBOARD;
     return 1;
 }
 
@@ -604,6 +626,14 @@ static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t
     const ws_insn *in = r->in;
     /* managed memory: the access waits for the pages it faults on (or for the link, to a mapped host page) */
     uint64_t from = tm->um.um && ws_um_any(tm->um.um) ? tm_um_access(&tm->um, r, t) : t;
+    if (in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE) {
+        /* a cp.async's data lands when its last sector arrives; fragment registers are not scoreboarded */
+        uint64_t done = ws_ms_matrix(tm->ms, tx_sm(x), x->mx, x->nmx, in->op == WS_OP_WMMA_STORE, from);
+        if (tm->nlis) mem_event(tm, x, r, t, done);
+        if (in->op == WS_OP_CP_ASYNC && done > x->cp.open) x->cp.open = done;
+        if (done > acc->end) acc->end = done;
+        return;
+    }
     uint64_t done = ws_ms_access_warp(tm->ms, tx_sm(x), x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, r, from);
     if (tm->nlis) mem_event(tm, x, r, t, done);
     int kind = (r->space[__builtin_ctz(r->exec)] == WS_S_SHARED) ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
@@ -708,9 +738,9 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         sp->pipe_free[p] = t + (uint64_t)tc;
         if (in->op == WS_OP_WGMMA && in->mma->kind == WS_MX_WGMMA) {   /* asynchronous: the warp goes on */
             uint64_t done = t + (uint64_t)tc + (uint64_t)tm->lat_cycles[WS_LAT_TENSOR];
-            if (done > x->wg_open) x->wg_open = done;
+            if (done > x->wg.open) x->wg.open = done;
         }
-        acc->tensor_insts++;
+        if (in->op != WS_OP_WGMMA || in->mma->kind == WS_MX_WGMMA) acc->tensor_insts++;   /* not fence/commit/wait */
         acc->tensor_cycles += (uint64_t)tc;
     } else sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
     sp->issued++;
@@ -723,7 +753,18 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         ws_bulk_set_ready(w, done);
         w->bulk_nruns = 0;
     }
-    if ((in->iflags & WS_IF_MEMSYS) && r.exec) {
+    int mx = in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE;
+    if (mx && r.exec) {   /* their accesses, for the memory system: a cp.async's global sources, a fragment's */
+        if (!x->mx) x->mx = malloc(sizeof *x->mx * WS_MX_MAX_ACCESSES);
+        if (in->op == WS_OP_CP_ASYNC) {
+            memcpy(x->mx->addr, w->cp_src, sizeof x->mx->addr);
+            x->mx->mask = w->cp_lanes;
+            x->mx->space = WS_S_GLOBAL;
+            x->mx->size = (uint8_t)r.size;
+            x->nmx = 1;
+        } else x->nmx = ws_mma_accesses(w, in, x->mx);
+    }
+    if (((in->iflags & WS_IF_MEMSYS) || mx) && r.exec) {
         if (serial) mem_account(tm, acc, x, &r, t);
         else defer(tm, x->blk->sm, PD_MEMSYS, x, NULL)->rec = r;
     } else {
@@ -763,8 +804,11 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         set_ready(x, NEVER);
         return;
     }
-    if (in->op == WS_OP_WGMMA && in->mma && r.exec &&
-        wgmma_group(tm, x, in->mma->kind, in->mma->kind == WS_MX_WG_WAIT ? RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) : 0, t))
+    if ((in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL) &&
+        in->mma && r.exec &&
+        async_group(tm, x, in->op, in->mma->kind,
+                    in->mma->extra >= 0 && (in->op == WS_OP_CP_WAIT || in->mma->kind == WS_MX_WG_WAIT)
+                        ? RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) : 0, t))
         return;
     compute_ready(tm, x, t + 1);
 }
@@ -1140,7 +1184,7 @@ placed:;
     for (int i = 0; i < L->npool; i++) {
         tblk *tb = L->pool[i]->user;
         if (!tb) continue;
-        for (int k = 0; k < L->pool[i]->nwarps; k++) { free(tb->warps[k].rr); free(tb->warps[k].rk); }
+        for (int k = 0; k < L->pool[i]->nwarps; k++) { free(tb->warps[k].rr); free(tb->warps[k].rk); free(tb->warps[k].mx); }
         free(tb->warps);
         free(tb);
         L->pool[i]->user = NULL;

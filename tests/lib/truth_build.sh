@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # truth_build.sh - build an H200 measurement program (tests/data/h200/PROG.cu, or $WARPSIM_TRUTH_DIR/PROG.cu; PROG
-# is truth, the calibration set, unless given: heldout is the held-out set) into build/PROG with
-# nvcc -O3 -arch=sm_90 -lineinfo -cudart shared, unless build/PROG is newer than the source.
+# is truth, the calibration set, unless given: heldout is the held-out set, tensor the tensor-core set) into
+# build/PROG with nvcc -O3 -arch=sm_90 -lineinfo -cudart shared (tensor: for sm_90a, whose wgmma needs it: nvcc 13's
+# -arch=sm_90a also makes compute_90 PTX, which ptxas refuses), unless build/PROG is newer than the source.
 # Used by the truth tests in tests/cli and by bench/calibrate.py (make calibrate); a lock lets them run at once.
 #
 #   tests/lib/truth_build.sh [PROG] exit 0: build/PROG is up to date; 77: nvcc is missing (the last line of the
@@ -12,7 +13,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TRUTH=${WARPSIM_TRUTH_DIR:-$ROOT/tests/data/h200}
 NVCC=${NVCC:-nvcc}
 PROG=${1:-truth}
-case $PROG in truth|heldout) ;; *) echo "truth_build: unknown program $PROG (truth or heldout)"; exit 1 ;; esac
+case $PROG in truth|heldout) ARCH=(-arch=sm_90) ;; tensor) ARCH=(-gencode 'arch=compute_90a,code=[sm_90a,compute_90a]') ;;
+  *) echo "truth_build: unknown program $PROG (truth, heldout or tensor)"; exit 1 ;; esac
 SRC=$TRUTH/$PROG.cu
 EXE=$ROOT/build/$PROG
 mkdir -p "$ROOT/build"
@@ -26,9 +28,9 @@ mkdir -p "$ROOT/build"
     exit 77
   fi
   tmp=$EXE.tmp.$$
-  if ! "$NVCC" -O3 -arch=sm_90 -lineinfo -cudart shared -o "$tmp" "$SRC" >"$ROOT/build/$PROG.log" 2>&1; then
+  if ! "$NVCC" -O3 "${ARCH[@]}" -lineinfo -cudart shared -o "$tmp" "$SRC" >"$ROOT/build/$PROG.log" 2>&1; then
     rm -f "$tmp"
-    tail -n 5 "$ROOT/build/truth.log"
+    tail -n 5 "$ROOT/build/$PROG.log"
     echo "truth_build: nvcc could not build $SRC (log in build/$PROG.log)"
     exit 1
   fi
