@@ -546,7 +546,8 @@ static void test_run_report(void)
     ws_rep_launch_json(&w, &l[0]);
     expect(&w,
            "{\"kernel\": \"_Z4fillPii\", \"grid\": [2, 1, 1], \"block\": [4, 1, 1], \"dynamic_smem\": 0, "
-           "\"smsp__inst_executed.sum\": 10, \"smsp__thread_inst_executed.sum\": 40, \"host_seconds\": 0.000123000}",
+           "\"smsp__inst_executed.sum\": 10, \"warpsim__inst_executed_basis\": \"ptx\", "
+           "\"warpsim__ptx_inst_executed.sum\": 10, \"smsp__thread_inst_executed.sum\": 40, \"host_seconds\": 0.000123000}",
            "a launch without occupancy or timing, byte for byte");
 
     FILE *f = tmpfile();
@@ -586,6 +587,7 @@ static void test_run_report(void)
     }
     if (ok) check(1, "occupancy and timing metrics in today's order and precisions", NULL);
     check(strstr(text, "\"block\": [1, 1, 1], \"dynamic_smem\": 0, \"smsp__inst_executed.sum\": 0, "
+                       "\"warpsim__inst_executed_basis\": \"ptx\", \"warpsim__ptx_inst_executed.sum\": 0, "
                        "\"smsp__thread_inst_executed.sum\": 0, \"host_seconds\": 0.000000000, \"error\": "
                        "\"cudaErrorIllegalAddress\"}") != NULL, "failed launch ends with its error name", NULL);
 
