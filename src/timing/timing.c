@@ -371,8 +371,9 @@ static void area_update(tsp *sp, uint64_t t)
     if (t > sp->area_t) { sp->active_area += (uint64_t)sp->nres * (t - sp->area_t); sp->area_t = t; }
 }
 
-/* Place block lin on SM s at time t. */
-static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
+/* Place block lin on SM s at cycle now, its warps issuing from cycle t (>= now: the distributor's launch). Resident
+ * warps are counted from now, so that the occupancy area stays a sum over cycles already simulated. */
+static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
 {
     ws_run *L = tm->L;
     ws_block *b = ws_run_block_start(L, (uint64_t)lin);
@@ -391,7 +392,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
     tb->sm = s;
     b->sm = s;
     if (tm->nlis) emit(tm, s, WS_TE_BLOCK_PLACED, b->linear, t, t);
-    if (sm->nblocks == 0) sm->busy_since = t;
+    if (sm->nblocks == 0) sm->busy_since = now;
     sm->nblocks++;
     if (sm->nblocks > tm->max_resident) tm->max_resident = sm->nblocks;
     for (int i = 0; i < b->nwarps; i++) {
@@ -408,7 +409,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
         x->age = tm->age++;
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
         x->sp = sp;
-        area_update(sp, t);
+        area_update(sp, now);
         if (sp->n == sp->cap) {
             sp->cap = sp->cap ? sp->cap * 2 : 16;
             sp->warps = realloc(sp->warps, sizeof *sp->warps * (size_t)sp->cap);
@@ -490,14 +491,14 @@ static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
         for (int i = 0; i < n; i++) {
             int64_t lin = ws_run_next_block(L);
             if (lin < 0) break;
-            place_block(tm, sms[i], lin, dispatch_at(tm, freed + 1 + (uint64_t)tm->dev->block_launch_cycles));
+            place_block(tm, sms[i], lin, t, dispatch_at(tm, freed + 1 + (uint64_t)tm->dev->block_launch_cycles));
         }
         return;
     }
     uint64_t freed = block_freed(tb, t);
     unplace_block(tm, tb, t);
     int64_t lin = ws_run_next_block(L);
-    if (lin >= 0) place_block(tm, tb->sm, lin, dispatch_at(tm, freed + 1 + (uint64_t)tm->dev->block_launch_cycles));
+    if (lin >= 0) place_block(tm, tb->sm, lin, t, dispatch_at(tm, freed + 1 + (uint64_t)tm->dev->block_launch_cycles));
 }
 
 /* The first wave of a cluster launch: one cluster per GPC in turn while a GPC has block slots for a whole one, its
@@ -524,7 +525,7 @@ static int place_clusters(ws_tm *tm, int bps, uint64_t t)
                     if (slots[s] > 0 && (best < 0 || slots[s] > slots[best])) best = s;
                 int64_t lin = ws_run_next_block(L);
                 if (lin < 0) goto done;
-                place_block(tm, best, lin, t);
+                place_block(tm, best, lin, t, t);
                 slots[best]--;
             }
             placed++;
@@ -1025,7 +1026,7 @@ static void tm_engine(void *ctx, ws_run *L)
         for (int s = 0; s < tm->nsm; s++) {
             int64_t lin = ws_run_next_block(L);
             if (lin < 0) goto placed;
-            place_block(tm, s, lin, dispatch_at(tm, start));
+            place_block(tm, s, lin, start, dispatch_at(tm, start));
         }
 placed:;
     uint64_t t = start, steps = 0;
