@@ -106,6 +106,8 @@ static const field FIELDS[] = {
     FI(tensor_fma_int8_per_sm, 0, 1, "2048"),
     FD(launch_overhead_us, 0, 0, "2.5"),
     FI(kernel_fixed_cycles, 0, 0, "0"),
+    FI(block_launch_cycles, 0, 0, "0"),
+    FD(block_dispatch_cycles, 0, 0, "0"),
     FD(graph_launch_us, 0, 0, "0.8"),
     { "sched_policy", F_STR, offsetof(ws_device, sched_policy), sizeof(((ws_device *)0)->sched_policy), 0, 0, 0, "gto" },
     /* memory timing (defaults: Hopper-class values; real presets name their sources) */

@@ -82,6 +82,8 @@ typedef struct ws_device {
     int tensor_fma_f16_per_sm, tensor_fma_tf32_per_sm, tensor_fma_f64_per_sm, tensor_fma_int8_per_sm;
     double launch_overhead_us;  /* host-side cost of one kernel launch */
     int kernel_fixed_cycles;    /* SM cycles every kernel spends beyond its blocks' work (ramp-up, teardown) */
+    int block_launch_cycles;    /* from a block's retirement to the first issue of the block that takes its place */
+    double block_dispatch_cycles; /* the block distributor's throughput: cycles between two block launches, GPU-wide */
     double graph_launch_us;     /* host-side cost per kernel node of a replayed CUDA graph */
     char sched_policy[16];      /* warp scheduler: gto (greedy-then-oldest), lrr (loose round-robin), lowest */
 

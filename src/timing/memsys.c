@@ -568,10 +568,11 @@ static uint64_t ws_ms_l2_read(ws_memsys *ms, uint64_t ln, unsigned mask, uint64_
     return done;
 }
 
-/* Write the sectors in mask of line ln into L2 at cycle t (write-back, allocate without fetch: a hit). Sectors in
- * partial (not every byte written) cost the L2 twice the bandwidth (a read-modify-write of the sector: copy_col's
- * 4-byte stores to 32 lines per request take 36k cycles on the H200, twice what full sectors would). */
-static void ws_ms_l2_write(ws_memsys *ms, uint64_t ln, unsigned mask, unsigned partial, uint64_t t)
+/* Write the sectors in mask of line ln into L2 at cycle t (write-back, allocate without fetch: a hit); returns the
+ * cycle the SM has L2's acknowledgement. Sectors in partial (not every byte written) cost the L2 twice the
+ * bandwidth (a read-modify-write of the sector: copy_col's 4-byte stores to 32 lines per request take 36k cycles on
+ * the H200, twice what full sectors would). */
+static uint64_t ws_ms_l2_write(ws_memsys *ms, uint64_t ln, unsigned mask, unsigned partial, uint64_t t)
 {
     unsigned n = (unsigned)__builtin_popcount(mask), np = (unsigned)__builtin_popcount(partial & mask);
     ms->c.l2_sectors += n;
@@ -579,14 +580,14 @@ static void ws_ms_l2_write(ws_memsys *ms, uint64_t ln, unsigned mask, unsigned p
     uint64_t t2 = ws_ms_bw_take(&ms->l2bw, t, (double)(n + np) * WS_MS_SECTOR);
     if (!ms->have_l2) {
         ms->c.dram_write_bytes += (uint64_t)n * WS_MS_SECTOR;
-        ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR);
-        return;
+        return ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR) + ms->lat_dram;
     }
     ws_ms_line *l = ws_ms_l2_line(ms, ln, t2);
     for (unsigned s = 0; s < 4; s++)
         if ((mask & (1u << s)) && !(l->valid & (1u << s))) l->ready[s] = t2;
     l->valid |= (uint8_t)mask;
     l->dirty |= (uint8_t)mask;
+    return t2 + ms->lat_l2;   /* the acknowledgement: a round trip to the slice after the data was accepted */
 }
 
 /* An atomic or reduction on the sectors in mask of line ln at cycle t; chain[s] = the most lanes that operate on
@@ -754,7 +755,8 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
                 unsigned partial = 0;
                 for (unsigned s = 0; s < 4; s++)
                     if ((m & (1u << s)) && bm[4 * i + s] != ~0u) partial |= 1u << s;
-                ws_ms_l2_write(ms, ln[i], m, partial, ti);
+                uint64_t ack = ws_ms_l2_write(ms, ln[i], m, partial, ti);
+                if (ack > ms->acc.store_ack) ms->acc.store_ack = ack;
             }
         }
     }

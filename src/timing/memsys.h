@@ -30,6 +30,7 @@ typedef struct ws_ms_counts {
 typedef struct ws_ms_access_counts {
     uint32_t requests, sectors;       /* global and local requests and 32-byte sectors */
     uint32_t wavefronts, conflicts;   /* shared-memory wavefronts and bank-conflict wavefronts */
+    uint64_t store_ack;               /* global stores: the cycle L2's acknowledgement of the last sector is back */
 } ws_ms_access_counts;
 
 typedef struct ws_memsys ws_memsys;

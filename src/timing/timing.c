@@ -67,6 +67,7 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     tgrp cp;                   /* cp.async groups: the copies' data arriving in shared memory */
     ws_mx_access *mx;          /* the accesses of its last wmma.load/store or cp.async (for the serial phase) */
     int nmx;
+    uint64_t st_ack;           /* when L2 has acknowledged its global stores (its block retires no earlier) */
 } tw;
 
 typedef struct tblk {
@@ -142,6 +143,7 @@ struct ws_tm {
     int lat_kind[WS_LAT_COUNT];    /* stall reason of a warp waiting on it */
     int policy;
     int max_resident;          /* most blocks resident on one SM */
+    double dispatch_free;      /* the block distributor's next free launch slot (cycle, fractional) */
     const ws_tm_listener *lis[WS_TM_MAX_LISTENERS];   /* event listeners */
     int nlis;
     int want_addresses;        /* some listener wants lane addresses */
@@ -379,8 +381,9 @@ static void area_update(tsp *sp, uint64_t t)
     if (t > sp->area_t) { sp->active_area += (uint64_t)sp->nres * (t - sp->area_t); sp->area_t = t; }
 }
 
-/* Place block lin on SM s at time t. */
-static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
+/* Place block lin on SM s at cycle now, its warps issuing from cycle t (>= now: the distributor's launch). Resident
+ * warps are counted from now, so that the occupancy area stays a sum over cycles already simulated. */
+static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
 {
     ws_run *L = tm->L;
     ws_block *b = ws_run_block_start(L, (uint64_t)lin);
@@ -399,7 +402,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
     tb->sm = s;
     b->sm = s;
     if (tm->nlis) emit(tm, s, WS_TE_BLOCK_PLACED, b->linear, t, t);
-    if (sm->nblocks == 0) sm->busy_since = t;
+    if (sm->nblocks == 0) sm->busy_since = now;
     sm->nblocks++;
     if (sm->nblocks > tm->max_resident) tm->max_resident = sm->nblocks;
     for (int i = 0; i < b->nwarps; i++) {
@@ -412,10 +415,11 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t t)
         x->waiting_bar = 0;
         memset(&x->wg, 0, sizeof x->wg);
         memset(&x->cp, 0, sizeof x->cp);
+        x->st_ack = 0;
         x->age = tm->age++;
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
         x->sp = sp;
-        area_update(sp, t);
+        area_update(sp, now);
         if (sp->n == sp->cap) {
             sp->cap = sp->cap ? sp->cap * 2 : 16;
             sp->warps = realloc(sp->warps, sizeof *sp->warps * (size_t)sp->cap);
@@ -459,6 +463,22 @@ static void unplace_block(ws_tm *tm, tblk *tb, uint64_t t)
     if (sm->nblocks == 0) sm->active_cycles += t - sm->busy_since;
 }
 
+/* When block tb, whose last warp finished at t, frees its SM resources: once L2 has acknowledged its stores. */
+static uint64_t block_freed(const tblk *tb, uint64_t t)
+{
+    for (int i = 0; i < tb->b->nwarps; i++) if (tb->warps[i].st_ack > t) t = tb->warps[i].st_ack;
+    return t;
+}
+
+/* The cycle at which a block that may start at `ready` is launched: the block distributor launches one block per
+ * block_dispatch_cycles across the GPU, in the order the blocks are handed out (the serial phase: deterministic). */
+static uint64_t dispatch_at(ws_tm *tm, uint64_t ready)
+{
+    double at = (double)ready > tm->dispatch_free ? (double)ready : tm->dispatch_free;
+    tm->dispatch_free = at + tm->dev->block_dispatch_cycles;
+    return (uint64_t)(at + 0.999999);
+}
+
 /* Retire a finished block and admit the next one on its SM. A cluster's blocks stay resident until all of them
  * finished; then they retire together and the next cluster takes their places (the same SMs of one GPC). */
 static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
@@ -470,18 +490,25 @@ static void retire_block(ws_tm *tm, tblk *tb, uint64_t t)
         if (!ws_cluster_done(tb->b)) return;
         int n = cl->n, sms[WS_CLUSTER_MAX_NONPORTABLE];
         tblk *all[WS_CLUSTER_MAX_NONPORTABLE];
-        for (int i = 0; i < n; i++) { all[i] = cl->blk[i]->user; sms[i] = all[i]->sm; }
+        uint64_t freed = t;
+        for (int i = 0; i < n; i++) {
+            all[i] = cl->blk[i]->user;
+            sms[i] = all[i]->sm;
+            uint64_t f = block_freed(all[i], t);
+            if (f > freed) freed = f;
+        }
         for (int i = 0; i < n; i++) unplace_block(tm, all[i], t);
         for (int i = 0; i < n; i++) {
             int64_t lin = ws_run_next_block(L);
             if (lin < 0) break;
-            place_block(tm, sms[i], lin, t + 1);
+            place_block(tm, sms[i], lin, t, dispatch_at(tm, freed + 1 + (uint64_t)tm->dev->block_launch_cycles));
         }
         return;
     }
+    uint64_t freed = block_freed(tb, t);
     unplace_block(tm, tb, t);
     int64_t lin = ws_run_next_block(L);
-    if (lin >= 0) place_block(tm, tb->sm, lin, t + 1);
+    if (lin >= 0) place_block(tm, tb->sm, lin, t, dispatch_at(tm, freed + 1 + (uint64_t)tm->dev->block_launch_cycles));
 }
 
 /* The first wave of a cluster launch: one cluster per GPC in turn while a GPC has block slots for a whole one, its
@@ -508,7 +535,7 @@ static int place_clusters(ws_tm *tm, int bps, uint64_t t)
                     if (slots[s] > 0 && (best < 0 || slots[s] > slots[best])) best = s;
                 int64_t lin = ws_run_next_block(L);
                 if (lin < 0) goto done;
-                place_block(tm, best, lin, t);
+                place_block(tm, best, lin, t, t);
                 slots[best]--;
             }
             placed++;
@@ -637,7 +664,9 @@ static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t
     uint64_t done = ws_ms_access_warp(tm->ms, tx_sm(x), x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, r, from);
     if (tm->nlis) mem_event(tm, x, r, t, done);
     int kind = (r->space[__builtin_ctz(r->exec)] == WS_S_SHARED) ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
-    if (done > acc->end) acc->end = done;
+    uint64_t ack = ws_ms_last_access(tm->ms)->store_ack;
+    if (ack > x->st_ack) x->st_ack = ack;
+    if (ack > done ? ack > acc->end : done > acc->end) acc->end = ack > done ? ack : done;
     for (int i = 0; i < 4; i++) {
         int d = in->d[i];
         if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = (uint8_t)kind; }
@@ -1038,11 +1067,12 @@ static void tm_engine(void *ctx, ws_run *L)
         }
         goto placed;
     }
+    tm->dispatch_free = (double)start;
     for (int round = 0; round < bps; round++)
         for (int s = 0; s < tm->nsm; s++) {
             int64_t lin = ws_run_next_block(L);
             if (lin < 0) goto placed;
-            place_block(tm, s, lin, start);
+            place_block(tm, s, lin, start, dispatch_at(tm, start));
         }
 placed:;
     uint64_t t = start, steps = 0;
