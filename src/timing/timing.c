@@ -26,8 +26,12 @@ enum { POL_GTO, POL_LRR, POL_LOWEST };
 
 /* static timing facts of one instruction, derived once per launch from its decoded record (scoreboard slots it
  * reads and writes, those the scoreboard tracks only) */
+/* fragment registers of a wmma instruction the scoreboard tracks (a, b and c lists of wmma.mma: 8 each at most) */
+#define WS_TM_FRAG_SRC 24
+
 typedef struct tsi {
-    int32_t src[WS_INSN_NSRC + 2];   /* sources, base address, guard: in the order compute_ready weighs them */
+    int32_t src[WS_INSN_NSRC + 2 + WS_TM_FRAG_SRC];   /* sources, base address, guard, then wmma fragments: in the
+                                                       * order compute_ready weighs them */
     int32_t dst[4];
     uint8_t nsrc, ndst;
 } tsi;
@@ -334,6 +338,16 @@ static const tsi *static_facts(ws_tm *tm, const ws_func *fn)
         if (in->base >= WS_SR_COUNT) srcs[n++] = in->base;
         if (in->guard >= WS_SR_COUNT) srcs[n++] = in->guard;
         for (int i = 0; i < n; i++) if (srcs[i] < tm->nregs) f->src[f->nsrc++] = srcs[i];
+        /* wmma.mma and wmma.store read fragments a wmma.load (or an earlier mma) fills: they wait for them */
+        if ((in->op == WS_OP_WMMA_MMA || in->op == WS_OP_WMMA_STORE) && in->mma) {
+            const ws_mma *x = in->mma;
+            int st = in->op == WS_OP_WMMA_STORE;   /* wmma.store's fragment is its d list */
+            const int32_t *lists[3] = { st ? x->d : x->a, x->b, x->c };
+            int lens[3] = { st ? x->nd : x->na, st ? 0 : x->nb, st ? 0 : x->nc };
+            for (int l = 0; l < 3; l++)
+                for (int i = 0; i < lens[l] && f->nsrc < WS_INSN_NSRC + 2 + WS_TM_FRAG_SRC; i++)
+                    if (lists[l][i] >= WS_SR_COUNT && lists[l][i] < tm->nregs) f->src[f->nsrc++] = lists[l][i];
+        }
         for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) f->dst[f->ndst++] = in->d[i];
     }
     tm->fns[tm->nfns].fn = fn;
@@ -654,9 +668,16 @@ static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t
     /* managed memory: the access waits for the pages it faults on (or for the link, to a mapped host page) */
     uint64_t from = tm->um.um && ws_um_any(tm->um.um) ? tm_um_access(&tm->um, r, t) : t;
     if (in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE) {
-        /* a cp.async's data lands when its last sector arrives; fragment registers are not scoreboarded */
+        /* a cp.async's data lands when its last sector arrives; a wmma.load's fragment registers are ready then */
         uint64_t done = ws_ms_matrix(tm->ms, tx_sm(x), x->mx, x->nmx, in->op == WS_OP_WMMA_STORE, from);
         if (tm->nlis) mem_event(tm, x, r, t, done);
+        if (in->op == WS_OP_WMMA_LOAD && in->mma) {
+            int kind = x->nmx && x->mx[0].space == WS_S_SHARED ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
+            for (int i = 0; i < in->mma->na; i++) {   /* wmma.load's fragment is its a list */
+                int d = in->mma->a[i];
+                if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = (uint8_t)kind; }
+            }
+        }
         if (in->op == WS_OP_CP_ASYNC && done > x->cp.open) x->cp.open = done;
         if (done > acc->end) acc->end = done;
         return;
