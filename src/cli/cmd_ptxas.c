@@ -19,25 +19,6 @@
 /* ptxas's output file when no -o is given. */
 #define PTXAS_DEFAULT_OUT "elf.o"
 
-/* A whole file's bytes (NUL-terminated, *n bytes without it), or NULL. */
-static char *read_all(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *b = NULL;
-    long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (len >= 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)len + 1)) &&
-        fread(b, 1, (size_t)len, f) == (size_t)len) {
-        b[len] = 0;
-        *n = (size_t)len;
-    } else {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
-
 /* The one PTX input file and the output file of a ptxas command line (args after the program name); 0 when both
  * are known, -1 when the command makes no single cubin from a single PTX file (ptxas --version, several inputs). */
 static int ptxas_files(int argc, char **argv, const char **in, const char **out)
@@ -67,8 +48,9 @@ static int ptxas_files(int argc, char **argv, const char **in, const char **out)
 static void keep(const char *in, const char *out)
 {
     size_t nptx = 0, ncubin = 0;
-    char *ptx = read_all(in, &nptx);
-    char *cubin = read_all(out, &ncubin);
+    char err[256];
+    char *ptx = (char *)ws_fatbin_read_file(in, &nptx, err, sizeof err);
+    char *cubin = (char *)ws_fatbin_read_file(out, &ncubin, err, sizeof err);
     size_t extent = cubin ? ws_fatbin_elf_extent(cubin) : 0;
     if (ptx && extent && extent <= ncubin && ws_fatbin_kept_store(cubin, extent, ptx, nptx) != 0)
         fprintf(stderr, "warpsim ptxas: cannot keep the PTX of %s (%s): warpsim will not run that cubin\n", out,

@@ -472,8 +472,8 @@ int ws_fatbin_wrapper_has_sass(const void *wrapper, int cc)
     return 0;
 }
 
-/* Read a whole file into memory; NULL with a message on failure. */
-static unsigned char *read_file(const char *path, size_t *size, char *err, size_t errlen)
+/* Read a whole file into memory, a zero byte after it. */
+unsigned char *ws_fatbin_read_file(const char *path, size_t *size, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -483,7 +483,7 @@ static unsigned char *read_file(const char *path, size_t *size, char *err, size_
     unsigned char *buf = NULL;
     size_t cap = 0, n = 0;
     for (;;) {
-        if (n == cap) {
+        if (n + 1 >= cap) {
             cap = cap ? cap * 2 : 1 << 20;
             unsigned char *nb = realloc(buf, cap);
             if (!nb) {
@@ -505,6 +505,7 @@ static unsigned char *read_file(const char *path, size_t *size, char *err, size_
         set_err(err, errlen, "%s: read error", path);
         return NULL;
     }
+    buf[n] = 0;
     *size = n;
     return buf;
 }
@@ -643,7 +644,7 @@ int ws_fatbin_ptx_from_file(const char *elf_path, char ***ptx_texts, size_t **le
     *lens = NULL;
     *count = 0;
     size_t size = 0;
-    unsigned char *img = read_file(elf_path, &size, err, errlen);
+    unsigned char *img = ws_fatbin_read_file(elf_path, &size, err, errlen);
     if (!img) return -1;
     int rc = ws_fatbin_ptx_from_image(img, size, ptx_texts, lens, count, err, errlen);
     free(img);

@@ -102,4 +102,7 @@ long ws_fatbin_lz4_decode(const unsigned char *src, size_t srclen, unsigned char
  * whichever is last), or 0 when it is no 64-bit ELF. */
 size_t ws_fatbin_elf_extent(const void *image);
 
+/* A whole file's bytes (malloc'd, a zero byte after them; *size without it), or NULL with a message in err. */
+unsigned char *ws_fatbin_read_file(const char *path, size_t *size, char *err, size_t errlen);
+
 #endif

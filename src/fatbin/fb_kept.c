@@ -1,5 +1,6 @@
 /* fb_kept.c - PTX kept beside the cubins ptxas made from it, in a folder shared by processes (see fb_kept.h). */
 #include "fb_kept.h"
+#include "fatbin.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -46,19 +47,8 @@ int ws_fatbin_kept_store(const void *cubin, size_t size, const char *ptx, size_t
 /* The PTX kept for a cubin, or NULL. */
 char *ws_fatbin_kept_load(const void *cubin, size_t size)
 {
-    char path[PATH_MAX];
+    char path[PATH_MAX], err[64];
+    size_t n;
     if (!cubin || !size || kept_path(cubin, size, path, sizeof path)) return NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *text = NULL;
-    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)n + 1)) &&
-        fread(text, 1, (size_t)n, f) == (size_t)n) {
-        text[n] = 0;
-    } else {
-        free(text);
-        text = NULL;
-    }
-    fclose(f);
-    return text;
+    return (char *)ws_fatbin_read_file(path, &n, err, sizeof err);
 }
