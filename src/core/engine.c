@@ -102,28 +102,52 @@ static uint64_t warp_run_observed(ws_warp *w, uint64_t budget)
     return n;
 }
 
-/* Run one warp for up to budget instructions; returns the number executed. */
+/* Instructions whose handlers may change the warp's stack, function or register window (branches, calls, returns,
+ * exits, traps; barriers and __syncwarp, which trade turns between paths). The others leave them as they were. */
+#define WS_IF_STACK (WS_IF_CTRL | WS_IF_BARRIER)
+
+/* Run one warp for up to budget instructions; returns the number executed. Between instructions that may change
+ * the stack, the path's pc, mask and reconvergence point stay in locals (a straight run). */
 static uint64_t warp_run(ws_warp *w, uint64_t budget)
 {
     if (w->L->nobs) return warp_run_observed(w, budget);
     uint64_t n = 0, nthr = 0;
     while (n < budget) {
         ws_stk *top = &w->stk[w->sp - 1];
-        if (top->pc == top->rpc) {
+        int32_t pc = top->pc;
+        const int32_t rpc = top->rpc;
+        if (pc == rpc) {
             ws_warp_pop(w);
             if (w->state != WS_W_RUN) break;
             continue;
         }
-        const ws_insn *in = &w->code[top->pc++];
-        uint32_t m = top->mask;
-        nthr += (uint64_t)__builtin_popcount(m);
-        if (in->guard >= 0) {
-            uint32_t g = (uint32_t)w->regs[(size_t)in->guard * WS_LANES];
-            if (in->pneg) g = ~g;
-            m &= g;
+        const ws_insn *code = w->code;
+        const uint64_t *R = w->regs;
+        const uint32_t m0 = top->mask;
+        /* the run ends at the reconvergence point (when it lies ahead) or where the budget does */
+        const int32_t start = pc, left = (int32_t)(budget - n);
+        const int32_t end = rpc > pc && rpc - pc < left ? rpc : pc + left;
+        for (;;) {
+            const ws_insn *in = &code[pc++];
+            uint32_t m = m0;
+            if (in->guard >= 0) {
+                uint32_t g = (uint32_t)R[(size_t)in->guard * WS_LANES];
+                if (in->pneg) g = ~g;
+                m &= g;
+            }
+            if (in->iflags & WS_IF_STACK) {
+                top->pc = pc;
+                if (m) in->fn(w, in, m);
+                break;
+            }
+            if (m) in->fn(w, in, m);
+            if (w->state != WS_W_RUN || pc == end) {
+                top->pc = pc;
+                break;
+            }
         }
-        n++;
-        if (m) in->fn(w, in, m);
+        n += (uint64_t)(pc - start);
+        nthr += (uint64_t)(pc - start) * (uint64_t)__builtin_popcount(m0);
         if (w->state != WS_W_RUN) break;
     }
     w->ninst += n;
@@ -181,10 +205,12 @@ static uint64_t block_visit(ws_run *L, ws_block *b)
             ws_warp *w = &b->warps[i];
             if (w->state != WS_W_RUN) continue;
             pass += warp_run(w, WS_WARP_QUANTUM);
-            if (w->state == WS_W_RUN) running++;
-            else if (w->state == WS_W_YIELD) yielded++;
-            else warp_stopped(L, w);
+            if (w->state == WS_W_YIELD) yielded++;
+            else if (w->state != WS_W_RUN) warp_stopped(L, w);
         }
+        /* the warps that can go on, counted after the pass: a barrier that completed in it released the warps
+         * that arrived before, and the block runs on through its barriers in this visit */
+        for (int i = 0; i < b->nwarps; i++) running += b->warps[i].state == WS_W_RUN;
         total += pass;
         if (!pass || !running) break;   /* every warp waits or yielded: possibly on another block */
     }
