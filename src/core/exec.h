@@ -64,6 +64,11 @@ enum { WS_W_RUN, WS_W_BAR, WS_W_DONE, WS_W_FAULT, WS_W_YIELD };
 struct ws_block;
 struct ws_run;
 
+/* a shuffle's lane map for lane and clamp operands b and c that are the same in every lane (warp.c): each lane's
+ * source lane and the in-range bits, for the warp's lanes full */
+typedef struct ws_shfl_map { uint32_t b, c, full, ok; uint8_t sub, valid; int8_t j[32]; } ws_shfl_map;
+#define WS_SHFL_MAPS 8           /* lane maps a warp keeps */
+
 struct ws_warp {
     uint64_t *regs;          /* current frame's register window: regs[slot * WS_LANES + lane] */
     const ws_insn *code;     /* current function's code */
@@ -98,6 +103,9 @@ struct ws_warp {
     int bulk_last_seq;
     uint32_t cl_phase;       /* barrier.cluster: the cluster barrier phase the warp arrived in */
     uint8_t cl_arrived;      /* barrier.cluster: arrived and not yet waited */
+    ws_shfl_map shfl_maps[WS_SHFL_MAPS];   /* recent uniform shuffles' lane maps (warp.c) */
+    uint8_t rows_ready;      /* its register file holds the launch's block-independent special registers and the
+                              * constants (a warp slot reused within a launch; launch.c) */
 };
 
 #define WS_BAR_CLUSTER 16        /* bar_id of a warp waiting at barrier.cluster.wait (blocks have barriers 0-15) */

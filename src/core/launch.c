@@ -68,6 +68,13 @@ static uint64_t *tid_rows_make(const ws_run *L)
     return t;
 }
 
+/* The special registers whose values differ from block to block of a launch (or that the program writes: the sink
+ * and the carry), set at every block start; the others are set once per warp slot of the launch. */
+#define WS_SR_BIT(k) (1ull << (k))
+#define WS_SR_PER_BLOCK (WS_SR_BIT(WS_SR_CTAID_X) | WS_SR_BIT(WS_SR_CTAID_Y) | WS_SR_BIT(WS_SR_CTAID_Z) | \
+    WS_SR_BIT(WS_SR_SMID) | WS_SR_BIT(WS_SR_SINK) | WS_SR_BIT(WS_SR_CARRY) | \
+    (((WS_SR_BIT(WS_SR_IS_EXPLICIT_CLUSTER) << 1) - 1) & ~(WS_SR_BIT(WS_SR_CLUSTERID_X) - 1)))
+
 /* Prepare warp wi of block b for a fresh start. */
 static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
 {
@@ -100,8 +107,12 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     w->stk[w->sp++] = (ws_stk){ .pc = 0, .rpc = -1, .mask = w->full };
     uint64_t *R = w->regs;
     const ws_device *dev = L->gpu->dev;
-    /* only the special registers some function of the module reads (thread and block ids always: reports use them) */
-    for (uint64_t used = L->mod->sreg_used; used; used &= used - 1) {
+    /* only the special registers some function of the module reads (thread and block ids always: reports use them);
+     * a warp slot that ran a block of this launch before keeps the rows that are the same in every block (nothing
+     * writes special registers but the sink and the carry, nor constants), so only the block's own rows are set */
+    uint64_t used = L->mod->sreg_used;
+    if (w->rows_ready) used &= WS_SR_PER_BLOCK;
+    for (; used; used &= used - 1) {
         int k = __builtin_ctzll(used);
         uint64_t *row = R + (size_t)k * WS_LANES, v;
         switch (k) {
@@ -144,10 +155,12 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
         }
         for (int l = 0; l < WS_LANES; l++) row[l] = v;
     }
+    if (w->rows_ready) return;
     for (int k = 0; k < f->nconst; k++) {
         uint64_t v = f->const_val[k], *s = R + (size_t)(f->first_const + k) * WS_LANES;
         for (int l = 0; l < WS_LANES; l++) s[l] = v;
     }
+    w->rows_ready = 1;
 }
 
 /* Start block number `lin` (grid-linear) of the launch in a free pool entry; returns it. */

@@ -365,12 +365,47 @@ static void h_bar(ws_warp *w, const ws_insn *in, uint32_t mask)
     w->state = WS_W_BAR;
 }
 
+/* The lane map of a shuffle whose lane and clamp operands (bval, cval) are the same in all lanes: each lane's
+ * source lane (ws_shfl_lane's rule) and the in-range bits, kept in the warp's small cache (a loop or an unrolled
+ * sequence shuffles with the same few operand pairs again and again). */
+static const ws_shfl_map *shfl_map_uniform(ws_warp *w, const ws_insn *in, uint32_t bval, uint32_t cval)
+{
+    ws_shfl_map *e = &w->shfl_maps[((bval * 0x9e3779b1u) ^ cval ^ in->sub) % WS_SHFL_MAPS];
+    if (e->valid && e->b == bval && e->c == cval && e->sub == in->sub && e->full == w->full) return e;
+    e->ok = 0;
+    for (int l = 0; l < 32; l++) {
+        int ok;
+        e->j[l] = (int8_t)ws_shfl_lane(w, in, l, bval, cval, &ok);
+        e->ok |= (uint32_t)ok << l;
+    }
+    e->b = bval;
+    e->c = cval;
+    e->sub = (uint8_t)in->sub;
+    e->full = w->full;
+    e->valid = 1;
+    return e;
+}
+
 /* shfl.sync.mode.b32 d[|p], a, b, c, membermask */
 static void h_shfl(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const int d = in->d[0], a = in->s[0], b = in->s[1], c = in->s[2];
     uint32_t src[32], pbits = 0;
     for (int l = 0; l < 32; l++) src[l] = (uint32_t)RG(a, l);
+    /* lane and clamp operands the same in every active lane (immediates, or uniform values): ws_shfl_lane's rule
+     * with its decisions taken once, a loop per mode */
+    const int l0 = __builtin_ctz(mask);
+    const uint32_t bv = (uint32_t)RG(b, l0), cv = (uint32_t)RG(c, l0);
+    uint32_t differ = 0;
+    const int fc = w->fn->first_const;   /* operands from here on are constants: the same in every lane */
+    if (b < fc) FOR_LANES(mask, { differ |= (uint32_t)RG(b, l) ^ bv; });
+    if (c < fc) FOR_LANES(mask, { differ |= (uint32_t)RG(c, l) ^ cv; });
+    if (!differ) {
+        const ws_shfl_map *e = shfl_map_uniform(w, in, bv, cv);
+        FOR_LANES(mask, { RG(d, l) = src[e->j[l]]; });
+        if (in->d[1] != WS_SR_SINK) PSET(in->d[1], e->ok, mask);
+        return;
+    }
     FOR_LANES(mask, {
         int ok;
         int j = ws_shfl_lane(w, in, l, (uint32_t)RG(b, l), (uint32_t)RG(c, l), &ok);
