@@ -10,10 +10,12 @@
 /* predicate register r as a lane mask */
 #define PM(r) ((uint32_t)w->regs[(size_t)(r) * WS_LANES])
 
-/* Run body for every lane set in mask (full warps take an unconditional loop the compiler can vectorize). */
+/* Run body for every lane set in mask, in lane order (full warps take an unconditional loop the compiler can
+ * vectorize; lanes 0..n-1, as a block's last warp or a tid < n branch has them, a counted loop). */
 #define FOR_LANES(mask, ...) do { \
     uint32_t m_ = (mask); \
     if (m_ == 0xffffffffu) { for (int l = 0; l < 32; l++) { __VA_ARGS__; } } \
+    else if (!(m_ & (m_ + 1))) { const int n_ = __builtin_popcount(m_); for (int l = 0; l < n_; l++) { __VA_ARGS__; } } \
     else { while (m_) { int l = __builtin_ctz(m_); m_ &= m_ - 1; __VA_ARGS__; } } \
 } while (0)
 
@@ -22,6 +24,19 @@
     uint64_t *p_ = &w->regs[(size_t)(r) * WS_LANES]; \
     *p_ = (uint32_t)((((uint32_t)*p_) & ~(mask)) | ((bits) & (mask))); \
 } while (0)
+
+/* x86-64: the hottest lane loops have a second version compiled for AVX2 (four 64-bit lanes per instruction),
+ * chosen at decode time where the processor has it; integer lanes only, so the results are the same bits.
+ * WS_AVX2_PAIR(name, params, body) defines name and name_avx2 with one body; WS_PICK_AVX2(name) chooses. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define WS_AVX2_PAIR(name, body) \
+    static void name(ws_warp *w, const ws_insn *in, uint32_t mask) { body; } \
+    __attribute__((target("avx2"))) static void name##_avx2(ws_warp *w, const ws_insn *in, uint32_t mask) { body; }
+#define WS_PICK_AVX2(name) (__builtin_cpu_supports("avx2") ? name##_avx2 : name)
+#else
+#define WS_AVX2_PAIR(name, body) static void name(ws_warp *w, const ws_insn *in, uint32_t mask) { body; }
+#define WS_PICK_AVX2(name) (name)
+#endif
 
 /* float <-> bits */
 static inline float f32_of(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }

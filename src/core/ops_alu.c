@@ -866,6 +866,19 @@ static void h_mov_unpack(ws_warp *w, const ws_insn *in, uint32_t mask)
     });
 }
 
+/* mov.b64 d, {a, b}: two 32-bit halves, the common pack (chosen at decode time) */
+static void h_mov_pack_2x32(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int d = in->d[0], a = in->s[0], b = in->s[1];
+    FOR_LANES(mask, { RG(d, l) = (RG(a, l) & 0xffffffffu) | RG(b, l) << 32; });
+}
+/* mov.b64 {a, b}, s: into two 32-bit halves, neither of them a sink (chosen at decode time) */
+static void h_mov_unpack_2x32(ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const int a = in->s[0], d0 = in->d[0], d1 = in->d[1];
+    FOR_LANES(mask, { uint64_t v = RG(a, l); RG(d0, l) = v & 0xffffffffu; RG(d1, l) = v >> 32; });
+}
+
 /* ---------- cvt ---------- */
 /* Read a source value as double (float types) or as a 64-bit integer (integer types). */
 static inline int is_float_t(int t) { return t == WS_T_F32 || t == WS_T_F64 || t == WS_T_F16 || t == WS_T_BF16 || t == WS_T_TF32; }
@@ -1167,8 +1180,10 @@ static ws_handler select_rn(const ws_insn *in)
     case WS_OP_MOV:
         if (in->flags & WS_F_LOCALSYM) return h_mov_localsym;
         if (in->sub == WS_MOV_CLOCK || in->sub == WS_MOV_CLOCK64 || in->sub == WS_MOV_GLOBALTIMER) return h_mov_clock;
-        if (in->sub == WS_MOV_UNPACK) return h_mov_unpack;
-        if (in->sub == WS_MOV_PACK) return h_mov_pack;
+        if (in->sub == WS_MOV_UNPACK)
+            return W == 64 && in->nd == 2 && in->d[0] != WS_SR_SINK && in->d[1] != WS_SR_SINK ? h_mov_unpack_2x32
+                                                                                             : h_mov_unpack;
+        if (in->sub == WS_MOV_PACK) return W == 64 && in->ns == 2 ? h_mov_pack_2x32 : h_mov_pack;
         if (k == K_P) return h_pred_logic;
         return W <= 32 ? h_mov32 : h_mov;
     case WS_OP_CVT: {

@@ -105,52 +105,71 @@ static void h_ld(ws_warp *w, const ws_insn *in, uint32_t mask)
     });
 }
 
-/* A full warp's offsets rb[l] + k (wrapped to 32 bits for shared memory) of 4-byte accesses into off; 1 when every
- * offset is in [0, lim - 4] and aligned, 0 otherwise (for the lane-by-lane path with its errors). The compiler
- * turns the pass into vector code: an offset o is in range when neither o nor (lim - 4) - o has bit 63 set, lim
- * being far below 2^63. */
+/* A full warp's offsets rb[l] + k (wrapped to 32 bits for shared memory) of 4-byte accesses: 1 when every offset
+ * is in [0, lim - 4] and aligned, 0 otherwise (for the lane-by-lane path with its errors); *seq: the offsets are
+ * consecutive words from lane 0's. The compiler turns the pass into vector code: an offset o is in range when
+ * neither o nor (lim - 4) - o has bit 63 set, lim being far below 2^63. */
 static inline __attribute__((always_inline)) int offsets32_warp(const uint64_t *rb, uint64_t k, const int wrap32,
-                                                                uint64_t lim, uint64_t *off)
+                                                                uint64_t lim, int *seq)
 {
     uint64_t range = 0, low = 0;
     const uint64_t last = lim - 4;
     for (int l = 0; l < WS_LANES; l++) {
         uint64_t o = wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k;
-        off[l] = o;
         range |= o | (last - o);
         low |= o;
+    }
+    /* consecutive: the registers step by 4 (the offsets then do too: in range, none of them wraps) */
+    *seq = 0;
+    if (rb[WS_LANES - 1] - rb[0] == 4 * (WS_LANES - 1)) {
+        uint64_t diff = 0;
+        for (int l = 1; l < WS_LANES; l++) diff |= rb[l] - rb[l - 1] - 4;
+        *seq = !diff;
     }
     return !((range >> 63) | (low & 3) | (last >> 62));
 }
 
 /* A full warp's 32-bit loads from base + (rb[l] + k) into rd (which may be rb), as offsets32_warp allows; 0 with
- * nothing loaded when it does not. sx: sign-extend, as h_ld does. */
+ * nothing loaded when it does not. sx: sign-extend, as h_ld does. Consecutive words are one block copy. */
 static inline __attribute__((always_inline)) int load32_warp(const uint64_t *rb, uint64_t k, const int wrap32,
                                                             uint64_t lim, const uint8_t *base, uint64_t *rd,
                                                             const int sx)
 {
-    uint64_t off[WS_LANES];
-    if (!offsets32_warp(rb, k, wrap32, lim, off)) return 0;
+    int seq;
+    if (!offsets32_warp(rb, k, wrap32, lim, &seq)) return 0;
+    if (seq) {
+        uint32_t t[WS_LANES];
+        memcpy(t, base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k), sizeof t);
+        for (int l = 0; l < WS_LANES; l++) rd[l] = sx ? (uint64_t)(int64_t)(int32_t)t[l] : t[l];
+        return 1;
+    }
 #pragma GCC unroll 8
     for (int l = 0; l < WS_LANES; l++) {
         uint32_t v;
-        memcpy(&v, base + off[l], 4);
+        memcpy(&v, base + (wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k), 4);
         rd[l] = sx ? (uint64_t)(int64_t)(int32_t)v : v;
     }
     return 1;
 }
 
 /* A full warp's 32-bit stores of rs's low halves to base + (rb[l] + k), lane 0 first (the last lane writing an
- * address wins), as offsets32_warp allows; 0 with nothing stored when it does not. */
+ * address wins), as offsets32_warp allows; 0 with nothing stored when it does not. Consecutive words are one
+ * block copy. */
 static inline __attribute__((always_inline)) int store32_warp(const uint64_t *rb, uint64_t k, const int wrap32,
                                                              uint64_t lim, uint8_t *base, const uint64_t *rs)
 {
-    uint64_t off[WS_LANES];
-    if (!offsets32_warp(rb, k, wrap32, lim, off)) return 0;
+    int seq;
+    if (!offsets32_warp(rb, k, wrap32, lim, &seq)) return 0;
+    if (seq) {
+        uint32_t t[WS_LANES];
+        for (int l = 0; l < WS_LANES; l++) t[l] = (uint32_t)rs[l];
+        memcpy(base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k), t, sizeof t);
+        return 1;
+    }
 #pragma GCC unroll 8
     for (int l = 0; l < WS_LANES; l++) {
         uint32_t v = (uint32_t)rs[l];
-        memcpy(base + off[l], &v, 4);
+        memcpy(base + (wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k), &v, 4);
     }
     return 1;
 }
@@ -174,10 +193,10 @@ static inline __attribute__((always_inline)) void ld_global_32(ws_warp *w, const
 }
 
 /* ld.global .b32/.u32/.f32 scalar */
-static void h_ld_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask) { ld_global_32(w, in, mask, 0); }
+WS_AVX2_PAIR(h_ld_global_b32, ld_global_32(w, in, mask, 0))
 
 /* ld.global .s32 scalar */
-static void h_ld_global_s32(ws_warp *w, const ws_insn *in, uint32_t mask) { ld_global_32(w, in, mask, 1); }
+WS_AVX2_PAIR(h_ld_global_s32, ld_global_32(w, in, mask, 1))
 
 /* ld.shared 32-bit scalar; sx as ld_global_32 */
 static inline __attribute__((always_inline)) void ld_shared_32(ws_warp *w, const ws_insn *in, uint32_t mask,
@@ -197,10 +216,10 @@ static inline __attribute__((always_inline)) void ld_shared_32(ws_warp *w, const
 }
 
 /* ld.shared .b32/.u32/.f32 scalar */
-static void h_ld_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask) { ld_shared_32(w, in, mask, 0); }
+WS_AVX2_PAIR(h_ld_shared_b32, ld_shared_32(w, in, mask, 0))
 
 /* ld.shared .s32 scalar */
-static void h_ld_shared_s32(ws_warp *w, const ws_insn *in, uint32_t mask) { ld_shared_32(w, in, mask, 1); }
+WS_AVX2_PAIR(h_ld_shared_s32, ld_shared_32(w, in, mask, 1))
 
 /* st (any space, any size, vectors) */
 static void h_st(ws_warp *w, const ws_insn *in, uint32_t mask)
@@ -223,7 +242,7 @@ static void h_st(ws_warp *w, const ws_insn *in, uint32_t mask)
 }
 
 /* st.global 32-bit scalar */
-static void h_st_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
+static inline __attribute__((always_inline)) void st_global_32(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const int s = in->s[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit, gb = w->L->gbase;
@@ -237,8 +256,11 @@ static void h_st_global_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
     });
 }
 
+/* st.global .b32/.u32/.s32/.f32 scalar */
+WS_AVX2_PAIR(h_st_global_b32, st_global_32(w, in, mask))
+
 /* st.shared 32-bit scalar */
-static void h_st_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
+static inline __attribute__((always_inline)) void st_shared_32(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const int s = in->s[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
@@ -251,6 +273,9 @@ static void h_st_shared_b32(ws_warp *w, const ws_insn *in, uint32_t mask)
         memcpy(sm + a, &v, 4);
     });
 }
+
+/* st.shared .b32/.u32/.s32/.f32 scalar */
+WS_AVX2_PAIR(h_st_shared_b32, st_shared_32(w, in, mask))
 
 /* Apply an atomic operation to the value at p; returns the old value. */
 static uint64_t atomic_apply(const ws_insn *in, uint8_t *p, uint64_t b, uint64_t c)
@@ -382,14 +407,14 @@ ws_handler ws_mem_handler(const ws_insn *in)
         if (!es) return NULL;
         if ((in->flags & WS_F_SYNCMEM) && (in->space == WS_S_GLOBAL || in->space == WS_S_GENERIC)) return h_ld_sync;
         if (in->vec == 1 && es == 4 && in->base >= 0 && (in->space == WS_S_GLOBAL))
-            return in->type == WS_T_S32 ? h_ld_global_s32 : h_ld_global_b32;
+            return in->type == WS_T_S32 ? WS_PICK_AVX2(h_ld_global_s32) : WS_PICK_AVX2(h_ld_global_b32);
         if (in->vec == 1 && es == 4 && in->space == WS_S_SHARED)
-            return in->type == WS_T_S32 ? h_ld_shared_s32 : h_ld_shared_b32;
+            return in->type == WS_T_S32 ? WS_PICK_AVX2(h_ld_shared_s32) : WS_PICK_AVX2(h_ld_shared_b32);
         return h_ld;
     case WS_OP_ST:
         if (!es) return NULL;
-        if (in->ns == 1 && es == 4 && in->base >= 0 && in->space == WS_S_GLOBAL) return h_st_global_b32;
-        if (in->ns == 1 && es == 4 && in->space == WS_S_SHARED) return h_st_shared_b32;
+        if (in->ns == 1 && es == 4 && in->base >= 0 && in->space == WS_S_GLOBAL) return WS_PICK_AVX2(h_st_global_b32);
+        if (in->ns == 1 && es == 4 && in->space == WS_S_SHARED) return WS_PICK_AVX2(h_st_shared_b32);
         return h_st;
     case WS_OP_ATOM: case WS_OP_RED:
         if (!es || !in->sub) return NULL;
