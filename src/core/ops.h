@@ -26,15 +26,17 @@
 } while (0)
 
 /* x86-64: the hottest lane loops have a second version compiled for AVX2 (four 64-bit lanes per instruction),
- * chosen at decode time where the processor has it; integer lanes only, so the results are the same bits.
- * WS_AVX2_PAIR(name, params, body) defines name and name_avx2 with one body; WS_PICK_AVX2(name) chooses. */
+ * chosen at decode time where the processor has it; integer lanes and comparisons only, so the results are the
+ * same bits. WS_AVX2_PAIR(name, body...) defines handler name and name_avx2 with one body; WS_PICK_AVX2(name)
+ * chooses between them. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define WS_AVX2_PAIR(name, body) \
-    static void name(ws_warp *w, const ws_insn *in, uint32_t mask) { body; } \
-    __attribute__((target("avx2"))) static void name##_avx2(ws_warp *w, const ws_insn *in, uint32_t mask) { body; }
+#define WS_AVX2_PAIR(name, ...) \
+    static void name(ws_warp *w, const ws_insn *in, uint32_t mask) { __VA_ARGS__; } \
+    __attribute__((target("avx2"))) static void name##_avx2(ws_warp *w, const ws_insn *in, uint32_t mask) \
+    { __VA_ARGS__; }
 #define WS_PICK_AVX2(name) (__builtin_cpu_supports("avx2") ? name##_avx2 : name)
 #else
-#define WS_AVX2_PAIR(name, body) static void name(ws_warp *w, const ws_insn *in, uint32_t mask) { body; }
+#define WS_AVX2_PAIR(name, ...) static void name(ws_warp *w, const ws_insn *in, uint32_t mask) { __VA_ARGS__; }
 #define WS_PICK_AVX2(name) (name)
 #endif
 

@@ -112,20 +112,15 @@ static inline float ftz32(float x) { return fabsf(x) < 1.17549435e-38f ? copysig
 
 /* ---------- integer binary operations, generated per width ---------- */
 #define H_BIN(name, T, UT, expr) \
-    static void name(ws_warp *w, const ws_insn *in, uint32_t mask) { \
-        const int d = in->d[0], a = in->s[0], b = in->s[1]; \
-        FOR_LANES(mask, { T x = (T)RG(a, l); T y = (T)RG(b, l); (void)y; RG(d, l) = (uint64_t)(UT)(expr); }); \
-    }
+    WS_AVX2_PAIR(name, const int d = in->d[0], a = in->s[0], b = in->s[1]; \
+        FOR_LANES(mask, { T x = (T)RG(a, l); T y = (T)RG(b, l); (void)y; RG(d, l) = (uint64_t)(UT)(expr); }))
 #define H_UN(name, T, UT, expr) \
-    static void name(ws_warp *w, const ws_insn *in, uint32_t mask) { \
-        const int d = in->d[0], a = in->s[0]; \
-        FOR_LANES(mask, { T x = (T)RG(a, l); RG(d, l) = (uint64_t)(UT)(expr); }); \
-    }
+    WS_AVX2_PAIR(name, const int d = in->d[0], a = in->s[0]; \
+        FOR_LANES(mask, { T x = (T)RG(a, l); RG(d, l) = (uint64_t)(UT)(expr); }))
 #define H_TER(name, T, UT, expr) \
-    static void name(ws_warp *w, const ws_insn *in, uint32_t mask) { \
-        const int d = in->d[0], a = in->s[0], b = in->s[1], c = in->s[2]; \
-        FOR_LANES(mask, { T x = (T)RG(a, l); T y = (T)RG(b, l); T z = (T)RG(c, l); (void)z; RG(d, l) = (uint64_t)(UT)(expr); }); \
-    }
+    WS_AVX2_PAIR(name, const int d = in->d[0], a = in->s[0], b = in->s[1], c = in->s[2]; \
+        FOR_LANES(mask, { T x = (T)RG(a, l); T y = (T)RG(b, l); T z = (T)RG(c, l); (void)z; \
+                          RG(d, l) = (uint64_t)(UT)(expr); }))
 
 /* integer ops for one type T (unsigned twin UT, signed twin ST, width W, signedness SGN) */
 #define INT_OPS(sfx, T, UT, ST, W, SGN) \
@@ -717,14 +712,11 @@ static void h_setp(ws_warp *w, const ws_insn *in, uint32_t mask)
 /* setp without a boolean operation for one type and comparison, chosen at decode time: the lane loop holds no
  * decision (the common integer and ordered float comparisons) */
 #define SETP_FAST(name, T, conv, expr) \
-    static void name(ws_warp *w, const ws_insn *in, uint32_t mask) \
-    { \
-        const int a = in->s[0], b = in->s[1]; \
+    WS_AVX2_PAIR(name, const int a = in->s[0], b = in->s[1]; \
         uint32_t bits = 0; \
         FOR_LANES(mask, { T x = conv(RG(a, l)), y = conv(RG(b, l)); bits |= (uint32_t)(expr) << l; }); \
         PSET(in->d[0], bits, mask); \
-        if (in->d[1] != WS_SR_SINK) PSET(in->d[1], ~bits, mask); \
-    }
+        if (in->d[1] != WS_SR_SINK) PSET(in->d[1], ~bits, mask))
 #define SETP_CONV_S32(v) ((int32_t)(v))
 #define SETP_CONV_U32(v) ((uint32_t)(v))
 #define SETP_CONV_S64(v) ((int64_t)(v))
@@ -749,13 +741,10 @@ SETP_FAST(h_setp_ge_f32, float, SETP_CONV_F32, x >= y)
 /* The setp handler for an instruction: a specialised one where it exists, else the general h_setp. */
 static ws_handler select_setp(const ws_insn *in)
 {
-    static const ws_handler fast[5][6] = {
-        { h_setp_eq_s32, h_setp_ne_s32, h_setp_lt_s32, h_setp_le_s32, h_setp_gt_s32, h_setp_ge_s32 },
-        { h_setp_eq_u32, h_setp_ne_u32, h_setp_lt_u32, h_setp_le_u32, h_setp_gt_u32, h_setp_ge_u32 },
-        { h_setp_eq_s64, h_setp_ne_s64, h_setp_lt_s64, h_setp_le_s64, h_setp_gt_s64, h_setp_ge_s64 },
-        { h_setp_eq_u64, h_setp_ne_u64, h_setp_lt_u64, h_setp_le_u64, h_setp_gt_u64, h_setp_ge_u64 },
-        { h_setp_eq_f32, h_setp_ne_f32, h_setp_lt_f32, h_setp_le_f32, h_setp_gt_f32, h_setp_ge_f32 },
-    };
+#define SETP_ROW(sfx) { WS_PICK_AVX2(h_setp_eq_##sfx), WS_PICK_AVX2(h_setp_ne_##sfx), WS_PICK_AVX2(h_setp_lt_##sfx), \
+                       WS_PICK_AVX2(h_setp_le_##sfx), WS_PICK_AVX2(h_setp_gt_##sfx), WS_PICK_AVX2(h_setp_ge_##sfx) }
+    const ws_handler fast[5][6] = { SETP_ROW(s32), SETP_ROW(u32), SETP_ROW(s64), SETP_ROW(u64), SETP_ROW(f32) };
+#undef SETP_ROW
     int t;
     switch (in->type) {
     case WS_T_S32: t = 0; break;
@@ -797,13 +786,9 @@ static void h_set(ws_warp *w, const ws_insn *in, uint32_t mask)
 }
 
 /* selp d, a, b, p */
-static void h_selp(ws_warp *w, const ws_insn *in, uint32_t mask)
-{
-    const int d = in->d[0], a = in->s[0], b = in->s[1];
-    uint32_t p = PM(in->s[2]);
-    if (in->flags & WS_F_NEG2) p = ~p;
-    FOR_LANES(mask, { RG(d, l) = (p >> l & 1) ? RG(a, l) : RG(b, l); });
-}
+WS_AVX2_PAIR(h_selp, const int d = in->d[0], a = in->s[0], b = in->s[1];
+             const uint32_t p = in->flags & WS_F_NEG2 ? ~PM(in->s[2]) : PM(in->s[2]);
+             FOR_LANES(mask, { RG(d, l) = (p >> l & 1) ? RG(a, l) : RG(b, l); }))
 /* slct d, a, b, c: c >= 0 ? a : b */
 static void h_slct(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
@@ -814,17 +799,9 @@ static void h_slct(ws_warp *w, const ws_insn *in, uint32_t mask)
 
 /* ---------- moves ---------- */
 /* mov d, a (register or constant) */
-static void h_mov(ws_warp *w, const ws_insn *in, uint32_t mask)
-{
-    const int d = in->d[0], a = in->s[0];
-    FOR_LANES(mask, { RG(d, l) = RG(a, l); });
-}
+WS_AVX2_PAIR(h_mov, const int d = in->d[0], a = in->s[0]; FOR_LANES(mask, { RG(d, l) = RG(a, l); }))
 /* mov.b32 d, a with 32-bit truncation (keeps slots zero-extended) */
-static void h_mov32(ws_warp *w, const ws_insn *in, uint32_t mask)
-{
-    const int d = in->d[0], a = in->s[0];
-    FOR_LANES(mask, { RG(d, l) = (uint32_t)RG(a, l); });
-}
+WS_AVX2_PAIR(h_mov32, const int d = in->d[0], a = in->s[0]; FOR_LANES(mask, { RG(d, l) = (uint32_t)RG(a, l); }))
 /* mov d, address of a frame variable */
 static void h_mov_localsym(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
@@ -1016,17 +993,10 @@ static void h_cvt(ws_warp *w, const ws_insn *in, uint32_t mask)
     if (old >= 0) fesetround(old);
 }
 /* cvt.u64.u32 */
-static void h_cvt_u64_u32(ws_warp *w, const ws_insn *in, uint32_t mask)
-{
-    const int d = in->d[0], a = in->s[0];
-    FOR_LANES(mask, { RG(d, l) = (uint32_t)RG(a, l); });
-}
+WS_AVX2_PAIR(h_cvt_u64_u32, const int d = in->d[0], a = in->s[0]; FOR_LANES(mask, { RG(d, l) = (uint32_t)RG(a, l); }))
 /* cvt.s64.s32 */
-static void h_cvt_s64_s32(ws_warp *w, const ws_insn *in, uint32_t mask)
-{
-    const int d = in->d[0], a = in->s[0];
-    FOR_LANES(mask, { RG(d, l) = (uint64_t)(int64_t)(int32_t)RG(a, l); });
-}
+WS_AVX2_PAIR(h_cvt_s64_s32, const int d = in->d[0], a = in->s[0];
+             FOR_LANES(mask, { RG(d, l) = (uint64_t)(int64_t)(int32_t)RG(a, l); }))
 /* cvt.rn.f32.s32 */
 static void h_cvt_f32_s32(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
@@ -1065,7 +1035,8 @@ static void h_minmax_16x2(ws_warp *w, const ws_insn *in, uint32_t mask)
 }
 
 /* ---------- handler selection ---------- */
-#define PICK6(base) (sgn ? (W == 16 ? base##_s16 : W == 32 ? base##_s32 : base##_s64) : (W == 16 ? base##_u16 : W == 32 ? base##_u32 : base##_u64))
+#define PICK6(base) (sgn ? (W == 16 ? WS_PICK_AVX2(base##_s16) : W == 32 ? WS_PICK_AVX2(base##_s32) : WS_PICK_AVX2(base##_s64)) \
+                         : (W == 16 ? WS_PICK_AVX2(base##_u16) : W == 32 ? WS_PICK_AVX2(base##_u32) : WS_PICK_AVX2(base##_u64)))
 
 /* Handler for a float/int/half instruction with round-to-nearest semantics. */
 static ws_handler select_rn(const ws_insn *in)
@@ -1081,14 +1052,14 @@ static ws_handler select_rn(const ws_insn *in)
         if (f32) return h_add_f32;
         if (f64) return h_add_f64;
         if (in->flags & WS_F_CC) return h_carry;
-        if ((in->flags & WS_F_SAT) && t == WS_T_S32) return h_add_sat_s32;
+        if ((in->flags & WS_F_SAT) && t == WS_T_S32) return WS_PICK_AVX2(h_add_sat_s32);
         return PICK6(h_add);
     case WS_OP_SUB:
         if (k == K_H || k == K_H2 || k == K_B || k == K_B2) return h_half;
         if (f32) return h_sub_f32;
         if (f64) return h_sub_f64;
         if (in->flags & WS_F_CC) return h_carry;
-        if ((in->flags & WS_F_SAT) && t == WS_T_S32) return h_sub_sat_s32;
+        if ((in->flags & WS_F_SAT) && t == WS_T_S32) return WS_PICK_AVX2(h_sub_sat_s32);
         return PICK6(h_sub);
     case WS_OP_ADDC: case WS_OP_SUBC: case WS_OP_MADC: return h_carry;
     case WS_OP_MUL:
@@ -1096,8 +1067,8 @@ static ws_handler select_rn(const ws_insn *in)
         if (f32) return h_mul_f32;
         if (f64) return h_mul_f64;
         if (in->flags & WS_F_WIDE) {
-            if (W == 16) return sgn ? h_mulwide_s16 : h_mulwide_u16;
-            if (W == 32) return sgn ? h_mulwide_s32 : h_mulwide_u32;
+            if (W == 16) return sgn ? WS_PICK_AVX2(h_mulwide_s16) : WS_PICK_AVX2(h_mulwide_u16);
+            if (W == 32) return sgn ? WS_PICK_AVX2(h_mulwide_s32) : WS_PICK_AVX2(h_mulwide_u32);
             return NULL;
         }
         if (in->flags & WS_F_HI) return PICK6(h_mulhi);
@@ -1108,15 +1079,15 @@ static ws_handler select_rn(const ws_insn *in)
         if (f64) return h_fma_f64;
         if (in->flags & WS_F_CC) return h_carry;
         if (in->flags & WS_F_WIDE) return W == 32 ? (sgn ? h_madwide_s32 : h_madwide_u32) : NULL;
-        if (in->flags & WS_F_HI) return W == 32 ? (sgn ? h_madhi_s32 : h_madhi_u32) : W == 64 ? (sgn ? h_madhi_s64 : h_madhi_u64) : NULL;
+        if (in->flags & WS_F_HI) return W == 32 ? (sgn ? WS_PICK_AVX2(h_madhi_s32) : WS_PICK_AVX2(h_madhi_u32)) : W == 64 ? (sgn ? WS_PICK_AVX2(h_madhi_s64) : WS_PICK_AVX2(h_madhi_u64)) : NULL;
         return PICK6(h_mad);
     case WS_OP_FMA:
         if (k == K_H || k == K_H2 || k == K_B || k == K_B2) return h_half;
         if (f32) return in->flags & (WS_F_FTZ | WS_F_SAT) ? h_fma_f32 : select_fma_f32_plain();
         return f64 ? h_fma_f64 : NULL;
-    case WS_OP_MUL24: return W == 32 ? (sgn ? h_mul24_s32 : h_mul24_u32) : NULL;
-    case WS_OP_MAD24: return W == 32 ? (sgn ? h_mad24_s32 : h_mad24_u32) : NULL;
-    case WS_OP_SAD: return W == 32 ? (sgn ? h_sad_s32 : h_sad_u32) : NULL;
+    case WS_OP_MUL24: return W == 32 ? (sgn ? WS_PICK_AVX2(h_mul24_s32) : WS_PICK_AVX2(h_mul24_u32)) : NULL;
+    case WS_OP_MAD24: return W == 32 ? (sgn ? WS_PICK_AVX2(h_mad24_s32) : WS_PICK_AVX2(h_mad24_u32)) : NULL;
+    case WS_OP_SAD: return W == 32 ? (sgn ? WS_PICK_AVX2(h_sad_s32) : WS_PICK_AVX2(h_sad_u32)) : NULL;
     case WS_OP_DIV:
         if (k == K_H || k == K_B) return h_half;
         if (f32) return h_div_f32;
@@ -1164,7 +1135,7 @@ static ws_handler select_rn(const ws_insn *in)
     case WS_OP_SHR: return PICK6(h_shr);
     case WS_OP_SHF: return h_shf;
     case WS_OP_LOP3: return h_lop3;
-    case WS_OP_POPC: return W == 64 ? h_popc_u64 : h_popc_u32;
+    case WS_OP_POPC: return W == 64 ? WS_PICK_AVX2(h_popc_u64) : WS_PICK_AVX2(h_popc_u32);
     case WS_OP_CLZ: return h_clz;
     case WS_OP_BFIND: return h_bfind;
     case WS_OP_BREV: return h_brev;
@@ -1175,7 +1146,7 @@ static ws_handler select_rn(const ws_insn *in)
     case WS_OP_DP4A: case WS_OP_DP2A: return h_dp;
     case WS_OP_SETP: return select_setp(in);
     case WS_OP_SET: return h_set;
-    case WS_OP_SELP: return k == K_P ? NULL : h_selp;
+    case WS_OP_SELP: return k == K_P ? NULL : WS_PICK_AVX2(h_selp);
     case WS_OP_SLCT: return h_slct;
     case WS_OP_MOV:
         if (in->flags & WS_F_LOCALSYM) return h_mov_localsym;
@@ -1185,14 +1156,14 @@ static ws_handler select_rn(const ws_insn *in)
                                                                                              : h_mov_unpack;
         if (in->sub == WS_MOV_PACK) return W == 64 && in->ns == 2 ? h_mov_pack_2x32 : h_mov_pack;
         if (k == K_P) return h_pred_logic;
-        return W <= 32 ? h_mov32 : h_mov;
+        return W <= 32 ? WS_PICK_AVX2(h_mov32) : WS_PICK_AVX2(h_mov);
     case WS_OP_CVT: {
         int fp8 = 0;
         ws_handler h8 = ws_fp8_cvt_handler(in, &fp8);
         if (fp8) return h8;   /* NULL: an fp8 form PTX does not define (a load error names it) */
     }
-        if (in->type == WS_T_U64 && (in->type2 == WS_T_U32 || in->type2 == WS_T_B32)) return h_cvt_u64_u32;
-        if (in->type == WS_T_S64 && in->type2 == WS_T_S32) return h_cvt_s64_s32;
+        if (in->type == WS_T_U64 && (in->type2 == WS_T_U32 || in->type2 == WS_T_B32)) return WS_PICK_AVX2(h_cvt_u64_u32);
+        if (in->type == WS_T_S64 && in->type2 == WS_T_S32) return WS_PICK_AVX2(h_cvt_s64_s32);
         if (in->type == WS_T_F32 && in->type2 == WS_T_S32 && (in->rnd == WS_R_RN || !in->rnd)) return h_cvt_f32_s32;
         if (in->type == WS_T_F32 && in->type2 == WS_T_U32 && (in->rnd == WS_R_RN || !in->rnd)) return h_cvt_f32_u32;
         if (in->type == WS_T_F64 && in->type2 == WS_T_F32 && !(in->flags & (WS_F_FTZ | WS_F_SAT)) && !in->rnd) return h_cvt_f64_f32;

@@ -105,121 +105,144 @@ static void h_ld(ws_warp *w, const ws_insn *in, uint32_t mask)
     });
 }
 
-/* A full warp's offsets rb[l] + k (wrapped to 32 bits for shared memory) of 4-byte accesses: 1 when every offset
- * is in [0, lim - 4] and aligned, 0 otherwise (for the lane-by-lane path with its errors); *seq: the offsets are
- * consecutive words from lane 0's. The compiler turns the pass into vector code: an offset o is in range when
- * neither o nor (lim - 4) - o has bit 63 set, lim being far below 2^63. */
-static inline __attribute__((always_inline)) int offsets32_warp(const uint64_t *rb, uint64_t k, const int wrap32,
-                                                                uint64_t lim, int *seq)
+/* ld.param of one 4- or 8-byte kernel parameter (no base register): one value for every lane; sx: sign-extend a
+ * 4-byte .s32 (a constant in each handler below) */
+static inline __attribute__((always_inline)) void ld_param_1(ws_warp *w, const ws_insn *in, uint32_t mask,
+                                                           const unsigned es, const int sx)
+{
+    if ((uint64_t)in->imm + es > w->L->entry->param_bytes) { h_ld(w, in, mask); return; }
+    const uint8_t *p = w->L->params + in->imm;
+    const uint64_t v = load_val(p, es, sx);
+    const int d = in->d[0];
+    FOR_LANES(mask, { RG(d, l) = v; });
+}
+WS_AVX2_PAIR(h_ld_param_4, ld_param_1(w, in, mask, 4, 0))
+WS_AVX2_PAIR(h_ld_param_s4, ld_param_1(w, in, mask, 4, 1))
+WS_AVX2_PAIR(h_ld_param_8, ld_param_1(w, in, mask, 8, 0))
+
+/* cvta of a global address (the global window starts at 0: a copy, truncated for a 32-bit result) */
+WS_AVX2_PAIR(h_cvta_global, const int d = in->d[0], a = in->s[0]; FOR_LANES(mask, { RG(d, l) = RG(a, l); }))
+WS_AVX2_PAIR(h_cvta_global32, const int d = in->d[0], a = in->s[0]; FOR_LANES(mask, { RG(d, l) = (uint32_t)RG(a, l); }))
+
+/* A full warp's offsets rb[l] + k (wrapped to 32 bits for shared memory) of S-byte accesses (S = 4 or 8): 1 when
+ * every offset is in [0, lim - S] and aligned, 0 otherwise (for the lane-by-lane path with its errors); *seq: the
+ * offsets are consecutive elements from lane 0's. The compiler turns the pass into vector code: an offset o is in
+ * range when neither o nor (lim - S) - o has bit 63 set, lim being far below 2^63. */
+static inline __attribute__((always_inline)) int offsets_warp(const uint64_t *rb, uint64_t k, const int wrap32,
+                                                              uint64_t lim, const unsigned S, int *seq)
 {
     uint64_t range = 0, low = 0;
-    const uint64_t last = lim - 4;
+    const uint64_t last = lim - S;
     for (int l = 0; l < WS_LANES; l++) {
         uint64_t o = wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k;
         range |= o | (last - o);
         low |= o;
     }
-    /* consecutive: the registers step by 4 (the offsets then do too: in range, none of them wraps) */
+    /* consecutive: the registers step by S (the offsets then do too: in range, none of them wraps) */
     *seq = 0;
-    if (rb[WS_LANES - 1] - rb[0] == 4 * (WS_LANES - 1)) {
+    if (rb[WS_LANES - 1] - rb[0] == (uint64_t)S * (WS_LANES - 1)) {
         uint64_t diff = 0;
-        for (int l = 1; l < WS_LANES; l++) diff |= rb[l] - rb[l - 1] - 4;
+        for (int l = 1; l < WS_LANES; l++) diff |= rb[l] - rb[l - 1] - S;
         *seq = !diff;
     }
-    return !((range >> 63) | (low & 3) | (last >> 62));
+    return !((range >> 63) | (low & (S - 1)) | (last >> 62));
 }
 
-/* A full warp's 32-bit loads from base + (rb[l] + k) into rd (which may be rb), as offsets32_warp allows; 0 with
- * nothing loaded when it does not. sx: sign-extend, as h_ld does. Consecutive words are one block copy. */
-static inline __attribute__((always_inline)) int load32_warp(const uint64_t *rb, uint64_t k, const int wrap32,
-                                                            uint64_t lim, const uint8_t *base, uint64_t *rd,
-                                                            const int sx)
+/* Read an S-byte element (S = 4 or 8) at p as a register value; sx: sign-extend a 4-byte one. */
+static inline __attribute__((always_inline)) uint64_t elem_load(const uint8_t *p, const unsigned S, const int sx)
+{
+    if (S == 8) { uint64_t v; memcpy(&v, p, 8); return v; }
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return sx ? (uint64_t)(int64_t)(int32_t)v : v;
+}
+
+/* Write the low S bytes of register value v at p. */
+static inline __attribute__((always_inline)) void elem_store(uint8_t *p, uint64_t v, const unsigned S)
+{
+    if (S == 8) memcpy(p, &v, 8);
+    else { uint32_t u = (uint32_t)v; memcpy(p, &u, 4); }
+}
+
+/* A full warp's S-byte loads from base + (rb[l] + k) into rd (which may be rb), as offsets_warp allows; 0 with
+ * nothing loaded when it does not. sx: sign-extend, as h_ld does. Consecutive elements are one block copy. */
+static inline __attribute__((always_inline)) int load_warp(const uint64_t *rb, uint64_t k, const int wrap32,
+                                                          uint64_t lim, const uint8_t *base, uint64_t *rd,
+                                                          const unsigned S, const int sx)
 {
     int seq;
-    if (!offsets32_warp(rb, k, wrap32, lim, &seq)) return 0;
+    if (!offsets_warp(rb, k, wrap32, lim, S, &seq)) return 0;
     if (seq) {
-        uint32_t t[WS_LANES];
-        memcpy(t, base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k), sizeof t);
-        for (int l = 0; l < WS_LANES; l++) rd[l] = sx ? (uint64_t)(int64_t)(int32_t)t[l] : t[l];
+        uint8_t t[WS_LANES * 8];
+        memcpy(t, base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k), (size_t)S * WS_LANES);
+        for (int l = 0; l < WS_LANES; l++) rd[l] = elem_load(t + (size_t)l * S, S, sx);
         return 1;
     }
 #pragma GCC unroll 8
-    for (int l = 0; l < WS_LANES; l++) {
-        uint32_t v;
-        memcpy(&v, base + (wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k), 4);
-        rd[l] = sx ? (uint64_t)(int64_t)(int32_t)v : v;
-    }
+    for (int l = 0; l < WS_LANES; l++) rd[l] = elem_load(base + (wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k), S, sx);
     return 1;
 }
 
-/* A full warp's 32-bit stores of rs's low halves to base + (rb[l] + k), lane 0 first (the last lane writing an
- * address wins), as offsets32_warp allows; 0 with nothing stored when it does not. Consecutive words are one
+/* A full warp's S-byte stores of rs's low bytes to base + (rb[l] + k), lane 0 first (the last lane writing an
+ * address wins), as offsets_warp allows; 0 with nothing stored when it does not. Consecutive elements are one
  * block copy. */
-static inline __attribute__((always_inline)) int store32_warp(const uint64_t *rb, uint64_t k, const int wrap32,
-                                                             uint64_t lim, uint8_t *base, const uint64_t *rs)
+static inline __attribute__((always_inline)) int store_warp(const uint64_t *rb, uint64_t k, const int wrap32,
+                                                           uint64_t lim, uint8_t *base, const uint64_t *rs,
+                                                           const unsigned S)
 {
     int seq;
-    if (!offsets32_warp(rb, k, wrap32, lim, &seq)) return 0;
+    if (!offsets_warp(rb, k, wrap32, lim, S, &seq)) return 0;
     if (seq) {
-        uint32_t t[WS_LANES];
-        for (int l = 0; l < WS_LANES; l++) t[l] = (uint32_t)rs[l];
-        memcpy(base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k), t, sizeof t);
+        uint8_t t[WS_LANES * 8];
+        for (int l = 0; l < WS_LANES; l++) elem_store(t + (size_t)l * S, rs[l], S);
+        memcpy(base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k), t, (size_t)S * WS_LANES);
         return 1;
     }
 #pragma GCC unroll 8
-    for (int l = 0; l < WS_LANES; l++) {
-        uint32_t v = (uint32_t)rs[l];
-        memcpy(base + (wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k), &v, 4);
-    }
+    for (int l = 0; l < WS_LANES; l++) elem_store(base + (wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k), rs[l], S);
     return 1;
 }
 
-/* ld.global 32-bit scalar, the common case; sx: .s32, which sign-extends into a 64-bit destination as h_ld does
- * (a constant in each handler below, so the lane loop has no decision in it) */
-static inline __attribute__((always_inline)) void ld_global_32(ws_warp *w, const ws_insn *in, uint32_t mask,
-                                                             const int sx)
+/* ld.global of one S-byte scalar (S = 4 or 8), the common case; sx: .s32, which sign-extends into a 64-bit
+ * destination as h_ld does (constants in each handler below, so the lane loop has no decision in it) */
+static inline __attribute__((always_inline)) void ld_global_1(ws_warp *w, const ws_insn *in, uint32_t mask,
+                                                            const unsigned S, const int sx)
 {
     const int d = in->d[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit, gb = w->L->gbase;
     uint8_t *store = w->L->gstore;
-    if (mask == 0xffffffffu && lim >= 4 && load32_warp(&RG(b, 0), imm - gb, 0, lim, store, &RG(d, 0), sx)) return;
+    if (mask == 0xffffffffu && lim >= S && load_warp(&RG(b, 0), imm - gb, 0, lim, store, &RG(d, 0), S, sx)) return;
     FOR_LANES(mask, {
         uint64_t off = RG(b, l) + imm - gb;
-        if (off + 4 > lim || (off & 3)) { h_ld(w, in, 1u << l); if (w->state == WS_W_FAULT) return; continue; }
-        uint32_t v;
-        memcpy(&v, store + off, 4);
-        RG(d, l) = sx ? (uint64_t)(int64_t)(int32_t)v : v;
+        if (off + S > lim || (off & (S - 1))) { h_ld(w, in, 1u << l); if (w->state == WS_W_FAULT) return; continue; }
+        RG(d, l) = elem_load(store + off, S, sx);
     });
 }
 
-/* ld.global .b32/.u32/.f32 scalar */
-WS_AVX2_PAIR(h_ld_global_b32, ld_global_32(w, in, mask, 0))
+/* ld.global .b32/.u32/.f32, .s32 and 64-bit scalars */
+WS_AVX2_PAIR(h_ld_global_b32, ld_global_1(w, in, mask, 4, 0))
+WS_AVX2_PAIR(h_ld_global_s32, ld_global_1(w, in, mask, 4, 1))
+WS_AVX2_PAIR(h_ld_global_b64, ld_global_1(w, in, mask, 8, 0))
 
-/* ld.global .s32 scalar */
-WS_AVX2_PAIR(h_ld_global_s32, ld_global_32(w, in, mask, 1))
-
-/* ld.shared 32-bit scalar; sx as ld_global_32 */
-static inline __attribute__((always_inline)) void ld_shared_32(ws_warp *w, const ws_insn *in, uint32_t mask,
-                                                             const int sx)
+/* ld.shared of one S-byte scalar; sx as ld_global_1 */
+static inline __attribute__((always_inline)) void ld_shared_1(ws_warp *w, const ws_insn *in, uint32_t mask,
+                                                            const unsigned S, const int sx)
 {
     const int d = in->d[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
     uint8_t *sm = w->blk->smem;
-    if (mask == 0xffffffffu && b >= 0 && lim >= 4 && load32_warp(&RG(b, 0), imm, 1, lim, sm, &RG(d, 0), sx)) return;
+    if (mask == 0xffffffffu && b >= 0 && lim >= S && load_warp(&RG(b, 0), imm, 1, lim, sm, &RG(d, 0), S, sx)) return;
     FOR_LANES(mask, {
         uint64_t a = (uint32_t)((b >= 0 ? RG(b, l) : 0) + imm);   /* 32-bit shared addresses wrap */
-        if (a + 4 > lim || (a & 3)) { h_ld(w, in, 1u << l); return; }
-        uint32_t v;
-        memcpy(&v, sm + a, 4);
-        RG(d, l) = sx ? (uint64_t)(int64_t)(int32_t)v : v;
+        if (a + S > lim || (a & (S - 1))) { h_ld(w, in, 1u << l); return; }
+        RG(d, l) = elem_load(sm + a, S, sx);
     });
 }
 
-/* ld.shared .b32/.u32/.f32 scalar */
-WS_AVX2_PAIR(h_ld_shared_b32, ld_shared_32(w, in, mask, 0))
-
-/* ld.shared .s32 scalar */
-WS_AVX2_PAIR(h_ld_shared_s32, ld_shared_32(w, in, mask, 1))
+/* ld.shared .b32/.u32/.f32, .s32 and 64-bit scalars */
+WS_AVX2_PAIR(h_ld_shared_b32, ld_shared_1(w, in, mask, 4, 0))
+WS_AVX2_PAIR(h_ld_shared_s32, ld_shared_1(w, in, mask, 4, 1))
+WS_AVX2_PAIR(h_ld_shared_b64, ld_shared_1(w, in, mask, 8, 0))
 
 /* st (any space, any size, vectors) */
 static void h_st(ws_warp *w, const ws_insn *in, uint32_t mask)
@@ -241,41 +264,43 @@ static void h_st(ws_warp *w, const ws_insn *in, uint32_t mask)
     });
 }
 
-/* st.global 32-bit scalar */
-static inline __attribute__((always_inline)) void st_global_32(ws_warp *w, const ws_insn *in, uint32_t mask)
+/* st.global of one S-byte scalar */
+static inline __attribute__((always_inline)) void st_global_1(ws_warp *w, const ws_insn *in, uint32_t mask,
+                                                            const unsigned S)
 {
     const int s = in->s[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->L->glimit, gb = w->L->gbase;
     uint8_t *store = w->L->gstore;
-    if (mask == 0xffffffffu && lim >= 4 && store32_warp(&RG(b, 0), imm - gb, 0, lim, store, &RG(s, 0))) return;
+    if (mask == 0xffffffffu && lim >= S && store_warp(&RG(b, 0), imm - gb, 0, lim, store, &RG(s, 0), S)) return;
     FOR_LANES(mask, {
         uint64_t off = RG(b, l) + imm - gb;
-        if (off + 4 > lim || (off & 3)) { h_st(w, in, 1u << l); if (w->state == WS_W_FAULT) return; continue; }
-        uint32_t v = (uint32_t)RG(s, l);
-        memcpy(store + off, &v, 4);
+        if (off + S > lim || (off & (S - 1))) { h_st(w, in, 1u << l); if (w->state == WS_W_FAULT) return; continue; }
+        elem_store(store + off, RG(s, l), S);
     });
 }
 
-/* st.global .b32/.u32/.s32/.f32 scalar */
-WS_AVX2_PAIR(h_st_global_b32, st_global_32(w, in, mask))
+/* st.global 32- and 64-bit scalars */
+WS_AVX2_PAIR(h_st_global_b32, st_global_1(w, in, mask, 4))
+WS_AVX2_PAIR(h_st_global_b64, st_global_1(w, in, mask, 8))
 
-/* st.shared 32-bit scalar */
-static inline __attribute__((always_inline)) void st_shared_32(ws_warp *w, const ws_insn *in, uint32_t mask)
+/* st.shared of one S-byte scalar */
+static inline __attribute__((always_inline)) void st_shared_1(ws_warp *w, const ws_insn *in, uint32_t mask,
+                                                            const unsigned S)
 {
     const int s = in->s[0], b = in->base;
     const uint64_t imm = (uint64_t)in->imm, lim = w->blk->smem_size;
     uint8_t *sm = w->blk->smem;
-    if (mask == 0xffffffffu && b >= 0 && lim >= 4 && store32_warp(&RG(b, 0), imm, 1, lim, sm, &RG(s, 0))) return;
+    if (mask == 0xffffffffu && b >= 0 && lim >= S && store_warp(&RG(b, 0), imm, 1, lim, sm, &RG(s, 0), S)) return;
     FOR_LANES(mask, {
         uint64_t a = (uint32_t)((b >= 0 ? RG(b, l) : 0) + imm);   /* 32-bit shared addresses wrap */
-        if (a + 4 > lim || (a & 3)) { h_st(w, in, 1u << l); return; }
-        uint32_t v = (uint32_t)RG(s, l);
-        memcpy(sm + a, &v, 4);
+        if (a + S > lim || (a & (S - 1))) { h_st(w, in, 1u << l); return; }
+        elem_store(sm + a, RG(s, l), S);
     });
 }
 
-/* st.shared .b32/.u32/.s32/.f32 scalar */
-WS_AVX2_PAIR(h_st_shared_b32, st_shared_32(w, in, mask))
+/* st.shared 32- and 64-bit scalars */
+WS_AVX2_PAIR(h_st_shared_b32, st_shared_1(w, in, mask, 4))
+WS_AVX2_PAIR(h_st_shared_b64, st_shared_1(w, in, mask, 8))
 
 /* Apply an atomic operation to the value at p; returns the old value. */
 static uint64_t atomic_apply(const ws_insn *in, uint8_t *p, uint64_t b, uint64_t c)
@@ -406,20 +431,30 @@ ws_handler ws_mem_handler(const ws_insn *in)
     case WS_OP_LD: case WS_OP_LDU:
         if (!es) return NULL;
         if ((in->flags & WS_F_SYNCMEM) && (in->space == WS_S_GLOBAL || in->space == WS_S_GENERIC)) return h_ld_sync;
+        if (in->space == WS_S_PARAM_K && in->base < 0 && in->vec == 1 && (es == 4 || es == 8))
+            return es == 8 ? WS_PICK_AVX2(h_ld_param_8) : is_signed(in->type) ? WS_PICK_AVX2(h_ld_param_s4)
+                                                                                : WS_PICK_AVX2(h_ld_param_4);
         if (in->vec == 1 && es == 4 && in->base >= 0 && (in->space == WS_S_GLOBAL))
             return in->type == WS_T_S32 ? WS_PICK_AVX2(h_ld_global_s32) : WS_PICK_AVX2(h_ld_global_b32);
-        if (in->vec == 1 && es == 4 && in->space == WS_S_SHARED)
+        if (in->vec == 1 && es == 8 && in->base >= 0 && (in->space == WS_S_GLOBAL)) return WS_PICK_AVX2(h_ld_global_b64);
+        if (in->vec == 1 && es == 4 && in->space == WS_S_SHARED && !(in->flags & WS_F_DSMEM))
             return in->type == WS_T_S32 ? WS_PICK_AVX2(h_ld_shared_s32) : WS_PICK_AVX2(h_ld_shared_b32);
+        if (in->vec == 1 && es == 8 && in->space == WS_S_SHARED && !(in->flags & WS_F_DSMEM))
+            return WS_PICK_AVX2(h_ld_shared_b64);
         return h_ld;
     case WS_OP_ST:
         if (!es) return NULL;
-        if (in->ns == 1 && es == 4 && in->base >= 0 && in->space == WS_S_GLOBAL) return WS_PICK_AVX2(h_st_global_b32);
-        if (in->ns == 1 && es == 4 && in->space == WS_S_SHARED) return WS_PICK_AVX2(h_st_shared_b32);
+        if (in->ns == 1 && (es == 4 || es == 8) && in->base >= 0 && in->space == WS_S_GLOBAL)
+            return es == 4 ? WS_PICK_AVX2(h_st_global_b32) : WS_PICK_AVX2(h_st_global_b64);
+        if (in->ns == 1 && (es == 4 || es == 8) && in->space == WS_S_SHARED && !(in->flags & WS_F_DSMEM))
+            return es == 4 ? WS_PICK_AVX2(h_st_shared_b32) : WS_PICK_AVX2(h_st_shared_b64);
         return h_st;
     case WS_OP_ATOM: case WS_OP_RED:
         if (!es || !in->sub) return NULL;
         return h_atom;
-    case WS_OP_CVTA: return h_cvta;
+    case WS_OP_CVTA:
+        if (in->space == WS_S_GLOBAL) return es == 4 ? WS_PICK_AVX2(h_cvta_global32) : WS_PICK_AVX2(h_cvta_global);
+        return h_cvta;
     case WS_OP_ISSPACEP: return h_isspacep;
     case WS_OP_PREFETCH: case WS_OP_PREFETCHU: return h_nop;
     default: return NULL;

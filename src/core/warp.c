@@ -390,28 +390,32 @@ static const ws_shfl_map *shfl_map_uniform(ws_warp *w, const ws_insn *in, uint32
 static void h_shfl(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const int d = in->d[0], a = in->s[0], b = in->s[1], c = in->s[2];
-    uint32_t src[32], pbits = 0;
-    for (int l = 0; l < 32; l++) src[l] = (uint32_t)RG(a, l);
-    /* lane and clamp operands the same in every active lane (immediates, or uniform values): ws_shfl_lane's rule
-     * with its decisions taken once, a loop per mode */
+    uint32_t copy[32], pbits = 0;
+    const uint64_t *A = &RG(a, 0);
+    if (d == a)   /* the destination overwrites the sources: read a copy */
+        for (int l = 0; l < 32; l++) copy[l] = (uint32_t)A[l];
+#define SRC(j) (d == a ? copy[j] : (uint32_t)A[j])
+    /* lane and clamp operands the same in every active lane (immediates, or uniform values): one lane map */
     const int l0 = __builtin_ctz(mask);
     const uint32_t bv = (uint32_t)RG(b, l0), cv = (uint32_t)RG(c, l0);
-    uint32_t differ = 0;
     const int fc = w->fn->first_const;   /* operands from here on are constants: the same in every lane */
-    if (b < fc) FOR_LANES(mask, { differ |= (uint32_t)RG(b, l) ^ bv; });
-    if (c < fc) FOR_LANES(mask, { differ |= (uint32_t)RG(c, l) ^ cv; });
+    uint32_t differ = 0;
+    if (b < fc && c < fc) FOR_LANES(mask, { differ |= ((uint32_t)RG(b, l) ^ bv) | ((uint32_t)RG(c, l) ^ cv); });
+    else if (b < fc) FOR_LANES(mask, { differ |= (uint32_t)RG(b, l) ^ bv; });
+    else if (c < fc) FOR_LANES(mask, { differ |= (uint32_t)RG(c, l) ^ cv; });
     if (!differ) {
         const ws_shfl_map *e = shfl_map_uniform(w, in, bv, cv);
-        FOR_LANES(mask, { RG(d, l) = src[e->j[l]]; });
+        FOR_LANES(mask, { RG(d, l) = SRC(e->j[l]); });
         if (in->d[1] != WS_SR_SINK) PSET(in->d[1], e->ok, mask);
         return;
     }
     FOR_LANES(mask, {
         int ok;
         int j = ws_shfl_lane(w, in, l, (uint32_t)RG(b, l), (uint32_t)RG(c, l), &ok);
-        RG(d, l) = src[j];
+        RG(d, l) = SRC(j);
         pbits |= (uint32_t)ok << l;
     });
+#undef SRC
     if (in->d[1] != WS_SR_SINK) PSET(in->d[1], pbits, mask);
 }
 
