@@ -11,12 +11,16 @@
 #define PM(r) ((uint32_t)w->regs[(size_t)(r) * WS_LANES])
 
 /* Run body for every lane set in mask, in lane order (full warps take an unconditional loop the compiler can
- * vectorize; lanes 0..n-1, as a block's last warp or a tid < n branch has them, a counted loop). */
+ * vectorize; lanes 0..n-1, as a block's last warp or a tid < n branch has them, and any other single run of lanes,
+ * as tid >= n has, counted loops). */
 #define FOR_LANES(mask, ...) do { \
     uint32_t m_ = (mask); \
     if (m_ == 0xffffffffu) { for (int l = 0; l < 32; l++) { __VA_ARGS__; } } \
     else if (!(m_ & (m_ + 1))) { const int n_ = __builtin_popcount(m_); for (int l = 0; l < n_; l++) { __VA_ARGS__; } } \
-    else { while (m_) { int l = __builtin_ctz(m_); m_ &= m_ - 1; __VA_ARGS__; } } \
+    else if (!(((m_ >> __builtin_ctz(m_)) + 1) & (m_ >> __builtin_ctz(m_)))) { \
+        const int lo_ = __builtin_ctz(m_), hi_ = lo_ + __builtin_popcount(m_); \
+        for (int l = lo_; l < hi_; l++) { __VA_ARGS__; } \
+    } else { while (m_) { int l = __builtin_ctz(m_); m_ &= m_ - 1; __VA_ARGS__; } } \
 } while (0)
 
 /* Write predicate bits under mask. */

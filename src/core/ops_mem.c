@@ -164,6 +164,19 @@ static inline __attribute__((always_inline)) void elem_store(uint8_t *p, uint64_
     else { uint32_t u = (uint32_t)v; memcpy(p, &u, 4); }
 }
 
+/* Consecutive S-byte elements from src into a full warp's rd, and a full warp's rs into consecutive elements at
+ * dst (a register file and simulated memory never overlap: vector loads and stores without a copy). */
+static inline __attribute__((always_inline)) void seq_load(uint64_t *restrict rd, const uint8_t *restrict src,
+                                                         const unsigned S, const int sx)
+{
+    for (int l = 0; l < WS_LANES; l++) rd[l] = elem_load(src + (size_t)l * S, S, sx);
+}
+static inline __attribute__((always_inline)) void seq_store(uint8_t *restrict dst, const uint64_t *restrict rs,
+                                                          const unsigned S)
+{
+    for (int l = 0; l < WS_LANES; l++) elem_store(dst + (size_t)l * S, rs[l], S);
+}
+
 /* A full warp's S-byte loads from base + (rb[l] + k) into rd (which may be rb), as offsets_warp allows; 0 with
  * nothing loaded when it does not. sx: sign-extend, as h_ld does. Consecutive elements are one block copy. */
 static inline __attribute__((always_inline)) int load_warp(const uint64_t *rb, uint64_t k, const int wrap32,
@@ -173,9 +186,7 @@ static inline __attribute__((always_inline)) int load_warp(const uint64_t *rb, u
     int seq;
     if (!offsets_warp(rb, k, wrap32, lim, S, &seq)) return 0;
     if (seq) {
-        uint8_t t[WS_LANES * 8];
-        memcpy(t, base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k), (size_t)S * WS_LANES);
-        for (int l = 0; l < WS_LANES; l++) rd[l] = elem_load(t + (size_t)l * S, S, sx);
+        seq_load(rd, base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k), S, sx);
         return 1;
     }
 #pragma GCC unroll 8
@@ -193,9 +204,7 @@ static inline __attribute__((always_inline)) int store_warp(const uint64_t *rb, 
     int seq;
     if (!offsets_warp(rb, k, wrap32, lim, S, &seq)) return 0;
     if (seq) {
-        uint8_t t[WS_LANES * 8];
-        for (int l = 0; l < WS_LANES; l++) elem_store(t + (size_t)l * S, rs[l], S);
-        memcpy(base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k), t, (size_t)S * WS_LANES);
+        seq_store(base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k), rs, S);
         return 1;
     }
 #pragma GCC unroll 8
