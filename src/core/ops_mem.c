@@ -177,8 +177,37 @@ static inline __attribute__((always_inline)) void seq_store(uint8_t *restrict ds
     for (int l = 0; l < WS_LANES; l++) elem_store(dst + (size_t)l * S, rs[l], S);
 }
 
+/* Half a warp's S-byte loads (lanes h..h+15 of rb and rd) from base + (rb[l] + k), their offsets checked: 16
+ * consecutive elements are one copy, one address for all 16 (a row of a 16 x 16 block reading its tile, say) one
+ * load, anything else a load per lane. */
+static inline __attribute__((always_inline)) void load_half(const uint64_t *rb, uint64_t k, const int wrap32,
+                                                          const uint8_t *base, uint64_t *rd, const unsigned S,
+                                                          const int sx)
+{
+    const uint8_t *p0 = base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k);
+    if (rb[15] - rb[0] == (uint64_t)S * 15) {
+        uint64_t diff = 0;
+        for (int l = 1; l < 16; l++) diff |= rb[l] - rb[l - 1] - S;
+        if (!diff) {
+            for (int l = 0; l < 16; l++) rd[l] = elem_load(p0 + (size_t)l * S, S, sx);
+            return;
+        }
+    } else if (rb[15] == rb[0]) {
+        uint64_t diff = 0;
+        for (int l = 1; l < 16; l++) diff |= rb[l] ^ rb[0];
+        if (!diff) {
+            const uint64_t v = elem_load(p0, S, sx);
+            for (int l = 0; l < 16; l++) rd[l] = v;
+            return;
+        }
+    }
+#pragma GCC unroll 8
+    for (int l = 0; l < 16; l++) rd[l] = elem_load(base + (wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k), S, sx);
+}
+
 /* A full warp's S-byte loads from base + (rb[l] + k) into rd (which may be rb), as offsets_warp allows; 0 with
- * nothing loaded when it does not. sx: sign-extend, as h_ld does. Consecutive elements are one block copy. */
+ * nothing loaded when it does not. sx: sign-extend, as h_ld does. Consecutive elements are one block copy; else
+ * each half warp by itself (load_half). */
 static inline __attribute__((always_inline)) int load_warp(const uint64_t *rb, uint64_t k, const int wrap32,
                                                           uint64_t lim, const uint8_t *base, uint64_t *rd,
                                                           const unsigned S, const int sx)
@@ -189,8 +218,8 @@ static inline __attribute__((always_inline)) int load_warp(const uint64_t *rb, u
         seq_load(rd, base + (wrap32 ? (uint32_t)(rb[0] + k) : rb[0] + k), S, sx);
         return 1;
     }
-#pragma GCC unroll 8
-    for (int l = 0; l < WS_LANES; l++) rd[l] = elem_load(base + (wrap32 ? (uint32_t)(rb[l] + k) : rb[l] + k), S, sx);
+    load_half(rb, k, wrap32, base, rd, S, sx);            /* lanes 0-15 (rd may be rb: the halves are apart) */
+    load_half(rb + 16, k, wrap32, base, rd + 16, S, sx);  /* lanes 16-31 */
     return 1;
 }
 
