@@ -92,6 +92,9 @@ typedef struct tsp {          /* SM sub-partition: one warp scheduler */
     uint64_t active_area;      /* sum over cycles of resident warps */
     uint64_t area_t;           /* time of the last area update */
     int nres;                  /* resident warps */
+    int sass_bal;              /* SASS issued minus issue cycles used, in WS_SASS_ONE units (see issue()) */
+    uint64_t issue_free;       /* a PTX instruction of several SASS holds the scheduler until this cycle */
+    int free_slot;             /* the instruction just issued took no cycle of its own: another may issue now */
 } tsp;
 
 /* work an SM defers from the parallel phase of a cycle to the serial phase (in SM order, so results do not
@@ -781,9 +784,25 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         return;
     }
     const ws_insn *in = r.in;
-    acc->sass_insts += r.fn->sass_w ? r.fn->sass_w[in - r.fn->code] : WS_SASS_ONE;
+    int sw = r.fn->sass_w ? r.fn->sass_w[in - r.fn->code] : WS_SASS_ONE;
+    acc->sass_insts += (uint64_t)sw;
+    /* a scheduler issues one SASS instruction a cycle: a PTX instruction of s SASS instructions holds it for s
+     * cycles, and fractions carry over (sass_bal), so that PTX instructions ptxas folded away take none */
+    uint64_t next = t + 1, extra = 0;
+    sp->sass_bal += sw - WS_SASS_ONE;
+    if (sp->sass_bal >= WS_SASS_ONE) {
+        extra = (uint64_t)(sp->sass_bal / WS_SASS_ONE);
+        sp->sass_bal -= (int)extra * WS_SASS_ONE;
+        sp->issue_free = next = t + 1 + extra;
+    } else if (sp->sass_bal <= -WS_SASS_ONE) {
+        sp->sass_bal += WS_SASS_ONE;
+        sp->free_slot = 1;
+        next = t;
+    }
     int p = in->pipe;
-    if (p == WS_PIPE_TENSOR) {
+    if (sw == 0 && p != WS_PIPE_TENSOR) {
+        /* folded away: no pipeline */
+    } else if (p == WS_PIPE_TENSOR) {
         int tc = tensor_cycles(tm, in);
         sp->pipe_free[p] = t + (uint64_t)tc;
         if (in->op == WS_OP_WGMMA && in->mma->kind == WS_MX_WGMMA) {   /* asynchronous: the warp goes on */
@@ -818,7 +837,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         if (serial) mem_account(tm, acc, x, &r, t);
         else defer(tm, x->blk->sm, PD_MEMSYS, x, NULL)->rec = r;
     } else {
-        uint64_t done = t + (uint64_t)tm->lat_cycles[in->lat];
+        uint64_t done = t + extra + (uint64_t)tm->lat_cycles[in->lat];
         uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
         const tsi *f = facts_of(tm, x, r.fn, in);
         for (int i = 0; i < f->ndst; i++) { x->rr[f->dst[i]] = done; x->rk[f->dst[i]] = kind; }
@@ -860,13 +879,16 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
                     in->mma->extra >= 0 && (in->op == WS_OP_CP_WAIT || in->mma->kind == WS_MX_WG_WAIT)
                         ? RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) : 0, t))
         return;
-    compute_ready(tm, x, t + 1);
+    compute_ready(tm, x, next);
 }
 
 /* Let sub-partition sp try to issue at cycle t (the parallel phase: instructions touching global state are
  * deferred to the serial phase). */
 static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
 {
+    if (sp->issue_free > t) { sp->wake = sp->issue_free; return; }
+    sp->free_slot = 0;
+again:;
     tw *best = NULL;
     uint64_t wake = NEVER;
     int eligible = 0;
@@ -904,8 +926,10 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
             set_ready(best, NEVER);
             defer(tm, best->blk->sm, PD_ISSUE, best, NULL);
         } else issue(tm, acc, best, t, 0);
+        if (sp->free_slot) { sp->free_slot = 0; if (sp->issue_free <= t) goto again; }
         if (eligible > 1) wake = t + 1;
         if (best->ready < wake) wake = best->ready;
+        if (sp->issue_free > wake) wake = sp->issue_free;
     }
     /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */
     if (sp->wake > t && sp->wake < wake) wake = sp->wake;
