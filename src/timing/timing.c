@@ -789,6 +789,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     /* a scheduler issues one SASS instruction a cycle: a PTX instruction of s SASS instructions holds it for s
      * cycles, and fractions carry over (sass_bal), so that PTX instructions ptxas folded away take none */
     uint64_t next = t + 1, extra = 0;
+    if (!tm->dev->issue_sass) sw = WS_SASS_ONE;
     sp->sass_bal += sw - WS_SASS_ONE;
     if (sp->sass_bal >= WS_SASS_ONE) {
         extra = (uint64_t)(sp->sass_bal / WS_SASS_ONE);
