@@ -395,7 +395,8 @@ static void mma_float(const ws_mma *x, mx_mats *M, int kb)
                 u[j] = sl ? 0 : e - 25;
                 sc[j] = sl ? 0.0 : f64_pow2(-u[j]);             /* -u within [-229, 277] */
                 sc1[j] = single && !sl ? f32_of((uint32_t)(127 - u[j]) << 23) : 0.0f;   /* -u below 126 when single */
-                tc[j] = (int32_t)((double)acc[i][j] * sc[j]);   /* c below 2^26 in units of 2^u */
+                tc[j] = (int32_t)((sl ? 0.0 : (double)acc[i][j]) * sc[j]);   /* c below 2^26 units of 2^u (an infinite
+                                                                             * c's output is slow: not converted) */
                 T[j] = 0.0;
                 T1[j] = 0;
             }
