@@ -69,6 +69,7 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     int slot;                  /* its index in sp->warps and sp->rdy while resident, else -1 */
     tgrp wg;                   /* wgmma groups: the multiply-adds */
     tgrp cp;                   /* cp.async groups: the copies' data arriving in shared memory */
+    tgrp bk;                   /* bulk async-groups: cp.async.bulk copies to global memory written */
     ws_mx_access *mx;          /* the accesses of its last wmma.load/store or cp.async (for the serial phase) */
     int nmx;
     uint64_t st_ack;           /* when L2 has acknowledged its global stores (its block retires no earlier) */
@@ -432,6 +433,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         x->waiting_bar = 0;
         memset(&x->wg, 0, sizeof x->wg);
         memset(&x->cp, 0, sizeof x->cp);
+        memset(&x->bk, 0, sizeof x->bk);
         x->st_ack = 0;
         x->age = tm->age++;
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
@@ -628,14 +630,17 @@ static uint64_t grp_wait(tgrp *g, uint64_t n)
     return until;
 }
 
-/* A group instruction of warp x issued at t: wgmma.commit_group / wait_group (kind) or cp.async.commit_group /
- * wait_group / wait_all (op); n is wait_group's operand. A wait whose groups are not done keeps the warp until
- * they are: returns 1 then (its ready time is set). */
+/* A group instruction of warp x issued at t: wgmma.commit_group / wait_group (kind), cp.async.commit_group /
+ * wait_group / wait_all (op) or cp.async.bulk.commit_group / wait_group; n is wait_group's operand. A wait whose
+ * groups are not done keeps the warp until they are: returns 1 then (its ready time is set). */
 static int async_group(ws_tm *tm, tw *x, int op, int kind, uint64_t n, uint64_t t)
 {
-    tgrp *g = op == WS_OP_WGMMA ? &x->wg : &x->cp;
-    int wait = op == WS_OP_WGMMA ? kind == WS_MX_WG_WAIT : op == WS_OP_CP_WAIT || op == WS_OP_CP_WAIT_ALL;
-    if ((op == WS_OP_WGMMA && kind == WS_MX_WG_COMMIT) || op == WS_OP_CP_COMMIT) grp_commit(g);
+    tgrp *g = op == WS_OP_WGMMA ? &x->wg : op == WS_OP_CP_BULK ? &x->bk : &x->cp;
+    int wait = op == WS_OP_WGMMA ? kind == WS_MX_WG_WAIT : op == WS_OP_CP_BULK ? kind == WS_MX_BULK_WAIT
+                                                                                : op == WS_OP_CP_WAIT || op == WS_OP_CP_WAIT_ALL;
+    if ((op == WS_OP_WGMMA && kind == WS_MX_WG_COMMIT) || (op == WS_OP_CP_BULK && kind == WS_MX_BULK_COMMIT) ||
+        op == WS_OP_CP_COMMIT)
+        grp_commit(g);
     if (!wait) return 0;
     uint64_t until = grp_wait(g, op == WS_OP_CP_WAIT_ALL ? 0 : n);
     if (until <= t + 1) return 0;
@@ -822,6 +827,9 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
                                       : t + WS_MS_LAT_DSMEM;   /* within the cluster, or nothing in bounds */
         ws_bulk_set_ready(w, done);
         w->bulk_nruns = 0;
+        /* a copy to global memory completes its bulk async-group when its writes are done */
+        if (in->mma && (in->mma->kind == WS_MX_BULK_S2G || in->mma->kind == WS_MX_BULK_TENSOR_S2G) && done > x->bk.open)
+            x->bk.open = done;
     }
     int mx = in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE;
     if (mx && r.exec) {   /* their accesses, for the memory system: a cp.async's global sources, a fragment's */
@@ -874,10 +882,14 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         set_ready(x, NEVER);
         return;
     }
-    if ((in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL) &&
+    int bulk_grp = in->op == WS_OP_CP_BULK && in->mma &&
+                   (in->mma->kind == WS_MX_BULK_COMMIT || in->mma->kind == WS_MX_BULK_WAIT);
+    if ((in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL ||
+         bulk_grp) &&
         in->mma && r.exec &&
         async_group(tm, x, in->op, in->mma->kind,
-                    in->mma->extra >= 0 && (in->op == WS_OP_CP_WAIT || in->mma->kind == WS_MX_WG_WAIT)
+                    in->mma->extra >= 0 && (in->op == WS_OP_CP_WAIT || in->mma->kind == WS_MX_WG_WAIT ||
+                                            (bulk_grp && in->mma->kind == WS_MX_BULK_WAIT))
                         ? RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) : 0, t))
         return;
     compute_ready(tm, x, next);
