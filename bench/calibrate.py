@@ -52,6 +52,16 @@ PAIRS = [
 ]
 
 
+def pair_verdict(hw, sim):
+    """Whether warpsim orders a pair as the H200 does: hw and sim are the slower-over-faster cycle ratios; where the
+    H200 itself cannot tell the two apart (within 2%), warpsim must not either. Returns (ok, words)."""
+    if abs(hw - 1) < 0.02:
+        ok = abs(sim - 1) < 0.02
+        return ok, "equal on both" if ok else "NOT EQUAL"
+    ok = (sim > 1) == (hw > 1)
+    return ok, "right way" if ok else "WRONG WAY"
+
+
 def num(s):
     """Parse an ncu number like "10,665"."""
     return float(str(s).replace(",", ""))
@@ -120,14 +130,33 @@ def stats(errs):
     return sum(a) / len(a), med, sum(e[3] for e in errs) / len(errs), worst
 
 
+def inst_cells(rec, hw_insts, acc):
+    """Table cells for warp instructions: the H200's (SASS), warpsim's SASS-based count and its PTX count with their
+    errors; the absolute errors are appended to acc (SASS, PTX)."""
+    sass = float(rec.get("smsp__inst_executed.sum", 0))
+    ptx = float(rec.get("warpsim__ptx_inst_executed.sum", sass))
+    es, ep = (sass - hw_insts) / hw_insts * 100, (ptx - hw_insts) / hw_insts * 100
+    acc.append((abs(es), abs(ep)))
+    return f"{hw_insts:.0f} | {es:+.1f}% | {ep:+.1f}%"
+
+
+def inst_summary(acc, label):
+    """The summary line of inst_cells' errors."""
+    if not acc:
+        return ""
+    ms, mp = sum(a[0] for a in acc) / len(acc), sum(a[1] for a in acc) / len(acc)
+    return (f"{label} warp instructions against the H200's `smsp__inst_executed.sum`: SASS-based count (timing mode: "
+            f"ptxas's line table, src/core/gpu.c) mean absolute error {ms:.1f}%, PTX count {mp:.1f}%.")
+
+
 def calibration_section(benches, results, ncu):
     """The calibration set's table and summary lines; returns (lines, errs, exact_ok, exact_n)."""
     rows, errs, exact_ok, exact_n = [], [], 0, 0
-    mism = []
+    mism, ia = [], []
     for name, _ in benches:
         rec, ref = results.get(name), ncu.get(name)
         if rec is None or ref is None:
-            rows.append(f"| {name} | {num(ref['sm__cycles_elapsed.max']) if ref else '-':.0f} | failed | | |")
+            rows.append(f"| {name} | {num(ref['sm__cycles_elapsed.max']) if ref else '-':.0f} | failed | | | | | |")
             continue
         hw, sim = num(ref["sm__cycles_elapsed.max"]), float(rec.get("sm__cycles_elapsed.max", 0))
         err = (sim - hw) / hw * 100
@@ -148,22 +177,27 @@ def calibration_section(benches, results, ncu):
                 bad.append(f"{k.split('__')[1].split('.')[0]}: {got:g} vs {want:g}")
         mism += [f"{name}: " + "; ".join(bad)] if bad else []
         verdict = "no" if bad else ("yes (2 explained)" if explained else "yes")
-        rows.append(f"| {name} | {hw:.0f} | {sim:.0f} | {err:+.1f}% | {verdict} |")
+        rows.append(f"| {name} | {hw:.0f} | {sim:.0f} | {err:+.1f}% | {verdict} | "
+                    f"{inst_cells(rec, num(ref['smsp__inst_executed.sum']), ia)} |")
     mape, med, mean, worst = stats(errs)
     cyc = {e[0]: e[2] for e in errs}
     hwc = {e[0]: e[1] for e in errs}
     pair_lines = []
     for slow, fast in PAIRS:
         if slow in cyc and fast in cyc:
-            ok = cyc[slow] > cyc[fast]
-            pair_lines.append(f"| {slow} / {fast} | {hwc[slow] / hwc[fast]:.2f} | {cyc[slow] / cyc[fast]:.2f} | {'right way' if ok else 'WRONG WAY'} |")
+            ok, words = pair_verdict(hwc[slow] / hwc[fast], cyc[slow] / cyc[fast])
+            pair_lines.append(f"| {slow} / {fast} | {hwc[slow] / hwc[fast]:.2f} | {cyc[slow] / cyc[fast]:.2f} | {words} |")
     out = ["## Calibration set (tests/data/h200/truth.cu)", "",
-           "| kernel | H200 cycles | warpsim cycles | error | exact counters |", "|---|---:|---:|---:|---|"] + rows + [
+           "'H200 insts' is its `smsp__inst_executed.sum` (SASS); 'SASS' and 'PTX' are the errors of warpsim's two",
+           "counts of them (timing mode reports the SASS-based one as `smsp__inst_executed.sum`, the PTX one as",
+           "`warpsim__ptx_inst_executed.sum`).", "",
+           "| kernel | H200 cycles | warpsim cycles | error | exact counters | H200 insts | SASS | PTX |",
+           "|---|---:|---:|---:|---|---:|---:|---:|"] + rows + [
            "", f"Mean absolute percentage error: {mape:.1f}% over {len(errs)} kernels (median {med:.1f}%, mean signed "
-           f"{mean:+.1f}%); worst ratio {worst:.2f}x.",
+           f"{mean:+.1f}%); worst ratio {worst:.2f}x.", inst_summary(ia, "Calibration-set"),
            f"Exact counters: {exact_ok}/{exact_n} equal (explained exceptions not counted: ncu's shared-memory",
            "conflicts in dot_tree and conv_tiled are not produced by addresses; they changed between two ncu runs).", "",
-           "| pair (slower / faster) | H200 ratio | warpsim ratio | direction |", "|---|---:|---:|---|"] + pair_lines
+           "| pair (slower / faster, as the seed teaches) | H200 ratio | warpsim ratio | direction (within 2%: equal) |", "|---|---:|---:|---|"] + pair_lines
     if mism:
         out += ["", "Counter mismatches:", ""] + [f"- {m}" for m in mism]
     return out, errs, exact_ok, exact_n
@@ -215,11 +249,11 @@ def tensor_section(benches, results, runs):
     """The tensor set's table: cycles against the mean of two ncu runs, the exact counters the two runs agree on,
     and tensor-pipe instructions: warpsim's (PTX) count times the SASS instructions per PTX instruction against the
     H200's smsp__inst_executed_pipe_tensor.sum; returns (lines, errs, exact_ok, exact_n)."""
-    rows, errs, exact_ok, exact_n, mism, why = [], [], 0, 0, [], []
+    rows, errs, exact_ok, exact_n, mism, why, ia = [], [], 0, 0, [], [], []
     for name, _ in benches:
         rec, ref = results.get(name), runs.get(name)
         if rec is None or not ref:
-            rows.append(f"| {name} | - | failed | | | | | | |")
+            rows.append(f"| {name} | - | failed | | | | | | | | | |")
             continue
         hw, spread, sim, err, ok_here, n_here, bad, _ = two_run_compare(name, rec, ref, TENSOR_EXPLAINED)
         errs.append((name, hw, sim, err))
@@ -235,7 +269,8 @@ def tensor_section(benches, results, runs):
         mism += [f"{name}: " + "; ".join(bad)] if bad else []
         why.append(f"- {name}: {text}")
         rows.append(f"| {name} | {hw:.0f} | {spread:.1f}% | {sim:.0f} | {err:+.1f}% | "
-                    f"{ok_here}/{n_here} | {ptx:.0f} | {sass:.0f} | {ratio} |")
+                    f"{ok_here}/{n_here} | {ptx:.0f} | {sass:.0f} | {ratio} | "
+                    f"{inst_cells(rec, sum(num(r['smsp__inst_executed.sum']) for r in ref) / len(ref), ia)} |")
     mape, med, mean, worst = stats(errs)
     out = ["## Tensor set (tests/data/h200/tensor.cu): tensor cores and asynchronous copies", "",
            "wmma GEMMs per input type, an mma.sync + ldmatrix + 3-stage cp.async GEMM, a wgmma + TMA GEMM (sm_90a) and",
@@ -243,11 +278,13 @@ def tensor_section(benches, results, runs):
            "(`tests/data/h200/tensor_ncu.csv`, two ncu runs, same flags as the held-out set). 'PTX tensor' is warpsim's",
            "`sm__inst_executed_pipe_tensor.sum` (wmma.mma, mma, wgmma.mma_async warp instructions), 'SASS tensor' the",
            "H200's (HMMA, IMMA, DMMA, HGMMA); 'SASS/PTX' is how many SASS instructions one PTX instruction becomes, and",
-           "the tensor count is exact when PTX x SASS/PTX equals the H200's.", "",
-           "| kernel | H200 cycles | spread | warpsim cycles | error | exact counters | PTX tensor | SASS tensor | SASS/PTX |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"] + rows + [
+           "the tensor count is exact when PTX x SASS/PTX equals the H200's. 'H200 insts', 'SASS' and 'PTX': all warp",
+           "instructions, as in the calibration table.", "",
+           "| kernel | H200 cycles | spread | warpsim cycles | error | exact counters | PTX tensor | SASS tensor | SASS/PTX "
+           "| H200 insts | SASS | PTX |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"] + rows + [
            "", f"Tensor-set mean absolute percentage error: {mape:.1f}% over {len(errs)} kernels (median {med:.1f}%, "
-           f"mean signed {mean:+.1f}%); worst ratio {worst:.2f}x.",
+           f"mean signed {mean:+.1f}%); worst ratio {worst:.2f}x.", inst_summary(ia, "Tensor-set"),
            f"Tensor-set exact counters: {exact_ok}/{exact_n} equal (only those the two H200 runs agree on, and the "
            "tensor instruction counts; explained exception not counted: mma_pipe's global load sectors, cp.async.cg",
            "counting 19 sectors per 16-sector request on the H200).", "", "SASS per PTX instruction:", ""] + why
@@ -267,11 +304,11 @@ def read_runs(path):
 def heldout_section(benches, results, runs):
     """The held-out set's table: cycles against the mean of two ncu runs, exact counters only where the two runs
     agree (repeatable), SASS against PTX instruction counts; returns (lines, errs, exact_ok, exact_n)."""
-    rows, errs, exact_ok, exact_n, mism, unrep = [], [], 0, 0, [], []
+    rows, errs, exact_ok, exact_n, mism, unrep, ia = [], [], 0, 0, [], [], []
     for name, _ in benches:
         rec, ref = results.get(name), runs.get(name)
         if rec is None or not ref:
-            rows.append(f"| {name} | - | failed | | | | |")
+            rows.append(f"| {name} | - | failed | | | | | | |")
             continue
         hw, spread, sim, err, ok_here, n_here, bad, skipped = two_run_compare(name, rec, ref)
         errs.append((name, hw, sim, err))
@@ -280,19 +317,18 @@ def heldout_section(benches, results, runs):
         mism += [f"{name}: " + "; ".join(bad)] if bad else []
         unrep += [f"{name}: " + ", ".join(skipped)] if skipped else []
         sass = sum(num(r["smsp__inst_executed.sum"]) for r in ref) / len(ref)
-        ptx = float(rec.get("smsp__inst_executed.sum", 0))
         rows.append(f"| {name} | {hw:.0f} | {spread:.1f}% | {sim:.0f} | {err:+.1f}% | "
-                    f"{ok_here}/{n_here} | {ptx / sass:.2f} |")
+                    f"{ok_here}/{n_here} | {inst_cells(rec, sass, ia)} |")
     mape, med, mean, worst = stats(errs)
     out = ["## Held-out set (tests/data/h200/heldout.cu): kernels the model was never calibrated on", "",
            "Measured on the H200 before warpsim was run on them (`tests/data/h200/heldout_ncu.csv`, two ncu runs per",
            "kernel, same flags as the calibration set). H200 cycles are the mean of the two runs; 'spread' is their",
-           "difference. Exact counters are compared only where both runs agree; 'PTX/SASS' is warpsim's warp",
-           "instructions (PTX) over the H200's `smsp__inst_executed.sum` (SASS).", "",
-           "| kernel | H200 cycles | spread | warpsim cycles | error | exact counters | PTX/SASS |",
-           "|---|---:|---:|---:|---:|---:|---:|"] + rows + [
+           "difference. Exact counters are compared only where both runs agree; 'H200 insts', 'SASS' and 'PTX' as in",
+           "the calibration table.", "",
+           "| kernel | H200 cycles | spread | warpsim cycles | error | exact counters | H200 insts | SASS | PTX |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"] + rows + [
            "", f"Held-out mean absolute percentage error: {mape:.1f}% over {len(errs)} kernels (median {med:.1f}%, "
-           f"mean signed {mean:+.1f}%); worst ratio {worst:.2f}x.",
+           f"mean signed {mean:+.1f}%); worst ratio {worst:.2f}x.", inst_summary(ia, "Held-out"),
            f"Held-out exact counters: {exact_ok}/{exact_n} equal (only those the two H200 runs agree on)."]
     if mism:
         out += ["", "Held-out counter mismatches (warpsim vs H200):", ""] + [f"- {m}" for m in mism]
@@ -337,8 +373,8 @@ def main():
             text += lines + [""]
             failed += [b for b, _ in benches if res.get(b) is None]
             mape, _, _, worst = stats(errs)
-            cyc = {e[0]: e[2] for e in errs}
-            pairs_ok = all(cyc[s] > cyc[f] for s, f in PAIRS if s in cyc and f in cyc)
+            cyc, hwc = {e[0]: e[2] for e in errs}, {e[0]: e[1] for e in errs}
+            pairs_ok = all(pair_verdict(hwc[s] / hwc[f], cyc[s] / cyc[f])[0] for s, f in PAIRS if s in cyc and f in cyc)
             verdicts.append(("calibration", mape, worst, ok, n, pairs_ok))
     if a.set in ("heldout", "both"):
         runs = read_runs(os.path.join(TRUTH, "heldout_ncu.csv"))

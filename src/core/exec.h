@@ -276,6 +276,8 @@ ws_handler ws_mem_handler(const ws_insn *in);
 ws_handler ws_ctl_handler(const ws_insn *in);
 /* Tensor-core and matrix-move handlers (ops_mma.c), async-copy and mbarrier handlers (ops_async.c). */
 ws_handler ws_mma_handler(const ws_insn *in);
+/* compare the fast float mma with its per-output reference on random operands (tests/unit/test_mma.c) */
+int ws_mx_selftest(unsigned seed, int rounds, char *err, size_t errlen);
 ws_handler ws_async_handler(const ws_insn *in);
 /* Address and size of element i of lane l of a wmma.load/store (the checkers'); 0 past the last element. */
 unsigned ws_mma_elem_addr(ws_warp *w, const ws_insn *in, int l, int i, uint64_t *addr);

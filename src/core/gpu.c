@@ -276,9 +276,30 @@ static int first_at_line(const sass_at *by, int n, uint32_t line)
     return lo < n ? by[lo].pc : -1;
 }
 
+/* The SASS tensor instructions (HMMA, IMMA, DMMA) one wmma.mma or mma.sync becomes on sm_80 and later, or 0 for
+ * other instructions: mma.sync shapes are the hardware's; a wmma.mma is its multiply-adds over those of the
+ * hardware shape of its input type (f16/bf16/s8/u8 m16n8k16, tf32 m16n8k4, f64 m8n8k4). */
+static int mma_sass_ops(const ws_insn *in)
+{
+    if (!in->mma || (in->op != WS_OP_WMMA_MMA && in->op != WS_OP_MMA)) return 0;
+    const ws_mma *x = in->mma;
+    if (x->kind != WS_MX_WMMA) return 1;
+    int native;
+    switch (x->atype) {
+    case WS_MT_F16: case WS_MT_BF16: case WS_MT_S8: case WS_MT_U8: native = 16 * 8 * 16; break;
+    case WS_MT_TF32: native = 16 * 8 * 4; break;
+    case WS_MT_F64: native = 8 * 8 * 4; break;
+    default: return 1;   /* sub-byte shapes: one each */
+    }
+    int ops = x->m * x->n * x->k / native;
+    return ops > 0 ? ops : 1;
+}
+
 /* Divide the SASS of each loop of f (the code from a backward branch's target to the branch) by the copies of it
  * ptxas's unrolling made: the fewest SASS instructions of one of its memory instructions (each is one SASS
- * instruction per copy). Inner loops (the shorter) first; an outer loop's copies count from what is left. */
+ * instruction per copy), or where it has none, of one of its tensor instructions over the SASS one copy makes
+ * (wmma.load is neither: one can be several loads). Inner loops (the shorter) first; an outer loop's copies count
+ * from what is left. */
 static void loop_copies(const ws_func *f, double *w)
 {
     for (int len = 1; len <= f->ncode; len++)
@@ -288,6 +309,14 @@ static void loop_copies(const ws_func *f, double *w)
             double r = 0;
             for (int i = in->target; i <= pc; i++)
                 if (f->code[i].mem != WS_MK_NONE && w[i] >= 1 && (!r || w[i] < r)) r = w[i];
+            for (int i = in->target; i <= pc && !r; i++) {
+                int ops = mma_sass_ops(&f->code[i]);
+                if (ops && w[i] >= ops) r = w[i] / ops;
+            }
+            for (int i = in->target; i <= pc; i++) {
+                int ops = mma_sass_ops(&f->code[i]);
+                if (ops && w[i] >= ops && w[i] / ops < r) r = w[i] / ops;
+            }
             r = (double)(int)(r + 0.5);
             if (r >= 2)
                 for (int i = in->target; i <= pc; i++) w[i] /= r;

@@ -66,8 +66,10 @@ uint16_t ws_float_to_half(float f, int rnd);
 float ws_bf16_to_float(uint16_t h);
 uint16_t ws_float_to_bf16(float f, int rnd);
 
-/* c + sum a[k] * b[k] (element bits of matrix types at, bt) in hardware blocks of kb terms (ops_mma.c). */
-float ws_mx_dot(const uint64_t *a, int at, const uint64_t *b, int bt, int n, int kb, float c);
+/* C += A * B for float element bits (types at, bt; B by columns) as the tensor cores sum, in blocks of kb terms;
+ * m, n, k at most 32 (ops_mma.c) */
+void ws_mx_tile(int at, int bt, const uint64_t *A, int lda, const uint64_t *B, int ldb, float *C, int ldc, int m,
+                int n, int k, int kb);
 
 /* fp8 formats (fp8.c): OCP E4M3 and E5M2 */
 enum { WS_FP8_E4M3, WS_FP8_E5M2, WS_FP8_COUNT };

@@ -7,6 +7,7 @@
  * wrapping or saturating (.satfinite). */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include "ops.h"
 #include "mma_layout.h"
@@ -107,10 +108,14 @@ static void mma_rc(const ws_mma *x, int use, int type, int l, int i, int *r, int
     }
 }
 
-/* matrix operands gathered from the lanes */
+/* matrix operands gathered from the lanes, row-major with rows of their own length: a is m x k, b k x n, c m x n
+ * (MA, MB and MC index them, for the instruction x in scope) */
 typedef struct mx_mats {
-    uint64_t a[MX_MAXE][MX_K], b[MX_K][MX_MAXE], c[MX_MAXE][MX_MAXE];
+    uint64_t a[MX_MAXE * MX_K], b[MX_K * MX_MAXE], c[MX_MAXE * MX_MAXE];
 } mx_mats;
+#define MA(M, i, kk) ((M)->a[(i) * x->k + (kk)])
+#define MB(M, kk, j) ((M)->b[(kk) * x->n + (j)])
+#define MC(M, i, j) ((M)->c[(i) * x->n + (j)])
 
 /* decode a 16/32-bit input element to float */
 static inline float in_float(uint64_t v, int t)
@@ -220,33 +225,203 @@ static float fused_block(const mx_in *a, const mx_in *b, int n, float c, const f
     return fixed_rz_f32(sum, u);
 }
 
-/* D = A*B + C for float inputs; kb is the hardware block (16 for f16/bf16, 4 for wmma tf32, else the k) */
-static void mma_float(const ws_mma *x, mx_mats *M, int kb)
+/* D = A*B + C for float inputs (reference: per output); kb is the hardware block (16 for f16/bf16, 4 for wmma tf32, else the k) */
+static void mma_float_ref(const ws_mma *x, mx_mats *M, int kb)
 {
     static _Thread_local mx_in sa[MX_MAXE][MX_K], sb[MX_MAXE][MX_K];   /* sb: B transposed (columns) */
     static _Thread_local float fa[MX_MAXE][MX_K], fb[MX_MAXE][MX_K];
     static _Thread_local uint8_t spa[MX_MAXE][MX_K], spb[MX_MAXE][MX_K];   /* a special input in the block at k0 */
     for (int i = 0; i < x->m; i++)
         for (int k = 0; k < x->k; k++) {
-            fa[i][k] = in_float(M->a[i][k], x->atype);
-            sa[i][k] = mx_split_bits(M->a[i][k], x->atype);
+            fa[i][k] = in_float(MA(M, i, k), x->atype);
+            sa[i][k] = mx_split_bits(MA(M, i, k), x->atype);
             if (k % kb == 0) spa[i][k] = 0;
             spa[i][k - k % kb] |= sa[i][k].special;
         }
     for (int k = 0; k < x->k; k++)
         for (int j = 0; j < x->n; j++) {
-            fb[j][k] = in_float(M->b[k][j], x->btype);
-            sb[j][k] = mx_split_bits(M->b[k][j], x->btype);
+            fb[j][k] = in_float(MB(M, k, j), x->btype);
+            sb[j][k] = mx_split_bits(MB(M, k, j), x->btype);
             if (k % kb == 0) spb[j][k] = 0;
             spb[j][k - k % kb] |= sb[j][k].special;
         }
     for (int j = 0; j < x->n; j++)
         for (int i = 0; i < x->m; i++) {
-            float acc = x->ctype == WS_MT_F16 ? ws_half_to_float((uint16_t)M->c[i][j]) : f32_of(M->c[i][j]);
+            float acc = x->ctype == WS_MT_F16 ? ws_half_to_float((uint16_t)MC(M, i, j)) : f32_of(MC(M, i, j));
             for (int k0 = 0; k0 < x->k; k0 += kb)
                 acc = fused_block(&sa[i][k0], &sb[j][k0], kb, acc, &fa[i][k0], &fb[j][k0], spa[i][k0] | spb[j][k0]);
-            M->c[i][j] = x->dtype == WS_MT_F16 ? ws_float_to_half(acc, WS_R_RN) : bits_f32(acc);
+            MC(M, i, j) = x->dtype == WS_MT_F16 ? ws_float_to_half(acc, WS_R_RN) : bits_f32(acc);
         }
+}
+
+/* 2^e as a double (e within the normal range) */
+static inline double f64_pow2(int e)
+{
+    uint64_t b = (uint64_t)(1023 + e) << 52;
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+}
+
+/* d (exactly the sum, a multiple of a power of two) rounded toward zero to a float, as fixed_rz_f32 rounds: at and
+ * above 2^128 infinite */
+static inline float rz_f32(double d)
+{
+    float f = (float)d;
+    uint32_t b = (uint32_t)bits_f32(f) - (uint32_t)(fabs((double)f) > fabs(d));
+    if (fabs(d) >= 0x1p128) b = ((uint32_t)bits_f32(f) & 0x80000000u) | 0x7f800000u;
+    return f32_of(b);
+}
+
+#define MX_ENONE (-16000)   /* the exponent of a zero or special input: sums of two stay below MX_EVALID */
+#define MX_EVALID (-1000)
+#define MX_FK 32            /* the largest k of the float shapes */
+
+/* one output of one block the slow way (fused_block): special inputs, or no product and c zero */
+static float block_slow(const ws_mma *x, const mx_mats *M, int i, int j, int k0, int kn, float c)
+{
+    mx_in sa[MX_FK], sb[MX_FK];
+    float fa[MX_FK], fb[MX_FK];
+    for (int k = 0; k < kn; k++) {
+        sa[k] = mx_split_bits(MA(M, i, k0 + k), x->atype); fa[k] = in_float(MA(M, i, k0 + k), x->atype);
+        sb[k] = mx_split_bits(MB(M, k0 + k, j), x->btype); fb[k] = in_float(MB(M, k0 + k, j), x->btype);
+    }
+    return fused_block(sa, sb, kn, c, fa, fb, -1);
+}
+
+/* n input elements (bits v[0..n), type t) split for mma_float: g the values as floats (exact; 0 for a special), e
+ * the exponents (MX_ENONE for zero or special), s whether each is special (infinite or NaN); returns the largest
+ * exponent */
+static int split_run(const uint64_t *restrict v, int n, int t, float *restrict g, int16_t *restrict e,
+                     uint8_t *restrict s)
+{
+    int emax = MX_ENONE;
+    uint32_t w[MX_MAXE];
+    for (int k = 0; k < n; k++) w[k] = (uint32_t)v[k];
+    if (t == WS_MT_F16)
+        for (int k = 0; k < n; k++) {   /* branch-free: vectorised */
+            uint32_t h = w[k], ef = (h >> 10) & 31, mant = h & 1023, nz = ef != 0;
+            int32_t sig = (int32_t)((nz << 10) | mant), ex = (int32_t)ef - 15 + (int32_t)!nz;
+            uint32_t sc = (uint32_t)(127 + ex - 10) << 23, sp = ef == 31, none = sp | (sig == 0);
+            uint32_t fb = ((uint32_t)bits_f32(f32_of(sc) * (float)sig) | (h & 0x8000) << 16) & (sp - 1u);
+            s[k] = (uint8_t)sp;
+            g[k] = f32_of(fb);
+            e[k] = (int16_t)(none ? MX_ENONE : ex);
+        }
+    else if (t == WS_MT_BF16 || t == WS_MT_TF32 || t == WS_MT_F32)
+        for (int k = 0; k < n; k++) {
+            uint32_t u = t == WS_MT_BF16 ? w[k] << 16 : t == WS_MT_TF32 ? w[k] & 0xffffe000u : w[k];
+            uint32_t ef = (u >> 23) & 255, sp = ef == 255, none = sp | ((u & 0x7fffffffu) == 0);
+            int32_t ex = (int32_t)ef - 127 + (int32_t)(ef == 0);
+            s[k] = (uint8_t)sp;
+            g[k] = f32_of(u & (sp - 1u));
+            e[k] = (int16_t)(none ? MX_ENONE : ex);
+        }
+    else
+        for (int k = 0; k < n; k++) {
+            mx_in r = mx_split_bits(v[k], t);
+            s[k] = r.special;
+            g[k] = r.special ? 0.0f : in_float(v[k], t);
+            e[k] = (int16_t)(r.special || !r.sig ? MX_ENONE : r.e);
+        }
+    for (int k = 0; k < n; k++) emax = e[k] > emax ? e[k] : emax;
+    return emax;
+}
+
+/* D = A*B + C for float inputs, every output at once with the sums fused_block forms: per output and block the
+ * largest product exponent emax (and c's), then each product (exact as a double) and c scaled by 2^-(emax-25) and
+ * truncated toward zero (exact: below 2^27), summed exactly as doubles; outputs with special inputs, or with
+ * neither a product nor c, go to fused_block. Same bits as mma_float_ref, checked by the H200 tests. */
+static void mma_float(const ws_mma *x, mx_mats *M, int kb)
+{
+    int m = x->m, n = x->n, K = x->k, nb = (K + kb - 1) / kb;
+    double fa[MX_MAXE][MX_FK], fb[MX_FK][MX_MAXE];
+    float ga[MX_MAXE][MX_FK], gb[MX_FK][MX_MAXE];        /* the same as floats (the single-precision path) */
+    int16_t ea[MX_MAXE][MX_FK], eb[MX_FK][MX_MAXE];
+    uint8_t spa[MX_MAXE][MX_FK], spb[MX_FK][MX_MAXE];   /* a special input in block kb of a row / column */
+    float acc[MX_MAXE][MX_MAXE];
+    int emaxa = MX_ENONE, emaxb = MX_ENONE;
+    uint8_t xa[MX_MAXE][MX_FK], xb[MX_FK][MX_MAXE];    /* each input special */
+    memset(spa, 0, sizeof spa);
+    memset(spb, 0, sizeof spb);
+    for (int i = 0; i < m; i++) {
+        int e = split_run(&MA(M, i, 0), K, x->atype, ga[i], ea[i], xa[i]);
+        if (e > emaxa) emaxa = e;
+        for (int k = 0; k < K; k++) spa[i][k / kb] |= xa[i][k];
+    }
+    for (int k = 0; k < K; k++) {
+        int e = split_run(&MB(M, k, 0), n, x->btype, gb[k], eb[k], xb[k]);
+        if (e > emaxb) emaxb = e;
+        for (int j = 0; j < n; j++) spb[k / kb][j] |= xb[k][j];
+    }
+    /* single precision when every product is below 2^127 (so exact as a float: at most 22 significant bits) and a
+     * block's 16 truncated products (each below 2^27) cannot overflow an int32 */
+    int single = emaxa + emaxb <= 125 && kb <= 16;
+    if (!single) {
+        for (int i = 0; i < m; i++) for (int k = 0; k < K; k++) fa[i][k] = ga[i][k];
+        for (int k = 0; k < K; k++) for (int j = 0; j < n; j++) fb[k][j] = gb[k][j];
+    }
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            acc[i][j] = x->ctype == WS_MT_F16 ? ws_half_to_float((uint16_t)MC(M, i, j)) : f32_of(MC(M, i, j));
+    for (int b = 0; b < nb; b++) {
+        int k0 = b * kb, kn = kb < K - k0 ? kb : K - k0;
+        for (int i = 0; i < m; i++) {
+            int16_t E[MX_MAXE];
+            double sc[MX_MAXE], T[MX_MAXE];
+            float sc1[MX_MAXE];
+            int32_t T1[MX_MAXE];
+            int32_t tc[MX_MAXE], u[MX_MAXE];
+            uint8_t slow[MX_MAXE];
+            for (int j = 0; j < n; j++) E[j] = 2 * MX_ENONE;
+            for (int k = k0; k < k0 + kn; k++) {
+                int16_t a = ea[i][k];
+                const int16_t *restrict e = eb[k];
+                for (int j = 0; j < n; j++) {
+                    int16_t s = (int16_t)(a + e[j]);
+                    E[j] = s > E[j] ? s : E[j];
+                }
+            }
+            int nslow = 0;
+            for (int j = 0; j < n; j++) {   /* branch-free: vectorised */
+                uint32_t cb = (uint32_t)bits_f32(acc[i][j]), cf = (cb >> 23) & 255;
+                int32_t ev = E[j] > MX_EVALID ? E[j] : 2 * MX_ENONE;
+                int32_t ec = (cb & 0x7fffffffu) ? (cf ? (int32_t)cf - 127 : -126) : 2 * MX_ENONE;
+                int32_t e = ev > ec ? ev : ec;
+                /* the float path also needs 2^(emax-25) above the largest subnormal product */
+                uint8_t sl = (uint8_t)(spa[i][b] | spb[b][j] | (cf == 255) | (e <= MX_EVALID) | (single & (e < -100)));
+                slow[j] = sl;
+                nslow += sl;
+                u[j] = sl ? 0 : e - 25;
+                sc[j] = sl ? 0.0 : f64_pow2(-u[j]);             /* -u within [-229, 277] */
+                sc1[j] = single && !sl ? f32_of((uint32_t)(127 - u[j]) << 23) : 0.0f;   /* -u below 126 when single */
+                tc[j] = (int32_t)((sl ? 0.0 : (double)acc[i][j]) * sc[j]);   /* c below 2^26 units of 2^u (an infinite
+                                                                             * c's output is slow: not converted) */
+                T[j] = 0.0;
+                T1[j] = 0;
+            }
+            if (single)
+                for (int k = k0; k < k0 + kn; k++) {
+                    float a = ga[i][k];
+                    const float *restrict g = gb[k];
+                    for (int j = 0; j < n; j++) T1[j] += (int32_t)(a * g[j] * sc1[j]);
+                }
+            else
+                for (int k = k0; k < k0 + kn; k++) {
+                    double a = fa[i][k];
+                    const double *restrict f = fb[k];
+                    for (int j = 0; j < n; j++) T[j] += (double)(int32_t)(a * f[j] * sc[j]);
+                }
+            float out[MX_MAXE];
+            for (int j = 0; j < n; j++)   /* the sum (below 2^32 units) rounded toward zero */
+                out[j] = rz_f32(((double)tc[j] + (single ? (double)T1[j] : T[j])) * f64_pow2(u[j]));
+            for (int j = 0; j < n; j++)
+                acc[i][j] = nslow && slow[j] ? block_slow(x, M, i, j, k0, kn, acc[i][j]) : out[j];
+        }
+    }
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            MC(M, i, j) = x->dtype == WS_MT_F16 ? ws_float_to_half(acc[i][j], WS_R_RN) : bits_f32(acc[i][j]);
 }
 
 /* D = A*B + C in f64: one fma per k, in order */
@@ -254,9 +429,9 @@ static void mma_f64(const ws_mma *x, mx_mats *M)
 {
     for (int i = 0; i < x->m; i++)
         for (int j = 0; j < x->n; j++) {
-            double acc = f64_of(M->c[i][j]);
-            for (int k = 0; k < x->k; k++) acc = fma(f64_of(M->a[i][k]), f64_of(M->b[k][j]), acc);
-            M->c[i][j] = bits_f64(acc);
+            double acc = f64_of(MC(M, i, j));
+            for (int k = 0; k < x->k; k++) acc = fma(f64_of(MA(M, i, k)), f64_of(MB(M, k, j)), acc);
+            MC(M, i, j) = bits_f64(acc);
         }
 }
 
@@ -275,30 +450,39 @@ static void mma_int(const ws_mma *x, mx_mats *M)
 {
     for (int i = 0; i < x->m; i++)
         for (int j = 0; j < x->n; j++) {
-            int64_t s = (int32_t)(uint32_t)M->c[i][j];
+            int64_t s = (int32_t)(uint32_t)MC(M, i, j);
             for (int k = 0; k < x->k; k++) {
-                if (x->atype == WS_MT_B1) s += x->bop ? (M->a[i][k] & M->b[k][j] & 1) : ((M->a[i][k] ^ M->b[k][j]) & 1);
-                else s += in_int(M->a[i][k], x->atype) * in_int(M->b[k][j], x->btype);
+                if (x->atype == WS_MT_B1) s += x->bop ? (MA(M, i, k) & MB(M, k, j) & 1) : ((MA(M, i, k) ^ MB(M, k, j)) & 1);
+                else s += in_int(MA(M, i, k), x->atype) * in_int(MB(M, k, j), x->btype);
             }
             if (x->satf) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
-            M->c[i][j] = (uint32_t)(int32_t)(uint32_t)(uint64_t)s;
+            MC(M, i, j) = (uint32_t)(int32_t)(uint32_t)(uint64_t)s;
         }
 }
 
-/* c + sum a[k] * b[k] over n elements (bits of types at, bt: f16, bf16, tf32, fp8) in hardware blocks of kb, as
- * mma.sync forms its sums (fused_block); for wgmma (ops_wgmma.c). */
-float ws_mx_dot(const uint64_t *a, int at, const uint64_t *b, int bt, int n, int kb, float c)
+/* C (floats, m x n, row stride ldc) += A (bits of type at, m x k, row stride lda) times B (bits of type bt, given by
+ * columns: element (k, c) at B[c * ldb + k]), each output's sum formed as the H200's tensor cores form it in blocks
+ * of kb (mma_float); m, n and k at most 32. For wgmma (ops_wgmma.c), by tiles. */
+void ws_mx_tile(int at, int bt, const uint64_t *A, int lda, const uint64_t *B, int ldb, float *C, int ldc, int m,
+                int n, int k, int kb)
 {
-    mx_in sa[MX_K], sb[MX_K];
-    float fa[MX_K], fbv[MX_K];
-    if (n > MX_K) n = MX_K;
-    for (int k = 0; k < n; k++) {
-        sa[k] = mx_split_bits(a[k], at); fa[k] = in_float(a[k], at);
-        sb[k] = mx_split_bits(b[k], bt); fbv[k] = in_float(b[k], bt);
-    }
-    for (int k0 = 0; k0 < n; k0 += kb)
-        c = fused_block(&sa[k0], &sb[k0], kb < n - k0 ? kb : n - k0, c, &fa[k0], &fbv[k0], -1);
-    return c;
+    static _Thread_local mx_mats mats;
+    mx_mats *M = &mats;
+    __asm__("" : "+r"(M));   /* see h_mma */
+    ws_mma xx = { 0 };
+    const ws_mma *x = &xx;
+    xx.kind = WS_MX_MMA; xx.m = (uint8_t)m; xx.n = (uint16_t)n; xx.k = (uint16_t)k;
+    xx.atype = (uint8_t)at; xx.btype = (uint8_t)bt; xx.ctype = xx.dtype = WS_MT_F32;
+    for (int i = 0; i < m; i++)
+        for (int kk = 0; kk < k; kk++) MA(M, i, kk) = A[i * lda + kk];
+    for (int kk = 0; kk < k; kk++)
+        for (int j = 0; j < n; j++) MB(M, kk, j) = B[j * ldb + kk];
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) MC(M, i, j) = bits_f32(C[i * ldc + j]);
+    if (k > MX_FK) mma_float_ref(x, M, kb);
+    else mma_float(x, M, kb);
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) C[i * ldc + j] = f32_of(MC(M, i, j));
 }
 
 /* compute D from the gathered A, B, C by the types */
@@ -306,7 +490,82 @@ static void mma_compute(const ws_mma *x, mx_mats *M, int kb)
 {
     if (x->atype == WS_MT_F64) mma_f64(x, M);
     else if (x->ctype == WS_MT_S32) mma_int(x, M);
+    else if (x->k > MX_FK) mma_float_ref(x, M, kb);
     else mma_float(x, M, kb);
+}
+
+/* a random element of type t: random bits (specials and subnormals included) for style 0, else a value whose
+ * exponent lies within 3 (style 1) or 40 (style 2) of zero, or between -130 and -100 (style 3: products in
+ * single precision's subnormal range) */
+static uint64_t st_elem(uint64_t *rng, int t, int style)
+{
+    *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t r = (uint32_t)(*rng >> 33);
+    int eb = mt_bits(t);
+    if (style == 0) return eb >= 32 ? r : r & ((1u << eb) - 1u);
+    float f = (float)(int32_t)(r & 0xfffff) / (float)(1 << 19) - 1.0f;       /* in [-1, 1) */
+    static const int span[4] = { 1, 4, 41, 31 }, low[4] = { 0, 0, -20, -130 };
+    f = ldexpf(f, (int)(r >> 20) % span[style] + low[style]);
+    switch (t) {
+    case WS_MT_F16: return ws_float_to_half(f, WS_R_RN);
+    case WS_MT_BF16: return (uint32_t)bits_f32(f) >> 16;
+    case WS_MT_E4M3: case WS_MT_E5M2: return r & 0xff;
+    default: return (uint32_t)bits_f32(f);
+    }
+}
+
+/* Compare mma_float with the per-output reference mma_float_ref on rounds random operand sets of every float
+ * shape (the reference is the one checked bit for bit against the H200); 0 when they agree, else -1 with the
+ * first difference in err. */
+int ws_mx_selftest(unsigned seed, int rounds, char *err, size_t errlen)
+{
+    static const struct { uint8_t kind, m, n, k, at, ct, dt, kb; } cfg[] = {
+        { WS_MX_WMMA, 16, 16, 16, WS_MT_F16, WS_MT_F32, WS_MT_F32, 16 },
+        { WS_MX_WMMA, 16, 16, 16, WS_MT_F16, WS_MT_F16, WS_MT_F16, 16 },
+        { WS_MX_WMMA, 32, 8, 16, WS_MT_BF16, WS_MT_F32, WS_MT_F32, 16 },
+        { WS_MX_WMMA, 8, 32, 16, WS_MT_F16, WS_MT_F16, WS_MT_F32, 16 },
+        { WS_MX_WMMA, 16, 16, 8, WS_MT_TF32, WS_MT_F32, WS_MT_F32, 4 },
+        { WS_MX_MMA, 16, 8, 16, WS_MT_BF16, WS_MT_F32, WS_MT_F32, 16 },
+        { WS_MX_MMA, 16, 8, 8, WS_MT_TF32, WS_MT_F32, WS_MT_F32, 8 },
+        { WS_MX_MMA, 16, 8, 32, WS_MT_E4M3, WS_MT_F32, WS_MT_F32, 32 },
+        { WS_MX_MMA, 16, 8, 32, WS_MT_E5M2, WS_MT_F32, WS_MT_F32, 32 },
+    };
+    mx_mats *M = malloc(sizeof *M), *R = malloc(sizeof *R);
+    if (!M || !R) abort();
+    uint64_t rng = seed;
+    int bad = 0;
+    for (int round = 0; round < rounds && !bad; round++)
+        for (size_t c = 0; c < sizeof cfg / sizeof *cfg && !bad; c++) {
+            ws_mma xx = { 0 };
+            const ws_mma *x = &xx;
+            xx.kind = cfg[c].kind; xx.m = cfg[c].m; xx.n = cfg[c].n; xx.k = cfg[c].k;
+            xx.atype = xx.btype = cfg[c].at; xx.ctype = cfg[c].ct; xx.dtype = cfg[c].dt;
+            int sa = round % 4, sb = (round / 4) % 4, sc = (round / 16) % 3;
+            for (int i = 0; i < x->m * x->k; i++) M->a[i] = st_elem(&rng, x->atype, sa);
+            for (int i = 0; i < x->k * x->n; i++) M->b[i] = st_elem(&rng, x->btype, sb);
+            for (int i = 0; i < x->m * x->n; i++) M->c[i] = st_elem(&rng, x->ctype, sc);
+            if (round % 5 == 4)   /* c cancelling most of the sum */
+                for (int i = 0; i < x->m; i++) for (int j = 0; j < x->n; j++) {
+                    double sum = 0;
+                    for (int k = 0; k < x->k; k++)
+                        sum += (double)in_float(MA(M, i, k), x->atype) * (double)in_float(MB(M, k, j), x->btype);
+                    float cf = (float)-sum;
+                    MC(M, i, j) = x->ctype == WS_MT_F16 ? ws_float_to_half(cf, WS_R_RN) : bits_f32(cf);
+                }
+            *R = *M;
+            mma_float_ref(x, R, cfg[c].kb);
+            mma_float(x, M, cfg[c].kb);
+            for (int i = 0; i < x->m * x->n && !bad; i++)
+                if (R->c[i] != M->c[i]) {
+                    snprintf(err, errlen, "config %zu (m%dn%dk%d, types %d/%d/%d) round %d, output (%d, %d): reference "
+                             "0x%llx, fast 0x%llx", c, x->m, x->n, x->k, x->atype, x->ctype, x->dtype, round,
+                             i / x->n, i % x->n, (unsigned long long)R->c[i], (unsigned long long)M->c[i]);
+                    bad = 1;
+                }
+        }
+    free(M);
+    free(R);
+    return bad ? -1 : 0;
 }
 
 /* the lanes' whole-warp view: wmma and mma need every lane */
@@ -327,10 +586,156 @@ static inline void sub_rc(int eb, int use, int l, int i, int *r, int *c)
     if (use == 0) { *r = l >> 2; *c = kk; } else { *r = kk; *c = l >> 2; }
 }
 
+/* ---- operand maps: where each fragment element lives ---- */
+
+/* how a map's elements are placed: mma.sync's ISA figures, wmma.mma's operands (sub-byte shapes by their own rule)
+ * or wmma.load/store's measured layouts */
+enum mx_form { MX_FORM_MMA, MX_FORM_WMMA, MX_FORM_LDST };
+
+/* one element of a fragment, in lane-major order (lane l's element i at l * nel + i): its register in the list
+ * (q), its bit offset in that register (sh) and its matrix position (r, c) */
+typedef struct mx_elem { uint8_t q, sh, r, c, l; } mx_elem;
+
+/* the elements of one operand of a shape, built once and kept (mx_map_of) */
+typedef struct mx_map {
+    uint8_t form, use, m, type;   /* the key: enum mx_form, operand (0 a, 1 b, 2 c, 3 d), shape and type */
+    uint16_t n, k;
+    uint16_t nel;                 /* elements per lane */
+    uint8_t eb;                   /* bits per element */
+    uint16_t nu;                  /* distinct matrix positions */
+    mx_elem *u;                   /* nu: each position's first copy (with its lane l), for gathers */
+    mx_elem e[];                  /* 32 * nel */
+} mx_map;
+
+#define MX_MAXMAPS 128
+static mx_map *g_maps[MX_MAXMAPS];
+static _Atomic int g_nmaps;
+static pthread_mutex_t g_maps_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* the elements per lane of operand use (0 a, 1 b, 2 c, 3 d; type t) of x and, for the measured wmma layouts, the layout's decoded
+ * (row, col) pairs; -1 when the H200 has no layout for it */
+static int elem_count(const ws_mma *x, int form, int use, int t, const uint8_t **rc)
+{
+    int wm = form != MX_FORM_MMA, sub = form == MX_FORM_WMMA && mt_bits(x->atype) < 8, eb = mt_bits(t);
+    *rc = NULL;
+    if (wm && !sub) {
+        const ws_mx_layout *L = wmma_layout(use < 2 ? use : 2, x, t);
+        if (!L) return -1;
+        *rc = layout_rc(L);
+        return L->nel;
+    }
+    int n = use == 0 ? x->na : use == 1 ? x->nb : use == 2 ? x->nc : x->nd;
+    return n * (eb == 64 ? 1 : 32 / eb);
+}
+
+/* (row, col) of element i of lane l of operand use (type t; 3: d, laid out as c) */
+static void elem_rc(const ws_mma *x, int form, int use, int t, const uint8_t *rc, int nel, int l, int i, int *r,
+                    int *c)
+{
+    int sub = form == MX_FORM_WMMA && mt_bits(x->atype) < 8;
+    if (use == 3) use = 2;
+    if (rc) { *r = rc[2 * (l * nel + i)]; *c = rc[2 * (l * nel + i) + 1]; }
+    else if (sub) {
+        if (use == 2) { *r = l >> 2; *c = 2 * (l & 3) + i; } else sub_rc(mt_bits(t), use, l, i, r, c);
+    } else mma_rc(x, use, t, l, i, r, c);
+}
+
+/* build the map of operand use (0 a, 1 b, 2 c, 3 d) of x; NULL when there is no layout */
+static mx_map *map_build(const ws_mma *x, int form, int use, int t)
+{
+    const uint8_t *rc;
+    int nel = elem_count(x, form, use, t, &rc), eb = mt_bits(t);
+    if (nel <= 0) return NULL;
+    mx_map *M = calloc(1, sizeof *M + sizeof(mx_elem) * 64 * (size_t)nel);
+    uint8_t *seen = calloc(256 * 256, 1);
+    if (!M || !seen) abort();
+    M->u = M->e + 32 * nel;
+    M->form = (uint8_t)form; M->use = (uint8_t)use; M->m = x->m; M->n = x->n; M->k = x->k; M->type = (uint8_t)t;
+    M->nel = (uint16_t)nel; M->eb = (uint8_t)eb;
+    int per = eb == 64 ? 1 : 32 / eb;
+    for (int l = 0; l < 32; l++)
+        for (int i = 0; i < nel; i++) {
+            int r, c;
+            elem_rc(x, form, use, t, rc, nel, l, i, &r, &c);
+            mx_elem *e = &M->e[l * nel + i];
+            e->q = (uint8_t)(i / per); e->sh = (uint8_t)(eb >= 32 ? 0 : eb * (i % per));
+            e->r = (uint8_t)r; e->c = (uint8_t)c; e->l = (uint8_t)l;
+            if (!seen[r * 256 + c]) { seen[r * 256 + c] = 1; M->u[M->nu++] = *e; }
+        }
+    free(seen);
+    return M;
+}
+
+/* the kept map among the first n that matches x's operand use of type t, or NULL */
+static const mx_map *map_find(const ws_mma *x, int form, int use, int t, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const mx_map *M = g_maps[i];
+        if (M->form == form && M->use == use && M->m == x->m && M->n == x->n && M->k == x->k && M->type == t)
+            return M;
+    }
+    return NULL;
+}
+
+/* the kept map of operand use of x (type t), built on first use; NULL when there is no layout (or no room) */
+static const mx_map *map_of(const ws_mma *x, int form, int use, int t)
+{
+    const mx_map *M = map_find(x, form, use, t, atomic_load_explicit(&g_nmaps, memory_order_acquire));
+    if (M) return M;
+    pthread_mutex_lock(&g_maps_lock);
+    int n = atomic_load_explicit(&g_nmaps, memory_order_relaxed);
+    if (!(M = map_find(x, form, use, t, n)) && n < MX_MAXMAPS && (g_maps[n] = map_build(x, form, use, t)) != NULL) {
+        M = g_maps[n];
+        atomic_store_explicit(&g_nmaps, n + 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&g_maps_lock);
+    return M;
+}
+
+/* gather operand P into dst (row stride rs) from the register list regs: an element held twice (f16 a/b of the k16
+ * wmma shapes) from its first copy */
+static void gather_map(ws_warp *w, const int32_t *regs, const mx_map *P, uint64_t *dst, int rs)
+{
+    const uint64_t *rp[8];
+    int nq = P->e[P->nel - 1].q + 1;
+    for (int q = 0; q < nq; q++) rp[q] = &RG(regs[q], 0);
+    uint64_t m = P->eb >= 64 ? ~0ull : (1ull << P->eb) - 1;
+    for (const mx_elem *e = P->u, *end = P->u + P->nu; e < end; e++) dst[e->r * rs + e->c] = (rp[e->q][e->l] >> e->sh) & m;
+}
+
+/* scatter D (row stride rs) to the register list regs by its map P */
+static void scatter_map(ws_warp *w, const int32_t *regs, const mx_map *P, const uint64_t *src, int rs)
+{
+    if (regs[0] < WS_SR_COUNT && regs[0] == WS_SR_SINK) return;
+    int nel = P->nel, eb = P->eb;
+    uint64_t *rp[8];
+    int nq = P->e[nel - 1].q + 1;
+    for (int q = 0; q < nq; q++) rp[q] = &RG(regs[q], 0);
+    for (int l = 0; l < 32; l++)
+        for (int i = 0; i < nel; i++) {
+            const mx_elem *e = &P->e[l * nel + i];
+            uint64_t v = src[e->r * rs + e->c];
+            if (eb == 64) rp[e->q][l] = v;
+            else if (eb == 32) rp[e->q][l] = (uint32_t)v;
+            else {
+                uint32_t m = ((1u << eb) - 1u) << e->sh, old = (uint32_t)rp[e->q][l];
+                rp[e->q][l] = (old & ~m) | (((uint32_t)v << e->sh) & m);
+            }
+        }
+}
+
 /* gather A, B, C of wmma.mma (kind WMMA) or mma.sync (MMA) from the lanes' registers */
 static int gather(ws_warp *w, const ws_insn *in, mx_mats *M)
 {
     const ws_mma *x = in->mma;
+    int form = x->kind == WS_MX_WMMA ? MX_FORM_WMMA : MX_FORM_MMA;
+    const mx_map *Pa = map_of(x, form, 0, x->atype), *Pb = map_of(x, form, 1, x->btype), *Pc = map_of(x, form, 2, x->ctype);
+    if (Pa && Pb && Pc) {
+        gather_map(w, x->a, Pa, M->a, x->k);
+        gather_map(w, x->b, Pb, M->b, x->n);
+        gather_map(w, x->c, Pc, M->c, x->n);
+        return 0;
+    }
     int wm = x->kind == WS_MX_WMMA, sub = wm && mt_bits(x->atype) < 8;
     for (int use = 0; use < 3; use++) {
         int t = use == 0 ? x->atype : use == 1 ? x->btype : x->ctype, eb = mt_bits(t);
@@ -354,9 +759,9 @@ static int gather(ws_warp *w, const ws_insn *in, mx_mats *M)
                     if (use == 2) { r = l >> 2; c = 2 * (l & 3) + i; } else sub_rc(eb, use, l, i, &r, &c);
                 } else mma_rc(x, use, t, l, i, &r, &c);
                 uint64_t v = frag_get(w, regs, eb, i, l);
-                if (use == 0) M->a[r][c] = v;
-                else if (use == 1) M->b[r][c] = v;
-                else M->c[r][c] = v;
+                if (use == 0) MA(M, r, c) = v;
+                else if (use == 1) MB(M, r, c) = v;
+                else MC(M, r, c) = v;
             }
     }
     return 0;
@@ -366,6 +771,8 @@ static int gather(ws_warp *w, const ws_insn *in, mx_mats *M)
 static void scatter(ws_warp *w, const ws_insn *in, mx_mats *M)
 {
     const ws_mma *x = in->mma;
+    const mx_map *Pd = map_of(x, x->kind == WS_MX_WMMA ? MX_FORM_WMMA : MX_FORM_MMA, 3, x->dtype);
+    if (Pd) { scatter_map(w, x->d, Pd, M->c, x->n); return; }
     int wm = x->kind == WS_MX_WMMA, sub = wm && mt_bits(x->atype) < 8, eb = mt_bits(x->dtype);
     const ws_mx_layout *L = wm && !sub ? wmma_layout(2, x, x->dtype) : NULL;
     const uint8_t *rc = L ? layout_rc(L) : NULL;
@@ -376,7 +783,7 @@ static void scatter(ws_warp *w, const ws_insn *in, mx_mats *M)
             if (L) { r = rc[2 * (l * nel + i)]; c = rc[2 * (l * nel + i) + 1]; }
             else if (sub) { r = l >> 2; c = 2 * (l & 3) + i; }
             else mma_rc(x, 2, x->dtype, l, i, &r, &c);
-            frag_set(w, x->d, eb, i, l, M->c[r][c]);
+            frag_set(w, x->d, eb, i, l, MC(M, r, c));
         }
 }
 
@@ -386,6 +793,7 @@ static void h_mma(ws_warp *w, const ws_insn *in, uint32_t mask)
     if (!need_full(w, in, mask)) return;
     static _Thread_local mx_mats mats;
     mx_mats *M = &mats;
+    __asm__("" : "+r"(M));   /* an opaque pointer: else the compiler fetches the thread-local address per element */
     if (gather(w, in, M) == 0) {
         const ws_mma *x = in->mma;
         int kb = x->k;
@@ -430,6 +838,62 @@ static void wmma_dims(const ws_mma *x, int use, int *rows, int *cols)
     *cols = use == 0 ? x->k : x->n;
 }
 
+/* wmma.load/store of a matrix that lies whole in shared memory or in the global window (the usual case), by the
+ * operand's map; 0 (nothing done) otherwise, for h_wmma_ldst's element by element path and its faults */
+static int ldst_fast(ws_warp *w, const ws_insn *in, const mx_map *P, uint64_t base, uint64_t ld, int col, int rows,
+                     int cols, const int32_t *regs)
+{
+    const ws_mma *x = in->mma;
+    if (!P || (regs[0] < WS_SR_COUNT && regs[0] == WS_SR_SINK) || ld > (1u << 24)) return 0;
+    unsigned es = P->eb / 8u;
+    uint64_t last = col ? (uint64_t)(cols - 1) * ld + (uint64_t)(rows - 1) : (uint64_t)(rows - 1) * ld + (uint64_t)(cols - 1);
+    uint64_t bytes = (last + 1) * es;
+    uint8_t *p;
+    if (base & (es - 1)) return 0;
+    if (x->space == WS_S_SHARED) {
+        if (base >= w->blk->smem_size || bytes > w->blk->smem_size - base) return 0;
+        p = w->blk->smem + base;
+    } else {
+        uint64_t off = base - w->L->gbase;
+        if (off >= w->L->glimit || bytes > w->L->glimit - off) return 0;
+        p = w->L->gstore + off;
+    }
+    uint64_t *rp[8];
+    int nel = P->nel, nq = P->e[nel - 1].q + 1, store = x->kind == WS_MX_STORE_D;
+    if (P->eb < 32 && nel * P->eb != nq * 32) return 0;   /* a register part filled: keep its other bits */
+    uint64_t rs = col ? 1 : ld, cs = col ? ld : 1;   /* element strides of a row and of a column step */
+    for (int q = 0; q < nq; q++) rp[q] = &RG(regs[q], 0);
+    const mx_elem *e = P->e;
+    for (int l = 0; l < 32; l++, e += nel) {
+        if (es >= 4)
+            for (int i = 0; i < nel; i++) {
+                uint8_t *ep = p + (e[i].r * rs + e[i].c * cs) * es;
+                uint64_t *r = &rp[e[i].q][l];
+                if (es == 8) { if (store) memcpy(ep, r, 8); else memcpy(r, ep, 8); }
+                else if (store) { uint32_t v = (uint32_t)*r; memcpy(ep, &v, 4); }
+                else { uint32_t v; memcpy(&v, ep, 4); *r = v; }
+            }
+        else if (store)
+            for (int i = 0; i < nel; i++) {
+                uint32_t v = (uint32_t)rp[e[i].q][l] >> e[i].sh;
+                uint8_t *ep = p + (e[i].r * rs + e[i].c * cs) * es;
+                if (es == 2) { uint16_t h = (uint16_t)v; memcpy(ep, &h, 2); } else *ep = (uint8_t)v;
+            }
+        else {
+            /* every element of a register is loaded: assemble the words, then write them */
+            uint32_t word[8] = { 0 };
+            for (int i = 0; i < nel; i++) {
+                const uint8_t *ep = p + (e[i].r * rs + e[i].c * cs) * es;
+                uint32_t v;
+                if (es == 2) { uint16_t h; memcpy(&h, ep, 2); v = h; } else v = *ep;
+                word[e[i].q] |= v << e[i].sh;
+            }
+            for (int q = 0; q < nq; q++) rp[q][l] = word[q];
+        }
+    }
+    return 1;
+}
+
 /* wmma.load.{a,b,c} and wmma.store.d */
 static void h_wmma_ldst(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
@@ -462,6 +926,7 @@ static void h_wmma_ldst(ws_warp *w, const ws_insn *in, uint32_t mask)
     const ws_mx_layout *L = wmma_layout(use, x, t);
     if (!L) { ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "%s: no fragment layout for this shape and type", ws_opcode_name(in->op)); return; }
     unsigned es = (unsigned)eb / 8;
+    if (ldst_fast(w, in, map_of(x, MX_FORM_LDST, use, t), base, ld, col, rows, cols, regs)) return;
     const uint8_t *rc = layout_rc(L);
     for (int l = 0; l < 32; l++)
         for (int i = 0; i < L->nel; i++) {

@@ -110,6 +110,19 @@ static void h_wgmma_mma(ws_warp *w, const ws_insn *in, uint32_t mask)
     int sd_const = x->extra >= w->fn->first_const;
     uint32_t scale_d = sd_const ? (RG(x->extra, 0) ? 0xffffffffu : 0) : (uint32_t)PM(x->extra);
     int f16acc = x->dtype == WS_MT_F16, integer = x->dtype == WS_MT_S32;
+    static _Thread_local float Cf[WG_ROWS][256];   /* the float accumulators, by tiles of 32 columns */
+    if (!integer) {
+        for (int l = 0; l < 32; l++) {
+            int g = l >> 2, t = l & 3, keep = (scale_d >> l) & 1;
+            for (int e = 0; e < (f16acc ? 2 : 1) * x->nd; e++) {
+                int r = g + 8 * ((e % 4) / 2), c = (e / 4) * 8 + 2 * t + e % 2;
+                uint64_t old = f16acc ? (RG(x->d[e / 2], l) >> (16 * (e % 2))) & 0xffffu : RG(x->d[e], l) & 0xffffffffu;
+                Cf[r][c] = keep ? (f16acc ? ws_half_to_float((uint16_t)old) : f32_of(old)) : 0.0f;
+            }
+        }
+        for (int c0 = 0; c0 < N; c0 += 32)
+            ws_mx_tile(at, bt, &A[0][0], 32, &B[c0][0], 32, &Cf[0][c0], 256, WG_ROWS, N - c0 < 32 ? N - c0 : 32, K, K);
+    }
     for (int l = 0; l < 32; l++) {
         int g = l >> 2, t = l & 3, keep = (scale_d >> l) & 1;
         for (int i = 0; i < x->nd; i++) {
@@ -125,8 +138,7 @@ static void h_wgmma_mma(ws_warp *w, const ws_insn *in, uint32_t mask)
                     if (x->satf) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
                     out = (uint32_t)(int32_t)s;
                 } else {
-                    float acc = keep ? (f16acc ? ws_half_to_float((uint16_t)old) : f32_of(old)) : 0.0f;
-                    acc = ws_mx_dot(A[r], at, B[c], bt, K, K, acc);
+                    float acc = Cf[r][c];
                     out |= f16acc ? (uint64_t)ws_float_to_half(acc, WS_R_RN) << (16 * h) : bits_f32(acc);
                 }
             }

@@ -86,6 +86,8 @@ typedef struct ws_device {
     double block_dispatch_cycles; /* the block distributor's throughput: cycles between two block launches, GPU-wide */
     double graph_launch_us;     /* host-side cost per kernel node of a replayed CUDA graph */
     char sched_policy[16];      /* warp scheduler: gto (greedy-then-oldest), lrr (loose round-robin), lowest */
+    int issue_sass;             /* 1: a scheduler issues one SASS instruction a cycle (ptxas's count per PTX
+                                 * instruction); 0: one PTX instruction a cycle (the teaching machines) */
 
     /* memory timing (src/timing/memsys.c): load-to-use latencies in SM cycles, unloaded */
     int l1_hit_latency;         /* global/local load that hits in L1 */

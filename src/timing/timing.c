@@ -69,6 +69,7 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     int slot;                  /* its index in sp->warps and sp->rdy while resident, else -1 */
     tgrp wg;                   /* wgmma groups: the multiply-adds */
     tgrp cp;                   /* cp.async groups: the copies' data arriving in shared memory */
+    tgrp bk;                   /* bulk async-groups: cp.async.bulk copies to global memory written */
     ws_mx_access *mx;          /* the accesses of its last wmma.load/store or cp.async (for the serial phase) */
     int nmx;
     uint64_t st_ack;           /* when L2 has acknowledged its global stores (its block retires no earlier) */
@@ -92,6 +93,9 @@ typedef struct tsp {          /* SM sub-partition: one warp scheduler */
     uint64_t active_area;      /* sum over cycles of resident warps */
     uint64_t area_t;           /* time of the last area update */
     int nres;                  /* resident warps */
+    int sass_bal;              /* SASS issued minus issue cycles used, in WS_SASS_ONE units (see issue()) */
+    uint64_t issue_free;       /* a PTX instruction of several SASS holds the scheduler until this cycle */
+    int free_slot;             /* the instruction just issued took no cycle of its own: another may issue now */
 } tsp;
 
 /* work an SM defers from the parallel phase of a cycle to the serial phase (in SM order, so results do not
@@ -429,6 +433,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         x->waiting_bar = 0;
         memset(&x->wg, 0, sizeof x->wg);
         memset(&x->cp, 0, sizeof x->cp);
+        memset(&x->bk, 0, sizeof x->bk);
         x->st_ack = 0;
         x->age = tm->age++;
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
@@ -625,14 +630,17 @@ static uint64_t grp_wait(tgrp *g, uint64_t n)
     return until;
 }
 
-/* A group instruction of warp x issued at t: wgmma.commit_group / wait_group (kind) or cp.async.commit_group /
- * wait_group / wait_all (op); n is wait_group's operand. A wait whose groups are not done keeps the warp until
- * they are: returns 1 then (its ready time is set). */
+/* A group instruction of warp x issued at t: wgmma.commit_group / wait_group (kind), cp.async.commit_group /
+ * wait_group / wait_all (op) or cp.async.bulk.commit_group / wait_group; n is wait_group's operand. A wait whose
+ * groups are not done keeps the warp until they are: returns 1 then (its ready time is set). */
 static int async_group(ws_tm *tm, tw *x, int op, int kind, uint64_t n, uint64_t t)
 {
-    tgrp *g = op == WS_OP_WGMMA ? &x->wg : &x->cp;
-    int wait = op == WS_OP_WGMMA ? kind == WS_MX_WG_WAIT : op == WS_OP_CP_WAIT || op == WS_OP_CP_WAIT_ALL;
-    if ((op == WS_OP_WGMMA && kind == WS_MX_WG_COMMIT) || op == WS_OP_CP_COMMIT) grp_commit(g);
+    tgrp *g = op == WS_OP_WGMMA ? &x->wg : op == WS_OP_CP_BULK ? &x->bk : &x->cp;
+    int wait = op == WS_OP_WGMMA ? kind == WS_MX_WG_WAIT : op == WS_OP_CP_BULK ? kind == WS_MX_BULK_WAIT
+                                                                                : op == WS_OP_CP_WAIT || op == WS_OP_CP_WAIT_ALL;
+    if ((op == WS_OP_WGMMA && kind == WS_MX_WG_COMMIT) || (op == WS_OP_CP_BULK && kind == WS_MX_BULK_COMMIT) ||
+        op == WS_OP_CP_COMMIT)
+        grp_commit(g);
     if (!wait) return 0;
     uint64_t until = grp_wait(g, op == WS_OP_CP_WAIT_ALL ? 0 : n);
     if (until <= t + 1) return 0;
@@ -781,9 +789,26 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         return;
     }
     const ws_insn *in = r.in;
-    acc->sass_insts += r.fn->sass_w ? r.fn->sass_w[in - r.fn->code] : WS_SASS_ONE;
+    int sw = r.fn->sass_w ? r.fn->sass_w[in - r.fn->code] : WS_SASS_ONE;
+    acc->sass_insts += (uint64_t)sw;
+    /* a scheduler issues one SASS instruction a cycle: a PTX instruction of s SASS instructions holds it for s
+     * cycles, and fractions carry over (sass_bal), so that PTX instructions ptxas folded away take none */
+    uint64_t next = t + 1, extra = 0;
+    if (!tm->dev->issue_sass) sw = WS_SASS_ONE;
+    sp->sass_bal += sw - WS_SASS_ONE;
+    if (sp->sass_bal >= WS_SASS_ONE) {
+        extra = (uint64_t)(sp->sass_bal / WS_SASS_ONE);
+        sp->sass_bal -= (int)extra * WS_SASS_ONE;
+        sp->issue_free = next = t + 1 + extra;
+    } else if (sp->sass_bal <= -WS_SASS_ONE) {
+        sp->sass_bal += WS_SASS_ONE;
+        sp->free_slot = 1;
+        next = t;
+    }
     int p = in->pipe;
-    if (p == WS_PIPE_TENSOR) {
+    if (sw == 0 && p != WS_PIPE_TENSOR) {
+        /* folded away: no pipeline */
+    } else if (p == WS_PIPE_TENSOR) {
         int tc = tensor_cycles(tm, in);
         sp->pipe_free[p] = t + (uint64_t)tc;
         if (in->op == WS_OP_WGMMA && in->mma->kind == WS_MX_WGMMA) {   /* asynchronous: the warp goes on */
@@ -802,6 +827,9 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
                                       : t + WS_MS_LAT_DSMEM;   /* within the cluster, or nothing in bounds */
         ws_bulk_set_ready(w, done);
         w->bulk_nruns = 0;
+        /* a copy to global memory completes its bulk async-group when its writes are done */
+        if (in->mma && (in->mma->kind == WS_MX_BULK_S2G || in->mma->kind == WS_MX_BULK_TENSOR_S2G) && done > x->bk.open)
+            x->bk.open = done;
     }
     int mx = in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE;
     if (mx && r.exec) {   /* their accesses, for the memory system: a cp.async's global sources, a fragment's */
@@ -818,7 +846,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         if (serial) mem_account(tm, acc, x, &r, t);
         else defer(tm, x->blk->sm, PD_MEMSYS, x, NULL)->rec = r;
     } else {
-        uint64_t done = t + (uint64_t)tm->lat_cycles[in->lat];
+        uint64_t done = t + extra + (uint64_t)tm->lat_cycles[in->lat];
         uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
         const tsi *f = facts_of(tm, x, r.fn, in);
         for (int i = 0; i < f->ndst; i++) { x->rr[f->dst[i]] = done; x->rk[f->dst[i]] = kind; }
@@ -854,19 +882,26 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         set_ready(x, NEVER);
         return;
     }
-    if ((in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL) &&
+    int bulk_grp = in->op == WS_OP_CP_BULK && in->mma &&
+                   (in->mma->kind == WS_MX_BULK_COMMIT || in->mma->kind == WS_MX_BULK_WAIT);
+    if ((in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL ||
+         bulk_grp) &&
         in->mma && r.exec &&
         async_group(tm, x, in->op, in->mma->kind,
-                    in->mma->extra >= 0 && (in->op == WS_OP_CP_WAIT || in->mma->kind == WS_MX_WG_WAIT)
+                    in->mma->extra >= 0 && (in->op == WS_OP_CP_WAIT || in->mma->kind == WS_MX_WG_WAIT ||
+                                            (bulk_grp && in->mma->kind == WS_MX_BULK_WAIT))
                         ? RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) : 0, t))
         return;
-    compute_ready(tm, x, t + 1);
+    compute_ready(tm, x, next);
 }
 
 /* Let sub-partition sp try to issue at cycle t (the parallel phase: instructions touching global state are
  * deferred to the serial phase). */
 static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
 {
+    if (sp->issue_free > t) { sp->wake = sp->issue_free; return; }
+    sp->free_slot = 0;
+again:;
     tw *best = NULL;
     uint64_t wake = NEVER;
     int eligible = 0;
@@ -904,8 +939,10 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
             set_ready(best, NEVER);
             defer(tm, best->blk->sm, PD_ISSUE, best, NULL);
         } else issue(tm, acc, best, t, 0);
+        if (sp->free_slot) { sp->free_slot = 0; if (sp->issue_free <= t) goto again; }
         if (eligible > 1) wake = t + 1;
         if (best->ready < wake) wake = best->ready;
+        if (sp->issue_free > wake) wake = sp->issue_free;
     }
     /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */
     if (sp->wake > t && sp->wake < wake) wake = sp->wake;
