@@ -87,6 +87,8 @@ struct ws_memsys {
     ws_ms_counts c;
     int nsm, warp;
     unsigned banks, bank_bytes;
+    int bank_shift;      /* log2(bank_bytes) when a power of two, else -1 */
+    unsigned bank_mask;  /* banks - 1 when a power of two (and at most 64), else 0 */
     unsigned lat_l1, lat_l2, lat_dram, lat_smem, lat_const;
     int have_l2;
     size_t l1_bytes;     /* current L1 capacity per SM */
@@ -244,16 +246,19 @@ static unsigned ws_ms_bank_pass(const ws_memsys *ms, const uint64_t *addr, uint3
     uint8_t cnt[64];
     unsigned bb = ms->bank_bytes, per = width > bb ? width / bb : 1;
     unsigned nb = ms->banks < 64 ? ms->banks : 64, best = 0, uniq = 0;
+    const int bs = ms->bank_shift;
+    const unsigned bmask = ms->bank_mask;
+#define WS_MS_WORD(a) (bs >= 0 ? (a) >> bs : (a) / bb)
     if (per > 4) per = 4;
     *nwords = 0;
     if (!mask) return 0;
     if (per == 1) {
         /* the lanes read consecutive words (tid-indexed arrays): ceil(words / banks) passes, no chain needed */
-        uint64_t expect = addr[__builtin_ctz(mask)] / bb;
+        uint64_t expect = WS_MS_WORD(addr[__builtin_ctz(mask)]);
         unsigned k = 0;
         uint32_t t = mask;
         for (; t; t &= t - 1, k++, expect++)
-            if (addr[__builtin_ctz(t)] / bb != expect) break;
+            if (WS_MS_WORD(addr[__builtin_ctz(t)]) != expect) break;
         if (!t) { *nwords = k; return (k + nb - 1) / nb; }
     }
     memset(head, -1, sizeof head);
@@ -263,12 +268,12 @@ static unsigned ws_ms_bank_pass(const ws_memsys *ms, const uint64_t *addr, uint3
     while (mask && n < 128) {
         int l = __builtin_ctz(mask);
         mask &= mask - 1;
-        uint64_t first = addr[l] / bb;
+        uint64_t first = WS_MS_WORD(addr[l]);
         if (first == prev) continue;   /* the same words as the previous lane: nothing new */
         prev = first;
         for (unsigned k = 0; k < per && n < 128; k++) {
             uint64_t x = first + k;
-            unsigned bk = (unsigned)(x % nb);
+            unsigned bk = bmask ? (unsigned)(x & bmask) : (unsigned)(x % nb);
             int j = head[bk];
             while (j >= 0 && w[j] != x) j = next[j];
             if (j >= 0) continue;
@@ -280,6 +285,7 @@ static unsigned ws_ms_bank_pass(const ws_memsys *ms, const uint64_t *addr, uint3
             if (++cnt[bk] > best) best = cnt[bk];
         }
     }
+#undef WS_MS_WORD
     *nwords = uniq;
     return best;
 }
@@ -385,6 +391,8 @@ ws_memsys *ws_ms_create(const ws_device *dev)
     ms->warp = dev->warp_size > 0 && dev->warp_size <= 32 ? dev->warp_size : 32;
     ms->banks = dev->smem_banks > 0 ? (unsigned)dev->smem_banks : 32;
     ms->bank_bytes = dev->smem_bank_bytes > 0 ? (unsigned)dev->smem_bank_bytes : 4;
+    ms->bank_shift = !(ms->bank_bytes & (ms->bank_bytes - 1)) ? __builtin_ctz(ms->bank_bytes) : -1;
+    ms->bank_mask = !(ms->banks & (ms->banks - 1)) && ms->banks <= 64 ? ms->banks - 1 : 0;
     ms->lat_l1 = dev->l1_hit_latency > 0 ? (unsigned)dev->l1_hit_latency : 35;
     ms->lat_l2 = dev->l2_hit_latency > 0 ? (unsigned)dev->l2_hit_latency : 277;
     ms->lat_dram = dev->dram_latency > 0 ? (unsigned)dev->dram_latency : 560;
@@ -629,40 +637,77 @@ static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, const
     return done + ms->lat_l2;
 }
 
+/* Lines a gather keeps in a plain list before it indexes them in a hash table (scattered accesses: one line per
+ * lane would make the list search quadratic). */
+#define WS_MS_GATHER_LIST 8
+#define WS_MS_GATHER_HASH 256u     /* slots (a power of two above twice WS_MS_MAXLINES) */
+
+/* Slot of line number line in a gather's hash table. */
+static inline unsigned ws_ms_gather_slot(uint64_t line) { return (unsigned)((line * 0x9E3779B97F4A7C15ull) >> 56); }
+
+/* Index of line in ln[0..nl) (nl when absent); hash: the table once nl > WS_MS_GATHER_LIST (index + 1 per slot). */
+static inline int ws_ms_gather_find(const uint64_t *ln, int nl, const uint8_t *hash, uint64_t line)
+{
+    if (nl <= WS_MS_GATHER_LIST) {
+        int k = 0;
+        while (k < nl && ln[k] != line) k++;
+        return k;
+    }
+    for (unsigned h = ws_ms_gather_slot(line);; h = (h + 1) & (WS_MS_GATHER_HASH - 1)) {
+        if (!hash[h]) return nl;
+        if (ln[hash[h] - 1] == line) return hash[h] - 1;
+    }
+}
+
+/* Enter ln[k] in a gather's hash table. */
+static inline void ws_ms_gather_put(const uint64_t *ln, uint8_t *hash, int k)
+{
+    unsigned h = ws_ms_gather_slot(ln[k]);
+    while (hash[h]) h = (h + 1) & (WS_MS_GATHER_HASH - 1);
+    hash[h] = (uint8_t)(k + 1);
+}
+
 /* Collect the (line, sector mask) pairs that n accesses of size bytes at a[0..n) touch, in first-touch order;
  * returns the number of lines. With bm (stores), bm[4 * line + sector] receives the bytes written (bit per byte). */
 static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, uint8_t *sm, uint32_t *bm, int maxn)
 {
+    uint8_t hash[WS_MS_GATHER_HASH];
     int nl = 0;
+    uint64_t cur = UINT64_MAX;   /* ln[nl - 1] */
     if (!size) size = 1;
     for (int i = 0; i < n; i++) {
-        uint64_t s0 = a[i] / WS_MS_SECTOR, s1 = (a[i] + size - 1) / WS_MS_SECTOR;
-        if (!bm && s0 == s1 && nl && ln[nl - 1] == s0 >> 2) {   /* the common case: the previous lane's line */
-            sm[nl - 1] |= (uint8_t)(1u << (s0 & 3));
+        uint64_t lo = a[i], hi = lo + size - 1;
+        if (!bm && lo >> 7 == cur && hi >> 7 == cur) {   /* the common case: within the previous lane's line */
+            sm[nl - 1] |= (uint8_t)((2u << ((hi >> 5) & 3)) - (1u << ((lo >> 5) & 3)));
             continue;
         }
+        uint64_t s0 = lo / WS_MS_SECTOR, s1 = hi / WS_MS_SECTOR;
         for (uint64_t s = s0; s <= s1; s++) {
             uint64_t line = s >> 2;
             uint8_t bit = (uint8_t)(1u << (s & 3));
             int k = nl - 1;
-            if (k < 0 || ln[k] != line)
-                for (k = 0; k < nl; k++) if (ln[k] == line) break;
+            if (k < 0 || ln[k] != line) k = ws_ms_gather_find(ln, nl, hash, line);
             if (k == nl) {
                 if (nl == maxn) continue;
                 ln[nl] = line;
                 sm[nl] = 0;
                 if (bm) memset(&bm[4 * nl], 0, 4 * sizeof *bm);
                 nl++;
+                if (nl == WS_MS_GATHER_LIST + 1) {   /* from now on the lines are found through the table */
+                    memset(hash, 0, sizeof hash);
+                    for (int j = 0; j < nl; j++) ws_ms_gather_put(ln, hash, j);
+                } else if (nl > WS_MS_GATHER_LIST + 1) ws_ms_gather_put(ln, hash, nl - 1);
             }
             sm[k] |= bit;
             if (bm) {
-                uint64_t lo = s * WS_MS_SECTOR, hi = lo + WS_MS_SECTOR;
-                uint64_t b0 = a[i] > lo ? a[i] : lo, b1 = a[i] + size < hi ? a[i] + size : hi;
+                uint64_t slo = s * WS_MS_SECTOR, shi = slo + WS_MS_SECTOR;
+                uint64_t b0 = lo > slo ? lo : slo, b1 = lo + size < shi ? lo + size : shi;
                 uint64_t span = b1 - b0;
                 uint32_t m = span >= 32 ? ~0u : ((1u << span) - 1);
-                bm[4 * k + (s & 3)] |= m << (b0 - lo);
+                bm[4 * k + (s & 3)] |= m << (b0 - slo);
             }
         }
+        cur = nl ? ln[nl - 1] : UINT64_MAX;
     }
     return nl;
 }
