@@ -261,6 +261,26 @@ static unsigned ws_ms_bank_pass(const ws_memsys *ms, const uint64_t *addr, uint3
             if (WS_MS_WORD(addr[__builtin_ctz(t)]) != expect) break;
         if (!t) { *nwords = k; return (k + nb - 1) / nb; }
     }
+    if (bmask && bs >= 0) {
+        /* no two distinct words in one bank (conflict-free, broadcasts allowed): one wavefront, found without
+         * chains: each bank remembers the one word it holds (a bank asked for another word: the chains decide) */
+        uint64_t bw[64], used = 0, prev = UINT64_MAX;
+        uint32_t t = mask;
+        for (; t; t &= t - 1) {
+            uint64_t first = addr[__builtin_ctz(t)] >> bs;
+            if (first == prev) continue;
+            prev = first;
+            unsigned k = 0;
+            for (; k < per; k++) {
+                uint64_t x = first + k;
+                unsigned bk = (unsigned)(x & bmask);
+                if (!(used >> bk & 1)) { used |= 1ull << bk; bw[bk] = x; }
+                else if (bw[bk] != x) break;
+            }
+            if (k < per) break;
+        }
+        if (!t) { *nwords = (unsigned)__builtin_popcountll(used); return 1; }
+    }
     memset(head, -1, sizeof head);
     memset(cnt, 0, sizeof cnt);
     uint64_t prev = UINT64_MAX;
@@ -671,16 +691,14 @@ static inline void ws_ms_gather_put(const uint64_t *ln, uint8_t *hash, int k)
  * returns the number of lines. With bm (stores), bm[4 * line + sector] receives the bytes written (bit per byte). */
 static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, uint8_t *sm, uint32_t *bm, int maxn)
 {
+    /* sectors first..last of one line, by (first << 2 | last) */
+    static const uint8_t span[16] = { 1, 3, 7, 15, 0, 2, 6, 14, 0, 0, 4, 12, 0, 0, 0, 8 };
     uint8_t hash[WS_MS_GATHER_HASH];
     int nl = 0;
-    uint64_t cur = UINT64_MAX;   /* ln[nl - 1] */
     if (!size) size = 1;
-    for (int i = 0; i < n; i++) {
-        uint64_t lo = a[i], hi = lo + size - 1;
-        if (!bm && lo >> 7 == cur && hi >> 7 == cur) {   /* the common case: within the previous lane's line */
-            sm[nl - 1] |= (uint8_t)((2u << ((hi >> 5) & 3)) - (1u << ((lo >> 5) & 3)));
-            continue;
-        }
+    const uint64_t sz1 = size - 1;
+    for (int i = 0; i < n;) {
+        uint64_t lo = a[i], hi = lo + sz1;
         uint64_t s0 = lo / WS_MS_SECTOR, s1 = hi / WS_MS_SECTOR;
         for (uint64_t s = s0; s <= s1; s++) {
             uint64_t line = s >> 2;
@@ -702,12 +720,22 @@ static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, u
             if (bm) {
                 uint64_t slo = s * WS_MS_SECTOR, shi = slo + WS_MS_SECTOR;
                 uint64_t b0 = lo > slo ? lo : slo, b1 = lo + size < shi ? lo + size : shi;
-                uint64_t span = b1 - b0;
-                uint32_t m = span >= 32 ? ~0u : ((1u << span) - 1);
+                uint64_t span_b = b1 - b0;
+                uint32_t m = span_b >= 32 ? ~0u : ((1u << span_b) - 1);
                 bm[4 * k + (s & 3)] |= m << (b0 - slo);
             }
         }
-        cur = nl ? ln[nl - 1] : UINT64_MAX;
+        i++;
+        if (bm || !nl) continue;
+        /* the common case: the next lanes within the last line listed (a run of lanes in one line) */
+        const uint64_t base = ln[nl - 1] * WS_MS_LINE;
+        unsigned cm = 0;
+        for (; i < n; i++) {
+            uint64_t l2 = a[i], h2 = l2 + sz1;
+            if (((l2 - base) | (h2 - base)) >= WS_MS_LINE) break;
+            cm |= span[((l2 >> 3) & 12) | ((h2 >> 5) & 3)];
+        }
+        sm[nl - 1] |= (uint8_t)cm;
     }
     return nl;
 }

@@ -57,6 +57,7 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     int reason;                /* why it is not ready before `ready` */
     int waiting_bar;           /* parked at a barrier */
     int npipe;                 /* pipeline of its next instruction */
+    int nserial;               /* its next instruction runs in the serial phase (WS_IF_SERIAL) */
     uint64_t ready_saved;      /* `ready` when it was picked for a deferred issue (stall accounting) */
     uint64_t bar_since;        /* cycle it arrived at the barrier it waits at (events) */
     uint64_t age;              /* arrival order (greedy-then-oldest) */
@@ -378,8 +379,9 @@ static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
     x->reason = WS_ST_WAIT;
     if (w->state != WS_W_RUN) { set_ready(x, NEVER); return; }
     const ws_insn *in = next_insn(w);
-    if (!in) { set_ready(x, earliest); return; }
+    if (!in) { x->nserial = 0; set_ready(x, earliest); return; }
     x->npipe = in->pipe;
+    x->nserial = (in->iflags & WS_IF_SERIAL) != 0;
     const tsi *f = facts_of(tm, x, w->fn, in);
     uint64_t ready = earliest;
     for (int i = 0; i < f->nsrc; i++) {
@@ -895,8 +897,7 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
     }
     sp->eligible_sum += (uint64_t)eligible;
     if (best) {
-        const ws_insn *nx = next_insn(best->w);
-        if (nx && (nx->iflags & WS_IF_SERIAL)) {
+        if (best->nserial) {   /* (compute_ready looked at its next instruction) */
             /* runs in the serial phase; reserve its pipeline and keep the warp from being picked again */
             int p = best->npipe;
             sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
