@@ -687,57 +687,83 @@ static inline void ws_ms_gather_put(const uint64_t *ln, uint8_t *hash, int k)
     hash[h] = (uint8_t)(k + 1);
 }
 
+/* A gather's lines so far: ln[0..nl) with their sector masks sm and (stores) written-byte masks bm. */
+typedef struct ws_ms_lines {
+    uint64_t *ln;
+    uint8_t *sm;
+    uint32_t *bm;
+    int nl, maxn;
+    uint8_t hash[WS_MS_GATHER_HASH];   /* valid once nl > WS_MS_GATHER_LIST */
+} ws_ms_lines;
+
+/* Add the bytes [lo, lo + len) (len >= 1) to a gather: their sectors, new lines appended in address order. */
+static inline void ws_ms_gather_range(ws_ms_lines *g, uint64_t lo, uint64_t len)
+{
+    uint64_t s0 = lo / WS_MS_SECTOR, s1 = (lo + len - 1) / WS_MS_SECTOR;
+    for (uint64_t s = s0; s <= s1; s++) {
+        uint64_t line = s >> 2;
+        uint8_t bit = (uint8_t)(1u << (s & 3));
+        int k = g->nl - 1;
+        if (k < 0 || g->ln[k] != line) k = ws_ms_gather_find(g->ln, g->nl, g->hash, line);
+        if (k == g->nl) {
+            if (g->nl == g->maxn) continue;
+            g->ln[g->nl] = line;
+            g->sm[g->nl] = 0;
+            if (g->bm) memset(&g->bm[4 * g->nl], 0, 4 * sizeof *g->bm);
+            g->nl++;
+            if (g->nl == WS_MS_GATHER_LIST + 1) {   /* from now on the lines are found through the table */
+                memset(g->hash, 0, sizeof g->hash);
+                for (int j = 0; j < g->nl; j++) ws_ms_gather_put(g->ln, g->hash, j);
+            } else if (g->nl > WS_MS_GATHER_LIST + 1) ws_ms_gather_put(g->ln, g->hash, g->nl - 1);
+        }
+        g->sm[k] |= bit;
+        if (g->bm) {
+            uint64_t slo = s * WS_MS_SECTOR, shi = slo + WS_MS_SECTOR;
+            uint64_t b0 = lo > slo ? lo : slo, b1 = lo + len < shi ? lo + len : shi;
+            uint64_t span = b1 - b0;
+            uint32_t m = span >= 32 ? ~0u : ((1u << span) - 1);
+            g->bm[4 * k + (s & 3)] |= m << (b0 - slo);
+        }
+    }
+}
+
 /* Collect the (line, sector mask) pairs that n accesses of size bytes at a[0..n) touch, in first-touch order;
- * returns the number of lines. With bm (stores), bm[4 * line + sector] receives the bytes written (bit per byte). */
+ * returns the number of lines. With bm (stores), bm[4 * line + sector] receives the bytes written (bit per byte).
+ * Leading lanes that follow one another (a[i + 1] = a[i] + size: a coalesced warp) are one range of bytes, the
+ * same sectors and lines in the same order; a lane inside the last line listed only adds its sectors. */
 static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, uint8_t *sm, uint32_t *bm, int maxn)
 {
     /* sectors first..last of one line, by (first << 2 | last) */
     static const uint8_t span[16] = { 1, 3, 7, 15, 0, 2, 6, 14, 0, 0, 4, 12, 0, 0, 0, 8 };
-    uint8_t hash[WS_MS_GATHER_HASH];
-    int nl = 0;
+    ws_ms_lines g;
+    g.ln = ln;
+    g.sm = sm;
+    g.bm = bm;
+    g.nl = 0;
+    g.maxn = maxn;
     if (!size) size = 1;
+    if (n <= 0) return 0;
     const uint64_t sz1 = size - 1;
-    for (int i = 0; i < n;) {
-        uint64_t lo = a[i], hi = lo + sz1;
-        uint64_t s0 = lo / WS_MS_SECTOR, s1 = hi / WS_MS_SECTOR;
-        for (uint64_t s = s0; s <= s1; s++) {
-            uint64_t line = s >> 2;
-            uint8_t bit = (uint8_t)(1u << (s & 3));
-            int k = nl - 1;
-            if (k < 0 || ln[k] != line) k = ws_ms_gather_find(ln, nl, hash, line);
-            if (k == nl) {
-                if (nl == maxn) continue;
-                ln[nl] = line;
-                sm[nl] = 0;
-                if (bm) memset(&bm[4 * nl], 0, 4 * sizeof *bm);
-                nl++;
-                if (nl == WS_MS_GATHER_LIST + 1) {   /* from now on the lines are found through the table */
-                    memset(hash, 0, sizeof hash);
-                    for (int j = 0; j < nl; j++) ws_ms_gather_put(ln, hash, j);
-                } else if (nl > WS_MS_GATHER_LIST + 1) ws_ms_gather_put(ln, hash, nl - 1);
+    int i = 1;
+    for (uint64_t e = a[0] + size; i < n && a[i] == e; i++) e += size;
+    ws_ms_gather_range(&g, a[0], (uint64_t)i * size);
+    for (;;) {
+        if (!bm && g.nl) {
+            /* the lanes that stay within the last line listed (a run of lanes in one line) */
+            const uint64_t base = ln[g.nl - 1] * WS_MS_LINE;
+            unsigned cm = 0;
+            for (; i < n; i++) {
+                uint64_t lo = a[i], hi = lo + sz1;
+                if (((lo - base) | (hi - base)) >= WS_MS_LINE) break;
+                cm |= span[((lo >> 3) & 12) | ((hi >> 5) & 3)];
             }
-            sm[k] |= bit;
-            if (bm) {
-                uint64_t slo = s * WS_MS_SECTOR, shi = slo + WS_MS_SECTOR;
-                uint64_t b0 = lo > slo ? lo : slo, b1 = lo + size < shi ? lo + size : shi;
-                uint64_t span_b = b1 - b0;
-                uint32_t m = span_b >= 32 ? ~0u : ((1u << span_b) - 1);
-                bm[4 * k + (s & 3)] |= m << (b0 - slo);
-            }
+            sm[g.nl - 1] |= (uint8_t)cm;
         }
+        if (i >= n) break;
+        ws_ms_gather_range(&g, a[i], size);
         i++;
-        if (bm || !nl) continue;
-        /* the common case: the next lanes within the last line listed (a run of lanes in one line) */
-        const uint64_t base = ln[nl - 1] * WS_MS_LINE;
-        unsigned cm = 0;
-        for (; i < n; i++) {
-            uint64_t l2 = a[i], h2 = l2 + sz1;
-            if (((l2 - base) | (h2 - base)) >= WS_MS_LINE) break;
-            cm |= span[((l2 >> 3) & 12) | ((h2 >> 5) & 3)];
-        }
-        sm[nl - 1] |= (uint8_t)cm;
     }
-    return nl;
+    return g.nl;
 }
 
 /* For each sector of line ln, the most of the addresses a[0..n) that are one and the same (into chain[4]). */
