@@ -103,6 +103,7 @@ struct ws_memsys {
     ws_ms_access_counts acc;   /* the most recent access's counts */
     ws_ms_fnfuse *fns;
     int nfns, fns_cap;
+    int last_fuse;       /* the entry of fns the last lookup found */
 };
 
 /* Multiplicative hash of a line number into [0, n). */
@@ -364,7 +365,9 @@ int ws_ms_fusion(ws_memsys *ms, const ws_func *fn, const ws_insn *in, unsigned *
 {
     if (!ms->fuse_on || !fn || !in || in < fn->code || in >= fn->code + fn->ncode) return WS_MS_FUSE_NONE;
     ws_ms_fnfuse *e = NULL;
-    for (int i = 0; i < ms->nfns; i++) if (ms->fns[i].fn == fn) { e = &ms->fns[i]; break; }
+    if (ms->last_fuse < ms->nfns && ms->fns[ms->last_fuse].fn == fn) e = &ms->fns[ms->last_fuse];
+    else
+        for (int i = 0; i < ms->nfns; i++) if (ms->fns[i].fn == fn) { e = &ms->fns[i]; ms->last_fuse = i; break; }
     if (!e) {
         if (ms->nfns == ms->fns_cap) {
             int cap = ms->fns_cap ? 2 * ms->fns_cap : 16;
@@ -895,6 +898,14 @@ static uint64_t ws_ms_shared(ws_memsys *ms, int sm, const uint64_t *addr, uint32
     return t + (wf ? wf - 1 : 0) + ms->lat_smem + (kind == 2 ? ms->lat_smem : 0);
 }
 
+/* Whether the 32 lanes' spaces are all one (compared eight at a time). */
+static inline int ws_ms_one_space(const uint8_t *space)
+{
+    uint64_t v[4], all = 0x0101010101010101ull * space[0];
+    memcpy(v, space, sizeof v);
+    return v[0] == all && v[1] == all && v[2] == all && v[3] == all;
+}
+
 /* Account one memory warp instruction of warp warp_key (a number unique among the resident warps; it places the
  * warp's local memory) on SM sm at cycle now; returns when its data is available / the store left the SM. */
 uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, uint64_t now)
@@ -907,7 +918,7 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
     unsigned size = rec->size ? rec->size : 4;
     uint32_t todo = rec->exec;
     uint64_t done = now;
-    int uniform = !memcmp(rec->space, rec->space + 1, sizeof rec->space - 1);
+    int uniform = ws_ms_one_space(rec->space);
     while (todo) {
         /* lanes of one resolved space (generic pointers may mix spaces) */
         int sp = rec->space[__builtin_ctz(todo)];

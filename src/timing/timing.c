@@ -34,6 +34,9 @@ typedef struct tsi {
                                                        * order compute_ready weighs them */
     int32_t dst[4];
     uint8_t nsrc, ndst;
+    uint8_t rare;              /* tensor pipe, bulk or asynchronous copies, wmma memory, async groups: issue looks
+                                * at these kinds only when set */
+    uint16_t sass;             /* SASS instructions it stands for (WS_SASS_ONE units) */
 } tsi;
 
 /* the static facts of one function's code */
@@ -350,6 +353,10 @@ static const tsi *static_facts(ws_tm *tm, const ws_func *fn)
                     if (lists[l][i] >= WS_SR_COUNT && lists[l][i] < tm->nregs) f->src[f->nsrc++] = lists[l][i];
         }
         for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) f->dst[f->ndst++] = in->d[i];
+        f->rare = in->pipe == WS_PIPE_TENSOR || in->op == WS_OP_CP_BULK || in->op == WS_OP_CP_ASYNC ||
+                  in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE || in->op == WS_OP_WGMMA ||
+                  in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL;
+        f->sass = fn->sass_w ? fn->sass_w[pc] : WS_SASS_ONE;
     }
     tm->fns[tm->nfns].fn = fn;
     tm->fns[tm->nfns].tab = tab;
@@ -783,9 +790,10 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         return;
     }
     const ws_insn *in = r.in;
-    acc->sass_insts += r.fn->sass_w ? r.fn->sass_w[in - r.fn->code] : WS_SASS_ONE;
+    const tsi *f = facts_of(tm, x, r.fn, in);
+    acc->sass_insts += f->sass;
     int p = in->pipe;
-    if (p == WS_PIPE_TENSOR) {
+    if (f->rare && p == WS_PIPE_TENSOR) {
         int tc = tensor_cycles(tm, in);
         sp->pipe_free[p] = t + (uint64_t)tc;
         if (in->op == WS_OP_WGMMA && in->mma->kind == WS_MX_WGMMA) {   /* asynchronous: the warp goes on */
@@ -799,13 +807,13 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     sp->last = x;
     x->last_issue = t;
     acc->flops += (uint64_t)in->flops * (uint64_t)__builtin_popcount(r.exec);
-    if (in->op == WS_OP_CP_BULK) {   /* serial: a bulk copy's sectors; its data lands when they arrive */
+    if (f->rare && in->op == WS_OP_CP_BULK) {   /* serial: a bulk copy's sectors; its data lands when they arrive */
         uint64_t done = w->bulk_nruns ? ws_ms_bulk(tm->ms, x->blk->sm, w->bulk_runs, w->bulk_nruns, w->bulk_write, t)
                                       : t + WS_MS_LAT_DSMEM;   /* within the cluster, or nothing in bounds */
         ws_bulk_set_ready(w, done);
         w->bulk_nruns = 0;
     }
-    int mx = in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE;
+    int mx = f->rare && (in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE);
     if (mx && r.exec) {   /* their accesses, for the memory system: a cp.async's global sources, a fragment's */
         if (!x->mx) x->mx = malloc(sizeof *x->mx * WS_MX_MAX_ACCESSES);
         if (in->op == WS_OP_CP_ASYNC) {
@@ -822,7 +830,6 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     } else {
         uint64_t done = t + (uint64_t)tm->lat_cycles[in->lat];
         uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
-        const tsi *f = facts_of(tm, x, r.fn, in);
         for (int i = 0; i < f->ndst; i++) { x->rr[f->dst[i]] = done; x->rk[f->dst[i]] = kind; }
     }
     if (in->iflags & WS_IF_BARRIER) {
@@ -856,7 +863,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         set_ready(x, NEVER);
         return;
     }
-    if ((in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL) &&
+    if (f->rare && (in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL) &&
         in->mma && r.exec &&
         async_group(tm, x, in->op, in->mma->kind,
                     in->mma->extra >= 0 && (in->op == WS_OP_CP_WAIT || in->mma->kind == WS_MX_WG_WAIT)
