@@ -732,8 +732,9 @@ static inline void ws_ms_gather_range(ws_ms_lines *g, uint64_t lo, uint64_t len)
 
 /* Collect the (line, sector mask) pairs that n accesses of size bytes at a[0..n) touch, in first-touch order;
  * returns the number of lines. With bm (stores), bm[4 * line + sector] receives the bytes written (bit per byte).
- * Leading lanes that follow one another (a[i + 1] = a[i] + size: a coalesced warp) are one range of bytes, the
- * same sectors and lines in the same order; a lane inside the last line listed only adds its sectors. */
+ * The lanes go by runs of consecutive addresses (a[i + 1] = a[i] + size: a coalesced warp is one run): a run is
+ * one range of bytes, touching the same sectors and lines in the same order as its lanes one by one; a lane at
+ * the previous lane's address adds nothing; a run inside the last line listed only adds its sectors. */
 static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, uint8_t *sm, uint32_t *bm, int maxn)
 {
     /* sectors first..last of one line, by (first << 2 | last) */
@@ -745,27 +746,27 @@ static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, u
     g.nl = 0;
     g.maxn = maxn;
     if (!size) size = 1;
-    if (n <= 0) return 0;
-    const uint64_t sz1 = size - 1;
-    int i = 1;
-    for (uint64_t e = a[0] + size; i < n && a[i] == e; i++) e += size;
-    ws_ms_gather_range(&g, a[0], (uint64_t)i * size);
-    for (;;) {
-        if (!bm && g.nl) {
-            /* the lanes that stay within the last line listed (a run of lanes in one line) */
-            const uint64_t base = ln[g.nl - 1] * WS_MS_LINE;
-            unsigned cm = 0;
-            for (; i < n; i++) {
-                uint64_t lo = a[i], hi = lo + sz1;
-                if (((lo - base) | (hi - base)) >= WS_MS_LINE) break;
-                cm |= span[((lo >> 3) & 12) | ((hi >> 5) & 3)];
-            }
-            sm[g.nl - 1] |= (uint8_t)cm;
+    uint64_t base = 0;           /* first byte of line ln[nl - 1] (nl > 0) */
+    unsigned cm = 0;             /* sectors of ln[nl - 1] not yet in sm[nl - 1] */
+    for (int i = 0; i < n;) {
+        uint64_t lo = a[i], e = lo + size;
+        int j = i + 1;
+        while (j < n && a[j] == e) { j++; e += size; }
+        uint64_t last = e - 1;
+        if (!bm && g.nl && ((lo - base) | (last - base)) < WS_MS_LINE) {
+            cm |= span[((lo >> 3) & 12) | ((last >> 5) & 3)];
+        } else {
+            if (g.nl) sm[g.nl - 1] |= (uint8_t)cm;
+            cm = 0;
+            ws_ms_gather_range(&g, lo, e - lo);
+            base = g.nl ? ln[g.nl - 1] * WS_MS_LINE : 0;
         }
-        if (i >= n) break;
-        ws_ms_gather_range(&g, a[i], size);
-        i++;
+        /* lanes at the run's last address add nothing */
+        const uint64_t end_lo = a[j - 1];
+        while (j < n && a[j] == end_lo) j++;
+        i = j;
     }
+    if (g.nl) sm[g.nl - 1] |= (uint8_t)cm;
     return g.nl;
 }
 
