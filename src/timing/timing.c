@@ -118,7 +118,6 @@ typedef struct tacc {
 } tacc;
 
 typedef struct tsm {
-    uint64_t wake;             /* min wake of its sub-partitions */
     tpend *pend;               /* deferred work of the current cycle */
     int npend, cappend;
     tsp sp[8];
@@ -141,6 +140,8 @@ struct ws_tm {
     ws_run *L;
     tsm *sms;
     int nsm;
+    uint64_t *smwake;          /* per SM: min wake of its sub-partitions (dense: every cycle reads them all) */
+    uint8_t *smpend;           /* per SM: it deferred work to the serial phase of this cycle */
     uint64_t age;
     uint64_t retired;
     int nregs;                 /* register slots per warp the scoreboard tracks */
@@ -454,7 +455,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         sp->nres++;
         compute_ready(tm, x, t);
         if (x->ready < sp->wake) sp->wake = x->ready;
-        if (x->ready < sm->wake) sm->wake = x->ready;
+        if (x->ready < tm->smwake[s]) tm->smwake[s] = x->ready;
     }
 }
 
@@ -603,7 +604,7 @@ static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
             if (x->ready < t + (uint64_t)tm->dev->lat_bar) set_ready(x, t + (uint64_t)tm->dev->lat_bar);
             x->reason = WS_ST_BARRIER;
             if (x->ready < x->sp->wake) x->sp->wake = x->ready;
-            if (x->ready < tm->sms[tb->sm].wake) tm->sms[tb->sm].wake = x->ready;
+            if (x->ready < tm->smwake[tb->sm]) tm->smwake[tb->sm] = x->ready;
         }
     }
 }
@@ -662,6 +663,7 @@ static tpend *defer(ws_tm *tm, int s, int kind, tw *x, tblk *tb)
         sm->pend = realloc(sm->pend, sizeof *sm->pend * (size_t)sm->cappend);
     }
     tpend *p = &sm->pend[sm->npend++];
+    tm->smpend[s] = 1;
     p->kind = kind;
     p->x = x;
     p->tb = tb;
@@ -925,7 +927,7 @@ static void phase_parallel(ws_tm *tm, tacc *acc, int s0, int s1, uint64_t t)
 {
     for (int s = s0; s < s1; s++) {
         tsm *sm = &tm->sms[s];
-        if (sm->wake > t) continue;
+        if (tm->smwake[s] > t) continue;
         for (int k = 0; k < sm->nsp; k++) {
             tsp *sp = &sm->sp[k];
             if (sp->wake <= t) sp_cycle(tm, acc, sp, t);
@@ -933,7 +935,7 @@ static void phase_parallel(ws_tm *tm, tacc *acc, int s0, int s1, uint64_t t)
         /* after all of them: a barrier released by a later sub-partition may have woken an earlier one */
         uint64_t w = NEVER;
         for (int k = 0; k < sm->nsp; k++) if (sm->sp[k].wake < w) w = sm->sp[k].wake;
-        sm->wake = w;
+        tm->smwake[s] = w;
     }
 }
 
@@ -941,14 +943,15 @@ static void phase_parallel(ws_tm *tm, tacc *acc, int s0, int s1, uint64_t t)
 static void wake_for(ws_tm *tm, tw *x)
 {
     if (x->ready < x->sp->wake) x->sp->wake = x->ready;
-    tsm *sm = &tm->sms[x->blk->sm];
-    if (x->ready < sm->wake) sm->wake = x->ready;
+    if (x->ready < tm->smwake[x->blk->sm]) tm->smwake[x->blk->sm] = x->ready;
 }
 
 /* The serial phase of cycle t: each SM's deferred work, SM by SM, in the order it was deferred. */
 static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
 {
     for (int s = 0; s < tm->nsm; s++) {
+        if (!tm->smpend[s]) continue;
+        tm->smpend[s] = 0;
         tsm *sm = &tm->sms[s];
         for (int i = 0; i < sm->npend; i++) {
             tpend *p = &sm->pend[i];
@@ -1047,6 +1050,8 @@ static void tm_engine(void *ctx, ws_run *L)
     tm->policy = !strcmp(d->sched_policy, "lrr") ? POL_LRR : !strcmp(d->sched_policy, "lowest") ? POL_LOWEST : POL_GTO;
     tm->nsm = d->sm_count > 0 ? d->sm_count : 1;
     tm->sms = calloc((size_t)tm->nsm, sizeof *tm->sms);
+    tm->smwake = calloc((size_t)tm->nsm, sizeof *tm->smwake);   /* 0: every SM looks at cycle 0 */
+    tm->smpend = calloc((size_t)tm->nsm, sizeof *tm->smpend);
     int nsp = d->subpartitions > 0 ? d->subpartitions : 4;
     if (nsp > 8) nsp = 8;
     for (int s = 0; s < tm->nsm; s++) {
@@ -1149,7 +1154,7 @@ placed:;
         uint64_t next = NEVER;
         awake = 0;
         for (int s = 0; s < tm->nsm; s++) {
-            uint64_t w = tm->sms[s].wake;
+            uint64_t w = tm->smwake[s];
             if (w < next) { next = w; awake = 0; }
             if (w == next) awake++;
         }
@@ -1257,6 +1262,10 @@ placed:;
     }
     for (int s = 0; s < tm->nsm; s++) { free(tm->sms[s].ev); free(tm->sms[s].addrs); }
     free(tm->sms);
+    free(tm->smwake);
+    free(tm->smpend);
+    tm->smwake = NULL;
+    tm->smpend = NULL;
     tm->sms = NULL;
     for (int i = 0; i < tm->nfns; i++) free(tm->fns[i].tab);
     tm->nfns = 0;
