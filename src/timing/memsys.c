@@ -881,15 +881,15 @@ static uint64_t ws_ms_const(ws_memsys *ms, const uint64_t *addr, uint32_t mask, 
     return now + ms->lat_const + (uint64_t)(n > 1 ? n - 1 : 0);
 }
 
-/* Shared-memory access of the lanes in mask (kind: 0 load, 1 store, 2 atomic); returns the completion cycle. */
-static uint64_t ws_ms_shared(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned size, int kind,
-                             uint64_t now)
+/* Shared-memory access of the lanes in mask (kind: 0 load, 1 store, 2 atomic), counted into c and a; returns the
+ * completion cycle. */
+static uint64_t ws_ms_shared_to(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned size, int kind,
+                                uint64_t now, ws_ms_counts *c, ws_ms_access_counts *a)
 {
     unsigned wf, bc;
     ws_ms_shared_wavefronts(ms, addr, mask, size, kind == 1, &wf, &bc);
-    ms->acc.wavefronts += wf;
-    if (kind != 2) ms->acc.conflicts += bc;   /* as the counters: atomics count wavefronts only */
-    ws_ms_counts *c = &ms->c;
+    a->wavefronts += wf;
+    if (kind != 2) a->conflicts += bc;   /* as the counters: atomics count wavefronts only */
     if (kind == 0) { c->shld_requests++; c->shld_wavefronts += wf; c->shld_conflicts += bc; }
     else if (kind == 1) { c->shst_requests++; c->shst_wavefronts += wf; c->shst_conflicts += bc; }
     else { c->shatom_requests++; c->shatom_wavefronts += wf; }
@@ -897,6 +897,55 @@ static uint64_t ws_ms_shared(ws_memsys *ms, int sm, const uint64_t *addr, uint32
     ms->pipe[sm] = t + wf;
     if (kind == 1) return t + wf;
     return t + (wf ? wf - 1 : 0) + ms->lat_smem + (kind == 2 ? ms->lat_smem : 0);
+}
+
+/* ws_ms_shared_to with the memory system's counters and last-access counts. */
+static uint64_t ws_ms_shared(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned size, int kind,
+                             uint64_t now)
+{
+    return ws_ms_shared_to(ms, sm, addr, mask, size, kind, now, &ms->c, &ms->acc);
+}
+
+/* The kind of a memory instruction as the accounting sees it: 0 load, 1 store, 2 atomic or reduction. */
+static inline int ws_ms_kind(const ws_insn *in)
+{
+    return in->mem == WS_MK_STORE ? 1 : (in->mem == WS_MK_ATOMIC || in->mem == WS_MK_REDUCE) ? 2 : 0;
+}
+
+/* A shared-memory access with its fusion role given (what ws_ms_access_warp does for lanes m in shared memory). */
+static uint64_t ws_ms_shared_fused(ws_memsys *ms, int sm, const ws_rec *rec, uint32_t m, int kind, int role,
+                                   unsigned fw, int fd, uint64_t now, ws_ms_counts *c, ws_ms_access_counts *a)
+{
+    unsigned size = rec->size ? rec->size : 4;
+    if (role == WS_MS_FUSE_FOLLOWER) return kind == 1 ? now : now + ms->lat_smem;
+    if (role == WS_MS_FUSE_LEADER) {
+        uint64_t ad[32];
+        for (int l = 0; l < 32; l++) ad[l] = rec->addr[l] - (uint64_t)(int64_t)fd;
+        return ws_ms_shared_to(ms, sm, ad, m, fw, kind, now, c, a);
+    }
+    return ws_ms_shared_to(ms, sm, rec->addr, m, size, kind, now, c, a);
+}
+
+/* A warp's access with every executing lane in shared memory, as ws_ms_access_warp accounts it (see memsys.h). */
+uint64_t ws_ms_shared_access(ws_memsys *ms, int sm, const ws_rec *rec, int role, unsigned fw, int fd,
+                             ws_ms_counts *c, uint64_t now)
+{
+    ws_ms_access_counts a;
+    memset(&a, 0, sizeof a);
+    if (!rec || !rec->is_mem || !rec->exec || !rec->in) return now;
+    if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
+    int kind = ws_ms_kind(rec->in);
+    if (kind == 2) role = WS_MS_FUSE_NONE;
+    uint64_t f = ws_ms_shared_fused(ms, sm, rec, rec->exec, kind, role, fw, fd, now, c, &a);
+    return f > now ? f : now;
+}
+
+/* Add counters that ws_ms_shared_access gathered to the memory system's. */
+void ws_ms_counts_add(ws_memsys *ms, const ws_ms_counts *c)
+{
+    uint64_t *d = (uint64_t *)&ms->c;
+    const uint64_t *x = (const uint64_t *)c;
+    for (size_t i = 0; i < sizeof *c / sizeof *d; i++) d[i] += x[i];
 }
 
 /* Whether the 32 lanes' spaces are all one (compared eight at a time). */
@@ -915,7 +964,7 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
     if (!rec || !rec->is_mem || !rec->exec || !rec->in) return now;
     if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
     const ws_insn *in = rec->in;
-    int kind = in->mem == WS_MK_STORE ? 1 : (in->mem == WS_MK_ATOMIC || in->mem == WS_MK_REDUCE) ? 2 : 0;
+    int kind = ws_ms_kind(in);
     unsigned size = rec->size ? rec->size : 4;
     uint32_t todo = rec->exec;
     uint64_t done = now;
@@ -937,15 +986,7 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
             unsigned fw = 0;
             int fd = 0;
             int role = kind != 2 ? ws_ms_fusion(ms, rec->fn, in, &fw, &fd) : WS_MS_FUSE_NONE;
-            if (role == WS_MS_FUSE_FOLLOWER) {
-                f = kind == 1 ? now : now + ms->lat_smem;
-            } else if (role == WS_MS_FUSE_LEADER) {
-                uint64_t a[32];
-                for (int l = 0; l < 32; l++) a[l] = rec->addr[l] - (uint64_t)(int64_t)fd;
-                f = ws_ms_shared(ms, sm, a, m, fw, kind, now);
-            } else {
-                f = ws_ms_shared(ms, sm, rec->addr, m, size, kind, now);
-            }
+            f = ws_ms_shared_fused(ms, sm, rec, m, kind, role, fw, fd, now, &ms->c, &ms->acc);
         } else if (sp == WS_S_GLOBAL) {
             uint64_t it[32];
             int n = 0;

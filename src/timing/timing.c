@@ -37,6 +37,8 @@ typedef struct tsi {
     uint8_t rare;              /* tensor pipe, bulk or asynchronous copies, wmma memory, async groups: issue looks
                                 * at these kinds only when set */
     uint16_t sass;             /* SASS instructions it stands for (WS_SASS_ONE units) */
+    uint8_t fuse, fwidth;      /* ptxas fusion of a shared access (ws_ms_fusion: role, fused width and offset) */
+    int16_t fdelta;
 } tsi;
 
 /* the static facts of one function's code */
@@ -115,6 +117,7 @@ typedef struct tacc {
     uint64_t tensor_insts, tensor_cycles;   /* tensor-pipe warp instructions and the pipe cycles they occupy */
     uint64_t sass_insts;       /* warp instructions as SASS, in WS_SASS_ONE units (ptxas's per PTX instruction, else 1) */
     uint64_t end;
+    ws_ms_counts mc;           /* memory counters of the shared-memory accesses accounted in the parallel phase */
 } tacc;
 
 typedef struct tsm {
@@ -358,6 +361,11 @@ static const tsi *static_facts(ws_tm *tm, const ws_func *fn)
                   in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE || in->op == WS_OP_WGMMA ||
                   in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL;
         f->sass = fn->sass_w ? fn->sass_w[pc] : WS_SASS_ONE;
+        unsigned fw = 0;
+        int fd = 0;
+        f->fuse = (uint8_t)ws_ms_fusion(tm->ms, fn, in, &fw, &fd);
+        f->fwidth = (uint8_t)fw;
+        f->fdelta = (int16_t)fd;
     }
     tm->fns[tm->nfns].fn = fn;
     tm->fns[tm->nfns].tab = tab;
@@ -753,9 +761,37 @@ static void issue_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t, uin
     }
 }
 
+/* Whether warp x's access r (issued in the parallel phase) may be accounted at once instead of in the serial phase:
+ * every executing lane in shared memory (its SM's state alone), nothing of its SM deferred before it in this cycle
+ * (the serial phase would account those first), no listener (event order) and no managed memory. */
+static int shared_now(const ws_tm *tm, const tw *x, const ws_rec *r)
+{
+    if (tm->nlis || !r->is_mem || tm->sms[x->blk->sm].npend || (tm->um.um && ws_um_any(tm->um.um))) return 0;
+    for (uint32_t m = r->exec; m; m &= m - 1)
+        if (r->space[__builtin_ctz(m)] != WS_S_SHARED) return 0;
+    return 1;
+}
+
+/* Account warp x's shared access r issued at t in the parallel phase, as the serial phase would have (mem_account,
+ * then the ready cycle again); returns the ready cycle x had before (the serial phase lowers its wake with both). */
+static uint64_t shared_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, const tsi *f, uint64_t t)
+{
+    uint64_t pre = x->ready;
+    uint64_t done = ws_ms_shared_access(tm->ms, tx_sm(x), r, f->fuse, f->fwidth, f->fdelta, &acc->mc, t);
+    if (done > acc->end) acc->end = done;
+    for (int i = 0; i < 4; i++) {
+        int d = r->in->d[i];
+        if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = WS_ST_SHORT_SCOREBOARD; }
+    }
+    if (x->w->state == WS_W_RUN && !x->waiting_bar && x->ready != NEVER) compute_ready(tm, x, t + 1);
+    return pre;
+}
+
 /* Issue one instruction of warp x at cycle t. In the parallel phase (serial = 0) memory accounting and block
- * retirement are deferred to the serial phase; in the serial phase everything happens at once. */
-static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
+ * retirement are deferred to the serial phase (a shared-memory access is accounted at once when shared_now says
+ * so); in the serial phase everything happens at once. Returns a further cycle to wake x's sub-partition at
+ * (NEVER: none). */
+static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
 {
     ws_rec r;
     ws_warp *w = x->w;
@@ -789,7 +825,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
                 else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
             }
         } else compute_ready(tm, x, t + 1);
-        return;
+        return NEVER;
     }
     const ws_insn *in = r.in;
     const tsi *f = facts_of(tm, x, r.fn, in);
@@ -826,8 +862,10 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
             x->nmx = 1;
         } else x->nmx = ws_mma_accesses(w, in, x->mx);
     }
+    int direct = 0;   /* a shared access accounted at the end */
     if (((in->iflags & WS_IF_MEMSYS) || mx) && r.exec) {
         if (serial) mem_account(tm, acc, x, &r, t);
+        else if (!f->rare && !(in->iflags & WS_IF_BARRIER) && w->state == WS_W_RUN && shared_now(tm, x, &r)) direct = 1;
         else defer(tm, x->blk->sm, PD_MEMSYS, x, NULL)->rec = r;
     } else {
         uint64_t done = t + (uint64_t)tm->lat_cycles[in->lat];
@@ -847,7 +885,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
             compute_ready(tm, x, t + (uint64_t)tm->dev->lat_bar);
             x->reason = WS_ST_BARRIER;
         }
-        return;
+        return NEVER;
     } else if (w->state == WS_W_DONE) {
         /* a finished warp may complete a barrier the others wait at */
         set_ready(x, NEVER);
@@ -860,18 +898,19 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
             if (serial) retire_block(tm, x->blk, t);
             else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
         }
-        return;
+        return NEVER;
     } else if (w->state == WS_W_FAULT) {
         set_ready(x, NEVER);
-        return;
+        return NEVER;
     }
     if (f->rare && (in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL) &&
         in->mma && r.exec &&
         async_group(tm, x, in->op, in->mma->kind,
                     in->mma->extra >= 0 && (in->op == WS_OP_CP_WAIT || in->mma->kind == WS_MX_WG_WAIT)
                         ? RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) : 0, t))
-        return;
+        return NEVER;
     compute_ready(tm, x, t + 1);
+    return direct ? shared_account(tm, acc, x, &r, f, t) : NEVER;
 }
 
 /* Let sub-partition sp try to issue at cycle t (the parallel phase: instructions touching global state are
@@ -906,6 +945,7 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
     }
     sp->eligible_sum += (uint64_t)eligible;
     if (best) {
+        uint64_t pre = NEVER;
         if (best->nserial) {   /* (compute_ready looked at its next instruction) */
             /* runs in the serial phase; reserve its pipeline and keep the warp from being picked again */
             int p = best->npipe;
@@ -913,9 +953,10 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
             best->ready_saved = best->ready;
             set_ready(best, NEVER);
             defer(tm, best->blk->sm, PD_ISSUE, best, NULL);
-        } else issue(tm, acc, best, t, 0);
+        } else pre = issue(tm, acc, best, t, 0);
         if (eligible > 1) wake = t + 1;
         if (best->ready < wake) wake = best->ready;
+        if (pre < wake) wake = pre;   /* its ready cycle before a shared access was accounted */
     }
     /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */
     if (sp->wake > t && sp->wake < wake) wake = sp->wake;
@@ -1199,8 +1240,10 @@ placed:;
         acc.tensor_cycles += wk[i].acc.tensor_cycles;
         acc.sass_insts += wk[i].acc.sass_insts;
         if (wk[i].acc.end > acc.end) acc.end = wk[i].acc.end;
+        ws_ms_counts_add(tm->ms, &wk[i].acc.mc);
     }
     free(wk);
+    ws_ms_counts_add(tm->ms, &acc.mc);
     for (int i = 0; i < WS_ST_COUNT; i++) tm->last.stall_cycles[i] = acc.stall[i];
     tm->flops = acc.flops;
     tm->end = acc.end;
