@@ -1029,15 +1029,41 @@ typedef struct tworker {
     int s0, s1;
     _Atomic uint64_t t;
     _Atomic int go, done, quit;
+    _Atomic int sleeping;      /* waits on `wake` for the next go (no cycle for it for a while) */
+    pthread_mutex_t mu;
+    pthread_cond_t wake;
 } tworker;
 
-/* Wait until *a holds a value other than v (spinning, then yielding); returns it. */
-static int spin_while(_Atomic int *a, int v)
+/* Spins and yields before a worker waiting for work sleeps on its condition variable. */
+#define WS_TM_SPINS 4096
+#define WS_TM_YIELDS 64
+
+/* Wait until worker wk's go differs from v (spinning, then yielding, then sleeping); returns it. */
+static int wait_go(tworker *wk, int v)
 {
     int g;
-    for (unsigned spins = 0; (g = atomic_load_explicit(a, memory_order_acquire)) == v; spins++)
-        if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
+    for (unsigned spins = 0; (g = atomic_load_explicit(&wk->go, memory_order_acquire)) == v; spins++) {
+        if (spins < WS_TM_SPINS) { __builtin_ia32_pause(); continue; }
+        if (spins < WS_TM_SPINS + WS_TM_YIELDS) { sched_yield(); continue; }
+        pthread_mutex_lock(&wk->mu);
+        atomic_store(&wk->sleeping, 1);
+        while ((g = atomic_load(&wk->go)) == v) pthread_cond_wait(&wk->wake, &wk->mu);
+        atomic_store(&wk->sleeping, 0);
+        pthread_mutex_unlock(&wk->mu);
+        return g;
+    }
     return g;
+}
+
+/* Hand worker wk generation gen (waking it if it sleeps). */
+static void send_go(tworker *wk, int gen)
+{
+    atomic_store(&wk->go, gen);
+    if (atomic_load(&wk->sleeping)) {
+        pthread_mutex_lock(&wk->mu);
+        pthread_cond_signal(&wk->wake);
+        pthread_mutex_unlock(&wk->mu);
+    }
 }
 
 /* Worker loop: wait for a cycle, simulate its SMs' parallel phase, report. */
@@ -1046,13 +1072,30 @@ static void *worker_main(void *arg)
     tworker *wk = arg;
     int gen = 0;
     for (;;) {
-        gen = spin_while(&wk->go, gen);
+        gen = wait_go(wk, gen);
         if (atomic_load(&wk->quit)) break;
         phase_parallel(wk->tm, &wk->acc, wk->s0, wk->s1, atomic_load(&wk->t));
         atomic_store_explicit(&wk->done, gen, memory_order_release);
     }
     return NULL;
 }
+
+/* Wait until worker wk reported generation gen; 1 when that took long enough to yield the processor (the worker
+ * was not running: more threads than free cores). */
+static int wait_done(tworker *wk, int gen)
+{
+    int slow = 0;
+    for (unsigned spins = 0; atomic_load_explicit(&wk->done, memory_order_acquire) != gen; spins++)
+        if (spins > WS_TM_SPINS) { sched_yield(); slow = 1; } else __builtin_ia32_pause();
+    return slow;
+}
+
+/* Parallel cycles over which the engine judges its workers: when more than WS_TM_SLOW_MAX of WS_TM_PROBE of them
+ * waited for a worker that was not running, the next WS_TM_SOLO cycles run on the main thread alone (the
+ * workers sleep), then it tries again. Which thread simulates which SM changes no result. */
+#define WS_TM_PROBE 256
+#define WS_TM_SLOW_MAX 32
+#define WS_TM_SOLO 8192
 
 /* Cycles in which fewer SMs than this have work run on the main thread alone: waking the others would cost more
  * than it saves (each SM's parallel phase is independent of the others', so this changes no result). */
@@ -1164,7 +1207,13 @@ placed:;
             tworker *k = &wk[nwk];
             k->tm = tm;
             thread_range(i, nthreads, tm->nsm, &k->s0, &k->s1);
-            if (pthread_create(&k->th, NULL, worker_main, k) != 0) break;
+            pthread_mutex_init(&k->mu, NULL);
+            pthread_cond_init(&k->wake, NULL);
+            if (pthread_create(&k->th, NULL, worker_main, k) != 0) {
+                pthread_mutex_destroy(&k->mu);
+                pthread_cond_destroy(&k->wake);
+                break;
+            }
             nwk++;
         }
         if (nwk < nthreads - 1) {   /* fewer threads came up: the last one (or the main thread) takes the rest */
@@ -1174,19 +1223,25 @@ placed:;
     }
     L->timed = 1;
     int awake = tm->nsm;       /* SMs with something to do in cycle t */
+    int solo = 0, probed = 0, slow = 0;   /* see WS_TM_PROBE */
     while (!L->fault) {
         L->cycle = t;
-        if (nwk && awake >= WS_TM_PAR_MIN_SMS) {
+        if (nwk && awake >= WS_TM_PAR_MIN_SMS && !solo) {
             ++gen;
             for (int i = 0; i < nwk; i++) {
                 atomic_store(&wk[i].t, t);
-                atomic_store_explicit(&wk[i].go, gen, memory_order_release);
+                send_go(&wk[i], gen);
             }
             phase_parallel(tm, &acc, 0, split, t);
-            for (int i = 0; i < nwk; i++)
-                for (unsigned spins = 0; atomic_load_explicit(&wk[i].done, memory_order_acquire) != gen; spins++)
-                    if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
+            int late = 0;
+            for (int i = 0; i < nwk; i++) late |= wait_done(&wk[i], gen);
+            slow += late;
+            if (++probed == WS_TM_PROBE) {
+                if (slow > WS_TM_SLOW_MAX) solo = WS_TM_SOLO;
+                probed = slow = 0;
+            }
         } else {
+            if (solo) solo--;
             phase_parallel(tm, &acc, 0, tm->nsm, t);
         }
         phase_serial(tm, &acc, t);
@@ -1230,10 +1285,12 @@ placed:;
     ++gen;
     for (int i = 0; i < nwk; i++) {
         atomic_store(&wk[i].quit, 1);
-        atomic_store_explicit(&wk[i].go, gen, memory_order_release);
+        send_go(&wk[i], gen);
     }
     for (int i = 0; i < nwk; i++) {
         pthread_join(wk[i].th, NULL);
+        pthread_mutex_destroy(&wk[i].mu);
+        pthread_cond_destroy(&wk[i].wake);
         for (int k = 0; k < WS_ST_COUNT; k++) acc.stall[k] += wk[i].acc.stall[k];
         acc.flops += wk[i].acc.flops;
         acc.tensor_insts += wk[i].acc.tensor_insts;
