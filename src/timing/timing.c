@@ -903,7 +903,8 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         set_ready(x, NEVER);
         return NEVER;
     }
-    if (f->rare && (in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL) &&
+    if (f->rare &&
+        (in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL) &&
         in->mma && r.exec &&
         async_group(tm, x, in->op, in->mma->kind,
                     in->mma->extra >= 0 && (in->op == WS_OP_CP_WAIT || in->mma->kind == WS_MX_WG_WAIT)
