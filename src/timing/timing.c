@@ -767,6 +767,9 @@ static void issue_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t, uin
 static int shared_now(const ws_tm *tm, const tw *x, const ws_rec *r)
 {
     if (tm->nlis || !r->is_mem || tm->sms[x->blk->sm].npend || (tm->um.um && ws_um_any(tm->um.um))) return 0;
+    uint64_t v[4], all = 0x0101010101010101ull * WS_S_SHARED;   /* the usual case: every lane's space shared */
+    memcpy(v, r->space, sizeof v);
+    if (v[0] == all && v[1] == all && v[2] == all && v[3] == all) return 1;
     for (uint32_t m = r->exec; m; m &= m - 1)
         if (r->space[__builtin_ctz(m)] != WS_S_SHARED) return 0;
     return 1;
