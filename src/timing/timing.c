@@ -1033,35 +1033,35 @@ typedef struct tworker {
     int s0, s1;
     _Atomic uint64_t t;
     _Atomic int go, done, quit;
-    _Atomic int sleeping;      /* waits on `wake` for the next go (no cycle for it for a while) */
+    _Atomic int park;          /* the main thread simulates alone for a while: sleep instead of spinning */
+    _Atomic int sleeping;      /* waits on `wake` for the next go */
     pthread_mutex_t mu;
     pthread_cond_t wake;
 } tworker;
 
-/* Spins and yields before a worker waiting for work sleeps on its condition variable. */
+/* Spins before a worker waiting for work yields the processor (or sleeps, when parked). */
 #define WS_TM_SPINS 4096
-#define WS_TM_YIELDS 64
 
-/* Wait until worker wk's go differs from v (spinning, then yielding, then sleeping); returns it. */
+/* Wait until worker wk's go differs from v (spinning, then yielding; sleeping while parked); returns it. */
 static int wait_go(tworker *wk, int v)
 {
     int g;
     for (unsigned spins = 0; (g = atomic_load_explicit(&wk->go, memory_order_acquire)) == v; spins++) {
         if (spins < WS_TM_SPINS) { __builtin_ia32_pause(); continue; }
-        if (spins < WS_TM_SPINS + WS_TM_YIELDS) { sched_yield(); continue; }
+        if (!atomic_load(&wk->park)) { sched_yield(); continue; }
         pthread_mutex_lock(&wk->mu);
         atomic_store(&wk->sleeping, 1);
-        while ((g = atomic_load(&wk->go)) == v) pthread_cond_wait(&wk->wake, &wk->mu);
+        while ((g = atomic_load(&wk->go)) == v && atomic_load(&wk->park)) pthread_cond_wait(&wk->wake, &wk->mu);
         atomic_store(&wk->sleeping, 0);
         pthread_mutex_unlock(&wk->mu);
-        return g;
     }
     return g;
 }
 
-/* Hand worker wk generation gen (waking it if it sleeps). */
+/* Hand worker wk generation gen (unparking it, waking it if it sleeps). */
 static void send_go(tworker *wk, int gen)
 {
+    atomic_store(&wk->park, 0);
     atomic_store(&wk->go, gen);
     if (atomic_load(&wk->sleeping)) {
         pthread_mutex_lock(&wk->mu);
@@ -1095,8 +1095,8 @@ static int wait_done(tworker *wk, int gen)
 }
 
 /* Parallel cycles over which the engine judges its workers: when more than WS_TM_SLOW_MAX of WS_TM_PROBE of them
- * waited for a worker that was not running, the next WS_TM_SOLO cycles run on the main thread alone (the
- * workers sleep), then it tries again. Which thread simulates which SM changes no result. */
+ * waited for a worker that was not running, the next WS_TM_SOLO cycles run on the main thread alone (the workers
+ * are parked: they sleep), then it tries again. Which thread simulates which SM changes no result. */
 #define WS_TM_PROBE 256
 #define WS_TM_SLOW_MAX 32
 #define WS_TM_SOLO 8192
@@ -1241,7 +1241,10 @@ placed:;
             for (int i = 0; i < nwk; i++) late |= wait_done(&wk[i], gen);
             slow += late;
             if (++probed == WS_TM_PROBE) {
-                if (slow > WS_TM_SLOW_MAX) solo = WS_TM_SOLO;
+                if (slow > WS_TM_SLOW_MAX) {
+                    solo = WS_TM_SOLO;
+                    for (int i = 0; i < nwk; i++) atomic_store(&wk[i].park, 1);
+                }
                 probed = slow = 0;
             }
         } else {
