@@ -87,6 +87,8 @@ struct ws_memsys {
     ws_ms_counts c;
     int nsm, warp;
     unsigned banks, bank_bytes;
+    int bank_shift;      /* log2(bank_bytes) when a power of two, else -1 */
+    unsigned bank_mask;  /* banks - 1 when a power of two (and at most 64), else 0 */
     unsigned lat_l1, lat_l2, lat_dram, lat_smem, lat_const;
     int have_l2;
     size_t l1_bytes;     /* current L1 capacity per SM */
@@ -101,6 +103,7 @@ struct ws_memsys {
     ws_ms_access_counts acc;   /* the most recent access's counts */
     ws_ms_fnfuse *fns;
     int nfns, fns_cap;
+    int last_fuse;       /* the entry of fns the last lookup found */
 };
 
 /* Multiplicative hash of a line number into [0, n). */
@@ -244,17 +247,40 @@ static unsigned ws_ms_bank_pass(const ws_memsys *ms, const uint64_t *addr, uint3
     uint8_t cnt[64];
     unsigned bb = ms->bank_bytes, per = width > bb ? width / bb : 1;
     unsigned nb = ms->banks < 64 ? ms->banks : 64, best = 0, uniq = 0;
+    const int bs = ms->bank_shift;
+    const unsigned bmask = ms->bank_mask;
+#define WS_MS_WORD(a) (bs >= 0 ? (a) >> bs : (a) / bb)
     if (per > 4) per = 4;
     *nwords = 0;
     if (!mask) return 0;
     if (per == 1) {
         /* the lanes read consecutive words (tid-indexed arrays): ceil(words / banks) passes, no chain needed */
-        uint64_t expect = addr[__builtin_ctz(mask)] / bb;
+        uint64_t expect = WS_MS_WORD(addr[__builtin_ctz(mask)]);
         unsigned k = 0;
         uint32_t t = mask;
         for (; t; t &= t - 1, k++, expect++)
-            if (addr[__builtin_ctz(t)] / bb != expect) break;
+            if (WS_MS_WORD(addr[__builtin_ctz(t)]) != expect) break;
         if (!t) { *nwords = k; return (k + nb - 1) / nb; }
+    }
+    if (bmask && bs >= 0) {
+        /* no two distinct words in one bank (conflict-free, broadcasts allowed): one wavefront, found without
+         * chains: each bank remembers the one word it holds (a bank asked for another word: the chains decide) */
+        uint64_t bw[64], used = 0, prev = UINT64_MAX;
+        uint32_t t = mask;
+        for (; t; t &= t - 1) {
+            uint64_t first = addr[__builtin_ctz(t)] >> bs;
+            if (first == prev) continue;
+            prev = first;
+            unsigned k = 0;
+            for (; k < per; k++) {
+                uint64_t x = first + k;
+                unsigned bk = (unsigned)(x & bmask);
+                if (!(used >> bk & 1)) { used |= 1ull << bk; bw[bk] = x; }
+                else if (bw[bk] != x) break;
+            }
+            if (k < per) break;
+        }
+        if (!t) { *nwords = (unsigned)__builtin_popcountll(used); return 1; }
     }
     memset(head, -1, sizeof head);
     memset(cnt, 0, sizeof cnt);
@@ -263,12 +289,12 @@ static unsigned ws_ms_bank_pass(const ws_memsys *ms, const uint64_t *addr, uint3
     while (mask && n < 128) {
         int l = __builtin_ctz(mask);
         mask &= mask - 1;
-        uint64_t first = addr[l] / bb;
+        uint64_t first = WS_MS_WORD(addr[l]);
         if (first == prev) continue;   /* the same words as the previous lane: nothing new */
         prev = first;
         for (unsigned k = 0; k < per && n < 128; k++) {
             uint64_t x = first + k;
-            unsigned bk = (unsigned)(x % nb);
+            unsigned bk = bmask ? (unsigned)(x & bmask) : (unsigned)(x % nb);
             int j = head[bk];
             while (j >= 0 && w[j] != x) j = next[j];
             if (j >= 0) continue;
@@ -280,6 +306,7 @@ static unsigned ws_ms_bank_pass(const ws_memsys *ms, const uint64_t *addr, uint3
             if (++cnt[bk] > best) best = cnt[bk];
         }
     }
+#undef WS_MS_WORD
     *nwords = uniq;
     return best;
 }
@@ -338,7 +365,9 @@ int ws_ms_fusion(ws_memsys *ms, const ws_func *fn, const ws_insn *in, unsigned *
 {
     if (!ms->fuse_on || !fn || !in || in < fn->code || in >= fn->code + fn->ncode) return WS_MS_FUSE_NONE;
     ws_ms_fnfuse *e = NULL;
-    for (int i = 0; i < ms->nfns; i++) if (ms->fns[i].fn == fn) { e = &ms->fns[i]; break; }
+    if (ms->last_fuse < ms->nfns && ms->fns[ms->last_fuse].fn == fn) e = &ms->fns[ms->last_fuse];
+    else
+        for (int i = 0; i < ms->nfns; i++) if (ms->fns[i].fn == fn) { e = &ms->fns[i]; ms->last_fuse = i; break; }
     if (!e) {
         if (ms->nfns == ms->fns_cap) {
             int cap = ms->fns_cap ? 2 * ms->fns_cap : 16;
@@ -385,6 +414,8 @@ ws_memsys *ws_ms_create(const ws_device *dev)
     ms->warp = dev->warp_size > 0 && dev->warp_size <= 32 ? dev->warp_size : 32;
     ms->banks = dev->smem_banks > 0 ? (unsigned)dev->smem_banks : 32;
     ms->bank_bytes = dev->smem_bank_bytes > 0 ? (unsigned)dev->smem_bank_bytes : 4;
+    ms->bank_shift = !(ms->bank_bytes & (ms->bank_bytes - 1)) ? __builtin_ctz(ms->bank_bytes) : -1;
+    ms->bank_mask = !(ms->banks & (ms->banks - 1)) && ms->banks <= 64 ? ms->banks - 1 : 0;
     ms->lat_l1 = dev->l1_hit_latency > 0 ? (unsigned)dev->l1_hit_latency : 35;
     ms->lat_l2 = dev->l2_hit_latency > 0 ? (unsigned)dev->l2_hit_latency : 277;
     ms->lat_dram = dev->dram_latency > 0 ? (unsigned)dev->dram_latency : 560;
@@ -629,42 +660,114 @@ static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, const
     return done + ms->lat_l2;
 }
 
-/* Collect the (line, sector mask) pairs that n accesses of size bytes at a[0..n) touch, in first-touch order;
- * returns the number of lines. With bm (stores), bm[4 * line + sector] receives the bytes written (bit per byte). */
-static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, uint8_t *sm, uint32_t *bm, int maxn)
+/* Lines a gather keeps in a plain list before it indexes them in a hash table (scattered accesses: one line per
+ * lane would make the list search quadratic). */
+#define WS_MS_GATHER_LIST 8
+#define WS_MS_GATHER_HASH 256u     /* slots (a power of two above twice WS_MS_MAXLINES) */
+
+/* Slot of line number line in a gather's hash table. */
+static inline unsigned ws_ms_gather_slot(uint64_t line) { return (unsigned)((line * 0x9E3779B97F4A7C15ull) >> 56); }
+
+/* Index of line in ln[0..nl) (nl when absent); hash: the table once nl > WS_MS_GATHER_LIST (index + 1 per slot). */
+static inline int ws_ms_gather_find(const uint64_t *ln, int nl, const uint8_t *hash, uint64_t line)
 {
-    int nl = 0;
-    if (!size) size = 1;
-    for (int i = 0; i < n; i++) {
-        uint64_t s0 = a[i] / WS_MS_SECTOR, s1 = (a[i] + size - 1) / WS_MS_SECTOR;
-        if (!bm && s0 == s1 && nl && ln[nl - 1] == s0 >> 2) {   /* the common case: the previous lane's line */
-            sm[nl - 1] |= (uint8_t)(1u << (s0 & 3));
-            continue;
+    if (nl <= WS_MS_GATHER_LIST) {
+        int k = 0;
+        while (k < nl && ln[k] != line) k++;
+        return k;
+    }
+    for (unsigned h = ws_ms_gather_slot(line);; h = (h + 1) & (WS_MS_GATHER_HASH - 1)) {
+        if (!hash[h]) return nl;
+        if (ln[hash[h] - 1] == line) return hash[h] - 1;
+    }
+}
+
+/* Enter ln[k] in a gather's hash table. */
+static inline void ws_ms_gather_put(const uint64_t *ln, uint8_t *hash, int k)
+{
+    unsigned h = ws_ms_gather_slot(ln[k]);
+    while (hash[h]) h = (h + 1) & (WS_MS_GATHER_HASH - 1);
+    hash[h] = (uint8_t)(k + 1);
+}
+
+/* A gather's lines so far: ln[0..nl) with their sector masks sm and (stores) written-byte masks bm. */
+typedef struct ws_ms_lines {
+    uint64_t *ln;
+    uint8_t *sm;
+    uint32_t *bm;
+    int nl, maxn;
+    uint8_t hash[WS_MS_GATHER_HASH];   /* valid once nl > WS_MS_GATHER_LIST */
+} ws_ms_lines;
+
+/* Add the bytes [lo, lo + len) (len >= 1) to a gather: their sectors, new lines appended in address order. */
+static inline void ws_ms_gather_range(ws_ms_lines *g, uint64_t lo, uint64_t len)
+{
+    uint64_t s0 = lo / WS_MS_SECTOR, s1 = (lo + len - 1) / WS_MS_SECTOR;
+    for (uint64_t s = s0; s <= s1; s++) {
+        uint64_t line = s >> 2;
+        uint8_t bit = (uint8_t)(1u << (s & 3));
+        int k = g->nl - 1;
+        if (k < 0 || g->ln[k] != line) k = ws_ms_gather_find(g->ln, g->nl, g->hash, line);
+        if (k == g->nl) {
+            if (g->nl == g->maxn) continue;
+            g->ln[g->nl] = line;
+            g->sm[g->nl] = 0;
+            if (g->bm) memset(&g->bm[4 * g->nl], 0, 4 * sizeof *g->bm);
+            g->nl++;
+            if (g->nl == WS_MS_GATHER_LIST + 1) {   /* from now on the lines are found through the table */
+                memset(g->hash, 0, sizeof g->hash);
+                for (int j = 0; j < g->nl; j++) ws_ms_gather_put(g->ln, g->hash, j);
+            } else if (g->nl > WS_MS_GATHER_LIST + 1) ws_ms_gather_put(g->ln, g->hash, g->nl - 1);
         }
-        for (uint64_t s = s0; s <= s1; s++) {
-            uint64_t line = s >> 2;
-            uint8_t bit = (uint8_t)(1u << (s & 3));
-            int k = nl - 1;
-            if (k < 0 || ln[k] != line)
-                for (k = 0; k < nl; k++) if (ln[k] == line) break;
-            if (k == nl) {
-                if (nl == maxn) continue;
-                ln[nl] = line;
-                sm[nl] = 0;
-                if (bm) memset(&bm[4 * nl], 0, 4 * sizeof *bm);
-                nl++;
-            }
-            sm[k] |= bit;
-            if (bm) {
-                uint64_t lo = s * WS_MS_SECTOR, hi = lo + WS_MS_SECTOR;
-                uint64_t b0 = a[i] > lo ? a[i] : lo, b1 = a[i] + size < hi ? a[i] + size : hi;
-                uint64_t span = b1 - b0;
-                uint32_t m = span >= 32 ? ~0u : ((1u << span) - 1);
-                bm[4 * k + (s & 3)] |= m << (b0 - lo);
-            }
+        g->sm[k] |= bit;
+        if (g->bm) {
+            uint64_t slo = s * WS_MS_SECTOR, shi = slo + WS_MS_SECTOR;
+            uint64_t b0 = lo > slo ? lo : slo, b1 = lo + len < shi ? lo + len : shi;
+            uint64_t span = b1 - b0;
+            uint32_t m = span >= 32 ? ~0u : ((1u << span) - 1);
+            g->bm[4 * k + (s & 3)] |= m << (b0 - slo);
         }
     }
-    return nl;
+}
+
+/* Collect the (line, sector mask) pairs that n accesses of size bytes at a[0..n) touch, in first-touch order;
+ * returns the number of lines. With bm (stores), bm[4 * line + sector] receives the bytes written (bit per byte).
+ * The lanes go by runs of consecutive addresses (a[i + 1] = a[i] + size: a coalesced warp is one run): a run is
+ * one range of bytes, touching the same sectors and lines in the same order as its lanes one by one; a lane at
+ * the previous lane's address adds nothing; a run inside the last line listed only adds its sectors. */
+static int ws_ms_gather(const uint64_t *a, int n, unsigned size, uint64_t *ln, uint8_t *sm, uint32_t *bm, int maxn)
+{
+    /* sectors first..last of one line, by (first << 2 | last) */
+    static const uint8_t span[16] = { 1, 3, 7, 15, 0, 2, 6, 14, 0, 0, 4, 12, 0, 0, 0, 8 };
+    ws_ms_lines g;
+    g.ln = ln;
+    g.sm = sm;
+    g.bm = bm;
+    g.nl = 0;
+    g.maxn = maxn;
+    if (!size) size = 1;
+    uint64_t base = 0;           /* first byte of line ln[nl - 1] (nl > 0) */
+    unsigned cm = 0;             /* sectors of ln[nl - 1] not yet in sm[nl - 1] */
+    for (int i = 0; i < n;) {
+        uint64_t lo = a[i], e = lo + size;
+        int j = i + 1;
+        while (j < n && a[j] == e) { j++; e += size; }
+        uint64_t last = e - 1;
+        if (!bm && g.nl && ((lo - base) | (last - base)) < WS_MS_LINE) {
+            cm |= span[((lo >> 3) & 12) | ((last >> 5) & 3)];
+        } else {
+            if (g.nl) sm[g.nl - 1] |= (uint8_t)cm;
+            cm = 0;
+            ws_ms_gather_range(&g, lo, e - lo);
+            base = g.nl ? ln[g.nl - 1] * WS_MS_LINE : 0;
+        }
+        /* lanes at the run's last address add nothing */
+        const uint64_t end_lo = a[j - 1];
+        while (j < n && a[j] == end_lo) j++;
+        i = j;
+    }
+    if (g.nl) sm[g.nl - 1] |= (uint8_t)cm;
+    return g.nl;
 }
 
 /* For each sector of line ln, the most of the addresses a[0..n) that are one and the same (into chain[4]). */
@@ -778,15 +881,15 @@ static uint64_t ws_ms_const(ws_memsys *ms, const uint64_t *addr, uint32_t mask, 
     return now + ms->lat_const + (uint64_t)(n > 1 ? n - 1 : 0);
 }
 
-/* Shared-memory access of the lanes in mask (kind: 0 load, 1 store, 2 atomic); returns the completion cycle. */
-static uint64_t ws_ms_shared(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned size, int kind,
-                             uint64_t now)
+/* Shared-memory access of the lanes in mask (kind: 0 load, 1 store, 2 atomic), counted into c and a; returns the
+ * completion cycle. */
+static uint64_t ws_ms_shared_to(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned size, int kind,
+                                uint64_t now, ws_ms_counts *c, ws_ms_access_counts *a)
 {
     unsigned wf, bc;
     ws_ms_shared_wavefronts(ms, addr, mask, size, kind == 1, &wf, &bc);
-    ms->acc.wavefronts += wf;
-    if (kind != 2) ms->acc.conflicts += bc;   /* as the counters: atomics count wavefronts only */
-    ws_ms_counts *c = &ms->c;
+    a->wavefronts += wf;
+    if (kind != 2) a->conflicts += bc;   /* as the counters: atomics count wavefronts only */
     if (kind == 0) { c->shld_requests++; c->shld_wavefronts += wf; c->shld_conflicts += bc; }
     else if (kind == 1) { c->shst_requests++; c->shst_wavefronts += wf; c->shst_conflicts += bc; }
     else { c->shatom_requests++; c->shatom_wavefronts += wf; }
@@ -794,6 +897,63 @@ static uint64_t ws_ms_shared(ws_memsys *ms, int sm, const uint64_t *addr, uint32
     ms->pipe[sm] = t + wf;
     if (kind == 1) return t + wf;
     return t + (wf ? wf - 1 : 0) + ms->lat_smem + (kind == 2 ? ms->lat_smem : 0);
+}
+
+/* ws_ms_shared_to with the memory system's counters and last-access counts. */
+static uint64_t ws_ms_shared(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned size, int kind,
+                             uint64_t now)
+{
+    return ws_ms_shared_to(ms, sm, addr, mask, size, kind, now, &ms->c, &ms->acc);
+}
+
+/* The kind of a memory instruction as the accounting sees it: 0 load, 1 store, 2 atomic or reduction. */
+static inline int ws_ms_kind(const ws_insn *in)
+{
+    return in->mem == WS_MK_STORE ? 1 : (in->mem == WS_MK_ATOMIC || in->mem == WS_MK_REDUCE) ? 2 : 0;
+}
+
+/* A shared-memory access with its fusion role given (what ws_ms_access_warp does for lanes m in shared memory). */
+static uint64_t ws_ms_shared_fused(ws_memsys *ms, int sm, const ws_rec *rec, uint32_t m, int kind, int role,
+                                   unsigned fw, int fd, uint64_t now, ws_ms_counts *c, ws_ms_access_counts *a)
+{
+    unsigned size = rec->size ? rec->size : 4;
+    if (role == WS_MS_FUSE_FOLLOWER) return kind == 1 ? now : now + ms->lat_smem;
+    if (role == WS_MS_FUSE_LEADER) {
+        uint64_t ad[32];
+        for (int l = 0; l < 32; l++) ad[l] = rec->addr[l] - (uint64_t)(int64_t)fd;
+        return ws_ms_shared_to(ms, sm, ad, m, fw, kind, now, c, a);
+    }
+    return ws_ms_shared_to(ms, sm, rec->addr, m, size, kind, now, c, a);
+}
+
+/* A warp's access with every executing lane in shared memory, as ws_ms_access_warp accounts it (see memsys.h). */
+uint64_t ws_ms_shared_access(ws_memsys *ms, int sm, const ws_rec *rec, int role, unsigned fw, int fd,
+                             ws_ms_counts *c, uint64_t now)
+{
+    ws_ms_access_counts a;
+    memset(&a, 0, sizeof a);
+    if (!rec || !rec->is_mem || !rec->exec || !rec->in) return now;
+    if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
+    int kind = ws_ms_kind(rec->in);
+    if (kind == 2) role = WS_MS_FUSE_NONE;
+    uint64_t f = ws_ms_shared_fused(ms, sm, rec, rec->exec, kind, role, fw, fd, now, c, &a);
+    return f > now ? f : now;
+}
+
+/* Add counters that ws_ms_shared_access gathered to the memory system's. */
+void ws_ms_counts_add(ws_memsys *ms, const ws_ms_counts *c)
+{
+    uint64_t *d = (uint64_t *)&ms->c;
+    const uint64_t *x = (const uint64_t *)c;
+    for (size_t i = 0; i < sizeof *c / sizeof *d; i++) d[i] += x[i];
+}
+
+/* Whether the 32 lanes' spaces are all one (compared eight at a time). */
+static inline int ws_ms_one_space(const uint8_t *space)
+{
+    uint64_t v[4], all = 0x0101010101010101ull * space[0];
+    memcpy(v, space, sizeof v);
+    return v[0] == all && v[1] == all && v[2] == all && v[3] == all;
 }
 
 /* Account one memory warp instruction of warp warp_key (a number unique among the resident warps; it places the
@@ -804,11 +964,11 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
     if (!rec || !rec->is_mem || !rec->exec || !rec->in) return now;
     if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
     const ws_insn *in = rec->in;
-    int kind = in->mem == WS_MK_STORE ? 1 : (in->mem == WS_MK_ATOMIC || in->mem == WS_MK_REDUCE) ? 2 : 0;
+    int kind = ws_ms_kind(in);
     unsigned size = rec->size ? rec->size : 4;
     uint32_t todo = rec->exec;
     uint64_t done = now;
-    int uniform = !memcmp(rec->space, rec->space + 1, sizeof rec->space - 1);
+    int uniform = ws_ms_one_space(rec->space);
     while (todo) {
         /* lanes of one resolved space (generic pointers may mix spaces) */
         int sp = rec->space[__builtin_ctz(todo)];
@@ -826,15 +986,7 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
             unsigned fw = 0;
             int fd = 0;
             int role = kind != 2 ? ws_ms_fusion(ms, rec->fn, in, &fw, &fd) : WS_MS_FUSE_NONE;
-            if (role == WS_MS_FUSE_FOLLOWER) {
-                f = kind == 1 ? now : now + ms->lat_smem;
-            } else if (role == WS_MS_FUSE_LEADER) {
-                uint64_t a[32];
-                for (int l = 0; l < 32; l++) a[l] = rec->addr[l] - (uint64_t)(int64_t)fd;
-                f = ws_ms_shared(ms, sm, a, m, fw, kind, now);
-            } else {
-                f = ws_ms_shared(ms, sm, rec->addr, m, size, kind, now);
-            }
+            f = ws_ms_shared_fused(ms, sm, rec, m, kind, role, fw, fd, now, &ms->c, &ms->acc);
         } else if (sp == WS_S_GLOBAL) {
             uint64_t it[32];
             int n = 0;

@@ -62,6 +62,14 @@ void ws_ms_end_launch(ws_memsys *ms);
 uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, uint64_t now);
 /* What the most recent access added to the counters. */
 const ws_ms_access_counts *ws_ms_last_access(const ws_memsys *ms);
+/* ws_ms_access_warp for an access whose executing lanes are all in shared memory, with the instruction's fusion
+ * role given (role, fw, fd: as ws_ms_fusion returns them) and the counters added to *c instead of the memory
+ * system's (ws_ms_counts_add adds them later; ws_ms_last_access is left alone): it touches only SM sm's state,
+ * so calls for different SMs may run at once (the timing model's parallel phase). Same completion cycle. */
+uint64_t ws_ms_shared_access(ws_memsys *ms, int sm, const ws_rec *rec, int role, unsigned fw, int fd,
+                             ws_ms_counts *c, uint64_t now);
+/* Add counters that ws_ms_shared_access gathered to the memory system's. */
+void ws_ms_counts_add(ws_memsys *ms, const ws_ms_counts *c);
 /* Latest cycle at which any queued L2, DRAM or atomic transfer completes (memory drained). */
 /* latency of a distributed shared memory access (ld/st/atom on a cluster partner's shared memory, a bulk copy
  * between blocks of a cluster), cycles: about what published H100 microbenchmarks measure (~180-210); not measured

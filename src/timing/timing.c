@@ -34,6 +34,11 @@ typedef struct tsi {
                                                        * order compute_ready weighs them */
     int32_t dst[4];
     uint8_t nsrc, ndst;
+    uint8_t rare;              /* tensor pipe, bulk or asynchronous copies, wmma memory, async groups: issue looks
+                                * at these kinds only when set */
+    uint16_t sass;             /* SASS instructions it stands for (WS_SASS_ONE units) */
+    uint8_t fuse, fwidth;      /* ptxas fusion of a shared access (ws_ms_fusion: role, fused width and offset) */
+    int16_t fdelta;
 } tsi;
 
 /* the static facts of one function's code */
@@ -57,6 +62,7 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     int reason;                /* why it is not ready before `ready` */
     int waiting_bar;           /* parked at a barrier */
     int npipe;                 /* pipeline of its next instruction */
+    int nserial;               /* its next instruction runs in the serial phase (WS_IF_SERIAL) */
     uint64_t ready_saved;      /* `ready` when it was picked for a deferred issue (stall accounting) */
     uint64_t bar_since;        /* cycle it arrived at the barrier it waits at (events) */
     uint64_t age;              /* arrival order (greedy-then-oldest) */
@@ -115,10 +121,10 @@ typedef struct tacc {
     uint64_t tensor_insts, tensor_cycles;   /* tensor-pipe warp instructions and the pipe cycles they occupy */
     uint64_t sass_insts;       /* warp instructions as SASS, in WS_SASS_ONE units (ptxas's per PTX instruction, else 1) */
     uint64_t end;
+    ws_ms_counts mc;           /* memory counters of the shared-memory accesses accounted in the parallel phase */
 } tacc;
 
 typedef struct tsm {
-    uint64_t wake;             /* min wake of its sub-partitions */
     tpend *pend;               /* deferred work of the current cycle */
     int npend, cappend;
     tsp sp[8];
@@ -141,6 +147,8 @@ struct ws_tm {
     ws_run *L;
     tsm *sms;
     int nsm;
+    uint64_t *smwake;          /* per SM: min wake of its sub-partitions (dense: every cycle reads them all) */
+    uint8_t *smpend;           /* per SM: it deferred work to the serial phase of this cycle */
     uint64_t age;
     uint64_t retired;
     int nregs;                 /* register slots per warp the scoreboard tracks */
@@ -353,6 +361,15 @@ static const tsi *static_facts(ws_tm *tm, const ws_func *fn)
                     if (lists[l][i] >= WS_SR_COUNT && lists[l][i] < tm->nregs) f->src[f->nsrc++] = lists[l][i];
         }
         for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) f->dst[f->ndst++] = in->d[i];
+        f->rare = in->pipe == WS_PIPE_TENSOR || in->op == WS_OP_CP_BULK || in->op == WS_OP_CP_ASYNC ||
+                  in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE || in->op == WS_OP_WGMMA ||
+                  in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL;
+        f->sass = fn->sass_w ? fn->sass_w[pc] : WS_SASS_ONE;
+        unsigned fw = 0;
+        int fd = 0;
+        f->fuse = (uint8_t)ws_ms_fusion(tm->ms, fn, in, &fw, &fd);
+        f->fwidth = (uint8_t)fw;
+        f->fdelta = (int16_t)fd;
     }
     tm->fns[tm->nfns].fn = fn;
     tm->fns[tm->nfns].tab = tab;
@@ -382,8 +399,9 @@ static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
     x->reason = WS_ST_WAIT;
     if (w->state != WS_W_RUN) { set_ready(x, NEVER); return; }
     const ws_insn *in = next_insn(w);
-    if (!in) { set_ready(x, earliest); return; }
+    if (!in) { x->nserial = 0; set_ready(x, earliest); return; }
     x->npipe = in->pipe;
+    x->nserial = (in->iflags & WS_IF_SERIAL) != 0;
     const tsi *f = facts_of(tm, x, w->fn, in);
     uint64_t ready = earliest;
     for (int i = 0; i < f->nsrc; i++) {
@@ -450,7 +468,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         sp->nres++;
         compute_ready(tm, x, t);
         if (x->ready < sp->wake) sp->wake = x->ready;
-        if (x->ready < sm->wake) sm->wake = x->ready;
+        if (x->ready < tm->smwake[s]) tm->smwake[s] = x->ready;
     }
 }
 
@@ -599,7 +617,7 @@ static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
             if (x->ready < t + (uint64_t)tm->dev->lat_bar) set_ready(x, t + (uint64_t)tm->dev->lat_bar);
             x->reason = WS_ST_BARRIER;
             if (x->ready < x->sp->wake) x->sp->wake = x->ready;
-            if (x->ready < tm->sms[tb->sm].wake) tm->sms[tb->sm].wake = x->ready;
+            if (x->ready < tm->smwake[tb->sm]) tm->smwake[tb->sm] = x->ready;
         }
     }
 }
@@ -661,6 +679,7 @@ static tpend *defer(ws_tm *tm, int s, int kind, tw *x, tblk *tb)
         sm->pend = realloc(sm->pend, sizeof *sm->pend * (size_t)sm->cappend);
     }
     tpend *p = &sm->pend[sm->npend++];
+    tm->smpend[s] = 1;
     p->kind = kind;
     p->x = x;
     p->tb = tb;
@@ -750,9 +769,40 @@ static void issue_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t, uin
     }
 }
 
+/* Whether warp x's access r (issued in the parallel phase) may be accounted at once instead of in the serial phase:
+ * every executing lane in shared memory (its SM's state alone), nothing of its SM deferred before it in this cycle
+ * (the serial phase would account those first), no listener (event order) and no managed memory. */
+static int shared_now(const ws_tm *tm, const tw *x, const ws_rec *r)
+{
+    if (tm->nlis || !r->is_mem || tm->sms[x->blk->sm].npend || (tm->um.um && ws_um_any(tm->um.um))) return 0;
+    uint64_t v[4], all = 0x0101010101010101ull * WS_S_SHARED;   /* the usual case: every lane's space shared */
+    memcpy(v, r->space, sizeof v);
+    if (v[0] == all && v[1] == all && v[2] == all && v[3] == all) return 1;
+    for (uint32_t m = r->exec; m; m &= m - 1)
+        if (r->space[__builtin_ctz(m)] != WS_S_SHARED) return 0;
+    return 1;
+}
+
+/* Account warp x's shared access r issued at t in the parallel phase, as the serial phase would have (mem_account,
+ * then the ready cycle again); returns the ready cycle x had before (the serial phase lowers its wake with both). */
+static uint64_t shared_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, const tsi *f, uint64_t t)
+{
+    uint64_t pre = x->ready;
+    uint64_t done = ws_ms_shared_access(tm->ms, tx_sm(x), r, f->fuse, f->fwidth, f->fdelta, &acc->mc, t);
+    if (done > acc->end) acc->end = done;
+    for (int i = 0; i < 4; i++) {
+        int d = r->in->d[i];
+        if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = WS_ST_SHORT_SCOREBOARD; }
+    }
+    if (x->w->state == WS_W_RUN && !x->waiting_bar && x->ready != NEVER) compute_ready(tm, x, t + 1);
+    return pre;
+}
+
 /* Issue one instruction of warp x at cycle t. In the parallel phase (serial = 0) memory accounting and block
- * retirement are deferred to the serial phase; in the serial phase everything happens at once. */
-static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
+ * retirement are deferred to the serial phase (a shared-memory access is accounted at once when shared_now says
+ * so); in the serial phase everything happens at once. Returns a further cycle to wake x's sub-partition at
+ * (NEVER: none). */
+static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
 {
     ws_rec r;
     ws_warp *w = x->w;
@@ -786,10 +836,11 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
                 else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
             }
         } else compute_ready(tm, x, t + 1);
-        return;
+        return NEVER;
     }
     const ws_insn *in = r.in;
-    int sw = r.fn->sass_w ? r.fn->sass_w[in - r.fn->code] : WS_SASS_ONE;
+    const tsi *f = facts_of(tm, x, r.fn, in);
+    int sw = f->sass;
     acc->sass_insts += (uint64_t)sw;
     /* a scheduler issues one SASS instruction a cycle: a PTX instruction of s SASS instructions holds it for s
      * cycles, and fractions carry over (sass_bal), so that PTX instructions ptxas folded away take none */
@@ -803,12 +854,14 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     } else if (sp->sass_bal <= -WS_SASS_ONE) {
         sp->sass_bal += WS_SASS_ONE;
         sp->free_slot = 1;
-        next = t;
+        /* the same warp may use the slot only after a register-only instruction: a memory instruction's results
+         * are scheduled by the memory system, possibly later in the cycle (serial phase) */
+        if (!(in->iflags & (WS_IF_MEMSYS | WS_IF_BARRIER | WS_IF_SERIAL)) && !f->rare) next = t;
     }
     int p = in->pipe;
     if (sw == 0 && p != WS_PIPE_TENSOR) {
         /* folded away: no pipeline */
-    } else if (p == WS_PIPE_TENSOR) {
+    } else if (f->rare && p == WS_PIPE_TENSOR) {
         int tc = tensor_cycles(tm, in);
         sp->pipe_free[p] = t + (uint64_t)tc;
         if (in->op == WS_OP_WGMMA && in->mma->kind == WS_MX_WGMMA) {   /* asynchronous: the warp goes on */
@@ -822,7 +875,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     sp->last = x;
     x->last_issue = t;
     acc->flops += (uint64_t)in->flops * (uint64_t)__builtin_popcount(r.exec);
-    if (in->op == WS_OP_CP_BULK) {   /* serial: a bulk copy's sectors; its data lands when they arrive */
+    if (f->rare && in->op == WS_OP_CP_BULK) {   /* serial: a bulk copy's sectors; its data lands when they arrive */
         uint64_t done = w->bulk_nruns ? ws_ms_bulk(tm->ms, x->blk->sm, w->bulk_runs, w->bulk_nruns, w->bulk_write, t)
                                       : t + WS_MS_LAT_DSMEM;   /* within the cluster, or nothing in bounds */
         ws_bulk_set_ready(w, done);
@@ -831,7 +884,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         if (in->mma && (in->mma->kind == WS_MX_BULK_S2G || in->mma->kind == WS_MX_BULK_TENSOR_S2G) && done > x->bk.open)
             x->bk.open = done;
     }
-    int mx = in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE;
+    int mx = f->rare && (in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE);
     if (mx && r.exec) {   /* their accesses, for the memory system: a cp.async's global sources, a fragment's */
         if (!x->mx) x->mx = malloc(sizeof *x->mx * WS_MX_MAX_ACCESSES);
         if (in->op == WS_OP_CP_ASYNC) {
@@ -842,13 +895,14 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
             x->nmx = 1;
         } else x->nmx = ws_mma_accesses(w, in, x->mx);
     }
+    int direct = 0;   /* a shared access accounted at the end */
     if (((in->iflags & WS_IF_MEMSYS) || mx) && r.exec) {
         if (serial) mem_account(tm, acc, x, &r, t);
+        else if (!f->rare && !(in->iflags & WS_IF_BARRIER) && w->state == WS_W_RUN && shared_now(tm, x, &r)) direct = 1;
         else defer(tm, x->blk->sm, PD_MEMSYS, x, NULL)->rec = r;
     } else {
         uint64_t done = t + extra + (uint64_t)tm->lat_cycles[in->lat];
         uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
-        const tsi *f = facts_of(tm, x, r.fn, in);
         for (int i = 0; i < f->ndst; i++) { x->rr[f->dst[i]] = done; x->rk[f->dst[i]] = kind; }
     }
     if (in->iflags & WS_IF_BARRIER) {
@@ -864,7 +918,7 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
             compute_ready(tm, x, t + (uint64_t)tm->dev->lat_bar);
             x->reason = WS_ST_BARRIER;
         }
-        return;
+        return NEVER;
     } else if (w->state == WS_W_DONE) {
         /* a finished warp may complete a barrier the others wait at */
         set_ready(x, NEVER);
@@ -877,22 +931,24 @@ static void issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
             if (serial) retire_block(tm, x->blk, t);
             else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
         }
-        return;
+        return NEVER;
     } else if (w->state == WS_W_FAULT) {
         set_ready(x, NEVER);
-        return;
+        return NEVER;
     }
-    int bulk_grp = in->op == WS_OP_CP_BULK && in->mma &&
+    int bulk_grp = f->rare && in->op == WS_OP_CP_BULK && in->mma &&
                    (in->mma->kind == WS_MX_BULK_COMMIT || in->mma->kind == WS_MX_BULK_WAIT);
-    if ((in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL ||
+    if (f->rare &&
+        (in->op == WS_OP_WGMMA || in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL ||
          bulk_grp) &&
         in->mma && r.exec &&
         async_group(tm, x, in->op, in->mma->kind,
                     in->mma->extra >= 0 && (in->op == WS_OP_CP_WAIT || in->mma->kind == WS_MX_WG_WAIT ||
                                             (bulk_grp && in->mma->kind == WS_MX_BULK_WAIT))
                         ? RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) : 0, t))
-        return;
+        return NEVER;
     compute_ready(tm, x, next);
+    return direct ? shared_account(tm, acc, x, &r, f, t) : NEVER;
 }
 
 /* Let sub-partition sp try to issue at cycle t (the parallel phase: instructions touching global state are
@@ -901,6 +957,7 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
 {
     if (sp->issue_free > t) { sp->wake = sp->issue_free; return; }
     sp->free_slot = 0;
+    uint64_t pre_min = NEVER;   /* the issued warps' ready cycles before their shared accesses were accounted */
 again:;
     tw *best = NULL;
     uint64_t wake = NEVER;
@@ -930,18 +987,20 @@ again:;
     }
     sp->eligible_sum += (uint64_t)eligible;
     if (best) {
-        const ws_insn *nx = next_insn(best->w);
-        if (nx && (nx->iflags & WS_IF_SERIAL)) {
+        uint64_t pre = NEVER;
+        if (best->nserial) {   /* (compute_ready looked at its next instruction) */
             /* runs in the serial phase; reserve its pipeline and keep the warp from being picked again */
             int p = best->npipe;
             sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
             best->ready_saved = best->ready;
             set_ready(best, NEVER);
             defer(tm, best->blk->sm, PD_ISSUE, best, NULL);
-        } else issue(tm, acc, best, t, 0);
+        } else pre = issue(tm, acc, best, t, 0);
+        if (pre < pre_min) pre_min = pre;
         if (sp->free_slot) { sp->free_slot = 0; if (sp->issue_free <= t) goto again; }
         if (eligible > 1) wake = t + 1;
         if (best->ready < wake) wake = best->ready;
+        if (pre_min < wake) wake = pre_min;   /* its ready cycle before a shared access was accounted */
         if (sp->issue_free > wake) wake = sp->issue_free;
     }
     /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */
@@ -954,7 +1013,7 @@ static void phase_parallel(ws_tm *tm, tacc *acc, int s0, int s1, uint64_t t)
 {
     for (int s = s0; s < s1; s++) {
         tsm *sm = &tm->sms[s];
-        if (sm->wake > t) continue;
+        if (tm->smwake[s] > t) continue;
         for (int k = 0; k < sm->nsp; k++) {
             tsp *sp = &sm->sp[k];
             if (sp->wake <= t) sp_cycle(tm, acc, sp, t);
@@ -962,7 +1021,7 @@ static void phase_parallel(ws_tm *tm, tacc *acc, int s0, int s1, uint64_t t)
         /* after all of them: a barrier released by a later sub-partition may have woken an earlier one */
         uint64_t w = NEVER;
         for (int k = 0; k < sm->nsp; k++) if (sm->sp[k].wake < w) w = sm->sp[k].wake;
-        sm->wake = w;
+        tm->smwake[s] = w;
     }
 }
 
@@ -970,14 +1029,15 @@ static void phase_parallel(ws_tm *tm, tacc *acc, int s0, int s1, uint64_t t)
 static void wake_for(ws_tm *tm, tw *x)
 {
     if (x->ready < x->sp->wake) x->sp->wake = x->ready;
-    tsm *sm = &tm->sms[x->blk->sm];
-    if (x->ready < sm->wake) sm->wake = x->ready;
+    if (x->ready < tm->smwake[x->blk->sm]) tm->smwake[x->blk->sm] = x->ready;
 }
 
 /* The serial phase of cycle t: each SM's deferred work, SM by SM, in the order it was deferred. */
 static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
 {
     for (int s = 0; s < tm->nsm; s++) {
+        if (!tm->smpend[s]) continue;
+        tm->smpend[s] = 0;
         tsm *sm = &tm->sms[s];
         for (int i = 0; i < sm->npend; i++) {
             tpend *p = &sm->pend[i];
@@ -1014,15 +1074,41 @@ typedef struct tworker {
     int s0, s1;
     _Atomic uint64_t t;
     _Atomic int go, done, quit;
+    _Atomic int park;          /* the main thread simulates alone for a while: sleep instead of spinning */
+    _Atomic int sleeping;      /* waits on `wake` for the next go */
+    pthread_mutex_t mu;
+    pthread_cond_t wake;
 } tworker;
 
-/* Wait until *a holds a value other than v (spinning, then yielding); returns it. */
-static int spin_while(_Atomic int *a, int v)
+/* Spins before a worker waiting for work yields the processor (or sleeps, when parked). */
+#define WS_TM_SPINS 4096
+
+/* Wait until worker wk's go differs from v (spinning, then yielding; sleeping while parked); returns it. */
+static int wait_go(tworker *wk, int v)
 {
     int g;
-    for (unsigned spins = 0; (g = atomic_load_explicit(a, memory_order_acquire)) == v; spins++)
-        if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
+    for (unsigned spins = 0; (g = atomic_load_explicit(&wk->go, memory_order_acquire)) == v; spins++) {
+        if (spins < WS_TM_SPINS) { __builtin_ia32_pause(); continue; }
+        if (!atomic_load(&wk->park)) { sched_yield(); continue; }
+        pthread_mutex_lock(&wk->mu);
+        atomic_store(&wk->sleeping, 1);
+        while ((g = atomic_load(&wk->go)) == v && atomic_load(&wk->park)) pthread_cond_wait(&wk->wake, &wk->mu);
+        atomic_store(&wk->sleeping, 0);
+        pthread_mutex_unlock(&wk->mu);
+    }
     return g;
+}
+
+/* Hand worker wk generation gen (unparking it, waking it if it sleeps). */
+static void send_go(tworker *wk, int gen)
+{
+    atomic_store(&wk->park, 0);
+    atomic_store(&wk->go, gen);
+    if (atomic_load(&wk->sleeping)) {
+        pthread_mutex_lock(&wk->mu);
+        pthread_cond_signal(&wk->wake);
+        pthread_mutex_unlock(&wk->mu);
+    }
 }
 
 /* Worker loop: wait for a cycle, simulate its SMs' parallel phase, report. */
@@ -1031,13 +1117,30 @@ static void *worker_main(void *arg)
     tworker *wk = arg;
     int gen = 0;
     for (;;) {
-        gen = spin_while(&wk->go, gen);
+        gen = wait_go(wk, gen);
         if (atomic_load(&wk->quit)) break;
         phase_parallel(wk->tm, &wk->acc, wk->s0, wk->s1, atomic_load(&wk->t));
         atomic_store_explicit(&wk->done, gen, memory_order_release);
     }
     return NULL;
 }
+
+/* Wait until worker wk reported generation gen; 1 when that took long enough to yield the processor (the worker
+ * was not running: more threads than free cores). */
+static int wait_done(tworker *wk, int gen)
+{
+    int slow = 0;
+    for (unsigned spins = 0; atomic_load_explicit(&wk->done, memory_order_acquire) != gen; spins++)
+        if (spins > WS_TM_SPINS) { sched_yield(); slow = 1; } else __builtin_ia32_pause();
+    return slow;
+}
+
+/* Parallel cycles over which the engine judges its workers: when more than WS_TM_SLOW_MAX of WS_TM_PROBE of them
+ * waited for a worker that was not running, the next WS_TM_SOLO cycles run on the main thread alone (the workers
+ * are parked: they sleep), then it tries again. Which thread simulates which SM changes no result. */
+#define WS_TM_PROBE 256
+#define WS_TM_SLOW_MAX 32
+#define WS_TM_SOLO 8192
 
 /* Cycles in which fewer SMs than this have work run on the main thread alone: waking the others would cost more
  * than it saves (each SM's parallel phase is independent of the others', so this changes no result). */
@@ -1076,6 +1179,8 @@ static void tm_engine(void *ctx, ws_run *L)
     tm->policy = !strcmp(d->sched_policy, "lrr") ? POL_LRR : !strcmp(d->sched_policy, "lowest") ? POL_LOWEST : POL_GTO;
     tm->nsm = d->sm_count > 0 ? d->sm_count : 1;
     tm->sms = calloc((size_t)tm->nsm, sizeof *tm->sms);
+    tm->smwake = calloc((size_t)tm->nsm, sizeof *tm->smwake);   /* 0: every SM looks at cycle 0 */
+    tm->smpend = calloc((size_t)tm->nsm, sizeof *tm->smpend);
     int nsp = d->subpartitions > 0 ? d->subpartitions : 4;
     if (nsp > 8) nsp = 8;
     for (int s = 0; s < tm->nsm; s++) {
@@ -1147,7 +1252,13 @@ placed:;
             tworker *k = &wk[nwk];
             k->tm = tm;
             thread_range(i, nthreads, tm->nsm, &k->s0, &k->s1);
-            if (pthread_create(&k->th, NULL, worker_main, k) != 0) break;
+            pthread_mutex_init(&k->mu, NULL);
+            pthread_cond_init(&k->wake, NULL);
+            if (pthread_create(&k->th, NULL, worker_main, k) != 0) {
+                pthread_mutex_destroy(&k->mu);
+                pthread_cond_destroy(&k->wake);
+                break;
+            }
             nwk++;
         }
         if (nwk < nthreads - 1) {   /* fewer threads came up: the last one (or the main thread) takes the rest */
@@ -1157,19 +1268,28 @@ placed:;
     }
     L->timed = 1;
     int awake = tm->nsm;       /* SMs with something to do in cycle t */
+    int solo = 0, probed = 0, slow = 0;   /* see WS_TM_PROBE */
     while (!L->fault) {
         L->cycle = t;
-        if (nwk && awake >= WS_TM_PAR_MIN_SMS) {
+        if (nwk && awake >= WS_TM_PAR_MIN_SMS && !solo) {
             ++gen;
             for (int i = 0; i < nwk; i++) {
                 atomic_store(&wk[i].t, t);
-                atomic_store_explicit(&wk[i].go, gen, memory_order_release);
+                send_go(&wk[i], gen);
             }
             phase_parallel(tm, &acc, 0, split, t);
-            for (int i = 0; i < nwk; i++)
-                for (unsigned spins = 0; atomic_load_explicit(&wk[i].done, memory_order_acquire) != gen; spins++)
-                    if (spins > 4096) sched_yield(); else __builtin_ia32_pause();
+            int late = 0;
+            for (int i = 0; i < nwk; i++) late |= wait_done(&wk[i], gen);
+            slow += late;
+            if (++probed == WS_TM_PROBE) {
+                if (slow > WS_TM_SLOW_MAX) {
+                    solo = WS_TM_SOLO;
+                    for (int i = 0; i < nwk; i++) atomic_store(&wk[i].park, 1);
+                }
+                probed = slow = 0;
+            }
         } else {
+            if (solo) solo--;
             phase_parallel(tm, &acc, 0, tm->nsm, t);
         }
         phase_serial(tm, &acc, t);
@@ -1178,7 +1298,7 @@ placed:;
         uint64_t next = NEVER;
         awake = 0;
         for (int s = 0; s < tm->nsm; s++) {
-            uint64_t w = tm->sms[s].wake;
+            uint64_t w = tm->smwake[s];
             if (w < next) { next = w; awake = 0; }
             if (w == next) awake++;
         }
@@ -1213,18 +1333,22 @@ placed:;
     ++gen;
     for (int i = 0; i < nwk; i++) {
         atomic_store(&wk[i].quit, 1);
-        atomic_store_explicit(&wk[i].go, gen, memory_order_release);
+        send_go(&wk[i], gen);
     }
     for (int i = 0; i < nwk; i++) {
         pthread_join(wk[i].th, NULL);
+        pthread_mutex_destroy(&wk[i].mu);
+        pthread_cond_destroy(&wk[i].wake);
         for (int k = 0; k < WS_ST_COUNT; k++) acc.stall[k] += wk[i].acc.stall[k];
         acc.flops += wk[i].acc.flops;
         acc.tensor_insts += wk[i].acc.tensor_insts;
         acc.tensor_cycles += wk[i].acc.tensor_cycles;
         acc.sass_insts += wk[i].acc.sass_insts;
         if (wk[i].acc.end > acc.end) acc.end = wk[i].acc.end;
+        ws_ms_counts_add(tm->ms, &wk[i].acc.mc);
     }
     free(wk);
+    ws_ms_counts_add(tm->ms, &acc.mc);
     for (int i = 0; i < WS_ST_COUNT; i++) tm->last.stall_cycles[i] = acc.stall[i];
     tm->flops = acc.flops;
     tm->end = acc.end;
@@ -1286,6 +1410,10 @@ placed:;
     }
     for (int s = 0; s < tm->nsm; s++) { free(tm->sms[s].ev); free(tm->sms[s].addrs); }
     free(tm->sms);
+    free(tm->smwake);
+    free(tm->smpend);
+    tm->smwake = NULL;
+    tm->smpend = NULL;
     tm->sms = NULL;
     for (int i = 0; i < tm->nfns; i++) free(tm->fns[i].tab);
     tm->nfns = 0;
