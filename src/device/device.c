@@ -110,6 +110,7 @@ static const field FIELDS[] = {
     FD(block_dispatch_cycles, 0, 0, "0"),
     FD(graph_launch_us, 0, 0, "0.8"),
     FI(issue_sass, 0, 0, "1"),
+    FD(bulk_store_bytes_per_cycle, 0, 0, "0"),
     { "sched_policy", F_STR, offsetof(ws_device, sched_policy), sizeof(((ws_device *)0)->sched_policy), 0, 0, 0, "gto" },
     /* memory timing (defaults: Hopper-class values; real presets name their sources) */
     FI(l1_hit_latency, 0, 1, "35"),

@@ -86,6 +86,7 @@ typedef struct ws_device {
     double block_dispatch_cycles; /* the block distributor's throughput: cycles between two block launches, GPU-wide */
     double graph_launch_us;     /* host-side cost per kernel node of a replayed CUDA graph */
     char sched_policy[16];      /* warp scheduler: gto (greedy-then-oldest), lrr (loose round-robin), lowest */
+    double bulk_store_bytes_per_cycle; /* an SM's bulk copies (TMA) to global memory, bytes per cycle (0: a line) */
     int issue_sass;             /* 1: a scheduler issues one SASS instruction a cycle (ptxas's count per PTX
                                  * instruction); 0: one PTX instruction a cycle (the teaching machines) */
 

@@ -90,6 +90,7 @@ struct ws_memsys {
     int bank_shift;      /* log2(bank_bytes) when a power of two, else -1 */
     unsigned bank_mask;  /* banks - 1 when a power of two (and at most 64), else 0 */
     unsigned lat_l1, lat_l2, lat_dram, lat_smem, lat_const;
+    double bulk_store_cpl;      /* cycles a bulk copy to global memory takes per 128-byte line (0: one) */
     int have_l2;
     size_t l1_bytes;     /* current L1 capacity per SM */
     ws_ms_cache *l1;     /* nsm caches */
@@ -418,6 +419,7 @@ ws_memsys *ws_ms_create(const ws_device *dev)
     ms->bank_mask = !(ms->banks & (ms->banks - 1)) && ms->banks <= 64 ? ms->banks - 1 : 0;
     ms->lat_l1 = dev->l1_hit_latency > 0 ? (unsigned)dev->l1_hit_latency : 35;
     ms->lat_l2 = dev->l2_hit_latency > 0 ? (unsigned)dev->l2_hit_latency : 277;
+    ms->bulk_store_cpl = dev->bulk_store_bytes_per_cycle > 0 ? 4.0 * WS_MS_SECTOR / dev->bulk_store_bytes_per_cycle : 1.0;
     ms->lat_dram = dev->dram_latency > 0 ? (unsigned)dev->dram_latency : 560;
     ms->lat_smem = dev->lat_smem > 0 ? (unsigned)dev->lat_smem : 29;
     ms->lat_const = dev->lat_int > 0 ? (unsigned)dev->lat_int : 4;
@@ -1052,13 +1054,17 @@ uint64_t ws_ms_bulk(ws_memsys *ms, int sm, const uint64_t *runs, int nruns, int 
     (void)sm;
     uint64_t done = now, t = now, line = ~0ull;
     unsigned mask = 0, full = 0;
+    double tw = (double)now;   /* a copy to global memory: when its next line leaves the SM */
     for (int r = 0; r <= nruns; r++) {
         uint64_t a = r < nruns ? runs[2 * r] : 0, end = r < nruns ? a + runs[2 * r + 1] : 0;
         for (; r == nruns || a < end; a = (a / WS_MS_SECTOR + 1) * WS_MS_SECTOR) {
             uint64_t ln = r < nruns ? a / (4 * WS_MS_SECTOR) : ~1ull;
             if (ln != line && mask) {   /* the previous line is complete */
-                if (is_write) ws_ms_l2_write(ms, line, mask, mask & ~full, t);
-                else { uint64_t f = ws_ms_l2_read(ms, line, mask, t); if (f > done) done = f; }
+                if (is_write) {   /* done when L2 has acknowledged the last line */
+                    uint64_t ack = ws_ms_l2_write(ms, line, mask, mask & ~full, (uint64_t)tw);
+                    if (ack > done) done = ack;
+                    tw += ms->bulk_store_cpl;
+                } else { uint64_t f = ws_ms_l2_read(ms, line, mask, t); if (f > done) done = f; }
                 t++;
                 mask = full = 0;
             }
@@ -1070,7 +1076,7 @@ uint64_t ws_ms_bulk(ws_memsys *ms, int sm, const uint64_t *runs, int nruns, int 
             if (a == s0 && e == s0 + WS_MS_SECTOR) full |= 1u << sct;   /* a whole sector written */
         }
     }
-    return is_write ? (t > done ? t : done) : done;
+    return done;
 }
 
 /* What the most recent access added to the counters. */
