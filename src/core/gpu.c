@@ -309,13 +309,9 @@ static void loop_copies(const ws_func *f, double *w)
             double r = 0;
             for (int i = in->target; i <= pc; i++)
                 if (f->code[i].mem != WS_MK_NONE && w[i] >= 1 && (!r || w[i] < r)) r = w[i];
-            for (int i = in->target; i <= pc && !r; i++) {
-                int ops = mma_sass_ops(&f->code[i]);
-                if (ops && w[i] >= ops) r = w[i] / ops;
-            }
             for (int i = in->target; i <= pc; i++) {
                 int ops = mma_sass_ops(&f->code[i]);
-                if (ops && w[i] >= ops && w[i] / ops < r) r = w[i] / ops;
+                if (ops && w[i] >= ops && (!r || w[i] / ops < r)) r = w[i] / ops;
             }
             r = (double)(int)(r + 0.5);
             if (r >= 2)

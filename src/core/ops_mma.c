@@ -335,8 +335,7 @@ static int split_run(const uint64_t *restrict v, int n, int t, float *restrict g
 static void mma_float(const ws_mma *x, mx_mats *M, int kb)
 {
     int m = x->m, n = x->n, K = x->k, nb = (K + kb - 1) / kb;
-    double fa[MX_MAXE][MX_FK], fb[MX_FK][MX_MAXE];
-    float ga[MX_MAXE][MX_FK], gb[MX_FK][MX_MAXE];        /* the same as floats (the single-precision path) */
+    float ga[MX_MAXE][MX_FK], gb[MX_FK][MX_MAXE];        /* the inputs' values (exact as floats) */
     int16_t ea[MX_MAXE][MX_FK], eb[MX_FK][MX_MAXE];
     uint8_t spa[MX_MAXE][MX_FK], spb[MX_FK][MX_MAXE];   /* a special input in block kb of a row / column */
     float acc[MX_MAXE][MX_MAXE];
@@ -357,10 +356,6 @@ static void mma_float(const ws_mma *x, mx_mats *M, int kb)
     /* single precision when every product is below 2^127 (so exact as a float: at most 22 significant bits) and a
      * block's 16 truncated products (each below 2^27) cannot overflow an int32 */
     int single = emaxa + emaxb <= 125 && kb <= 16;
-    if (!single) {
-        for (int i = 0; i < m; i++) for (int k = 0; k < K; k++) fa[i][k] = ga[i][k];
-        for (int k = 0; k < K; k++) for (int j = 0; j < n; j++) fb[k][j] = gb[k][j];
-    }
     for (int i = 0; i < m; i++)
         for (int j = 0; j < n; j++)
             acc[i][j] = x->ctype == WS_MT_F16 ? ws_half_to_float((uint16_t)MC(M, i, j)) : f32_of(MC(M, i, j));
@@ -408,9 +403,9 @@ static void mma_float(const ws_mma *x, mx_mats *M, int kb)
                 }
             else
                 for (int k = k0; k < k0 + kn; k++) {
-                    double a = fa[i][k];
-                    const double *restrict f = fb[k];
-                    for (int j = 0; j < n; j++) T[j] += (double)(int32_t)(a * f[j] * sc[j]);
+                    double a = ga[i][k];
+                    const float *restrict g = gb[k];
+                    for (int j = 0; j < n; j++) T[j] += (double)(int32_t)(a * (double)g[j] * sc[j]);
                 }
             float out[MX_MAXE];
             for (int j = 0; j < n; j++)   /* the sum (below 2^32 units) rounded toward zero */
@@ -460,6 +455,15 @@ static void mma_int(const ws_mma *x, mx_mats *M)
         }
 }
 
+/* compute D from the gathered A, B, C by the types */
+static void mma_compute(const ws_mma *x, mx_mats *M, int kb)
+{
+    if (x->atype == WS_MT_F64) mma_f64(x, M);
+    else if (x->ctype == WS_MT_S32) mma_int(x, M);
+    else if (x->k > MX_FK) mma_float_ref(x, M, kb);
+    else mma_float(x, M, kb);
+}
+
 /* C (floats, m x n, row stride ldc) += A (bits of type at, m x k, row stride lda) times B (bits of type bt, given by
  * columns: element (k, c) at B[c * ldb + k]), each output's sum formed as the H200's tensor cores form it in blocks
  * of kb (mma_float); m, n and k at most 32. For wgmma (ops_wgmma.c), by tiles. */
@@ -479,20 +483,11 @@ void ws_mx_tile(int at, int bt, const uint64_t *A, int lda, const uint64_t *B, i
         for (int j = 0; j < n; j++) MB(M, kk, j) = B[j * ldb + kk];
     for (int i = 0; i < m; i++)
         for (int j = 0; j < n; j++) MC(M, i, j) = bits_f32(C[i * ldc + j]);
-    if (k > MX_FK) mma_float_ref(x, M, kb);
-    else mma_float(x, M, kb);
+    mma_compute(x, M, kb);
     for (int i = 0; i < m; i++)
         for (int j = 0; j < n; j++) C[i * ldc + j] = f32_of(MC(M, i, j));
 }
 
-/* compute D from the gathered A, B, C by the types */
-static void mma_compute(const ws_mma *x, mx_mats *M, int kb)
-{
-    if (x->atype == WS_MT_F64) mma_f64(x, M);
-    else if (x->ctype == WS_MT_S32) mma_int(x, M);
-    else if (x->k > MX_FK) mma_float_ref(x, M, kb);
-    else mma_float(x, M, kb);
-}
 
 /* a random element of type t: random bits (specials and subnormals included) for style 0, else a value whose
  * exponent lies within 3 (style 1) or 40 (style 2) of zero, or between -130 and -100 (style 3: products in
@@ -607,7 +602,7 @@ typedef struct mx_map {
     mx_elem e[];                  /* 32 * nel */
 } mx_map;
 
-#define MX_MAXMAPS 128
+#define MX_MAXMAPS 512   /* above every (form, operand, shape, type) there is: about 41 layouts x 4 operands x 2 forms */
 static mx_map *g_maps[MX_MAXMAPS];
 static _Atomic int g_nmaps;
 static pthread_mutex_t g_maps_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -677,14 +672,18 @@ static const mx_map *map_find(const ws_mma *x, int form, int use, int t, int n)
     return NULL;
 }
 
-/* the kept map of operand use of x (type t), built on first use; NULL when there is no layout (or no room) */
+/* the kept map of operand use of x (type t), built on first use; NULL when there is no layout */
 static const mx_map *map_of(const ws_mma *x, int form, int use, int t)
 {
     const mx_map *M = map_find(x, form, use, t, atomic_load_explicit(&g_nmaps, memory_order_acquire));
     if (M) return M;
     pthread_mutex_lock(&g_maps_lock);
     int n = atomic_load_explicit(&g_nmaps, memory_order_relaxed);
-    if (!(M = map_find(x, form, use, t, n)) && n < MX_MAXMAPS && (g_maps[n] = map_build(x, form, use, t)) != NULL) {
+    if (!(M = map_find(x, form, use, t, n)) && n == MX_MAXMAPS) {
+        fprintf(stderr, "warpsim: internal limit: more than %d tensor operand maps\n", MX_MAXMAPS);
+        abort();
+    }
+    if (!M && (g_maps[n] = map_build(x, form, use, t)) != NULL) {
         M = g_maps[n];
         atomic_store_explicit(&g_nmaps, n + 1, memory_order_release);
     }
@@ -736,35 +735,8 @@ static int gather(ws_warp *w, const ws_insn *in, mx_mats *M)
         gather_map(w, x->c, Pc, M->c, x->n);
         return 0;
     }
-    int wm = x->kind == WS_MX_WMMA, sub = wm && mt_bits(x->atype) < 8;
-    for (int use = 0; use < 3; use++) {
-        int t = use == 0 ? x->atype : use == 1 ? x->btype : x->ctype, eb = mt_bits(t);
-        const int32_t *regs = use == 0 ? x->a : use == 1 ? x->b : x->c;
-        int nregs = use == 0 ? x->na : use == 1 ? x->nb : x->nc;
-        const ws_mx_layout *L = NULL;
-        const uint8_t *rc = NULL;
-        int nel = nregs * (eb == 64 ? 1 : 32 / eb);
-        if (wm && !sub) {
-            L = wmma_layout(use, x, t);
-            if (!L) { ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "wmma.mma: no fragment layout for this shape and type"); return -1; }
-            nel = L->nel;
-            rc = layout_rc(L);
-        }
-        /* backwards, so that an element held twice (f16 a/b of the k16 wmma shapes) takes its first copy */
-        for (int l = 31; l >= 0; l--)
-            for (int i = nel - 1; i >= 0; i--) {
-                int r, c;
-                if (L) { r = rc[2 * (l * nel + i)]; c = rc[2 * (l * nel + i) + 1]; }
-                else if (sub) {
-                    if (use == 2) { r = l >> 2; c = 2 * (l & 3) + i; } else sub_rc(eb, use, l, i, &r, &c);
-                } else mma_rc(x, use, t, l, i, &r, &c);
-                uint64_t v = frag_get(w, regs, eb, i, l);
-                if (use == 0) MA(M, r, c) = v;
-                else if (use == 1) MB(M, r, c) = v;
-                else MC(M, r, c) = v;
-            }
-    }
-    return 0;
+    ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "%s: no fragment layout for this shape and type", ws_opcode_name(in->op));
+    return -1;
 }
 
 /* scatter D to the lanes' registers */
@@ -772,19 +744,7 @@ static void scatter(ws_warp *w, const ws_insn *in, mx_mats *M)
 {
     const ws_mma *x = in->mma;
     const mx_map *Pd = map_of(x, x->kind == WS_MX_WMMA ? MX_FORM_WMMA : MX_FORM_MMA, 3, x->dtype);
-    if (Pd) { scatter_map(w, x->d, Pd, M->c, x->n); return; }
-    int wm = x->kind == WS_MX_WMMA, sub = wm && mt_bits(x->atype) < 8, eb = mt_bits(x->dtype);
-    const ws_mx_layout *L = wm && !sub ? wmma_layout(2, x, x->dtype) : NULL;
-    const uint8_t *rc = L ? layout_rc(L) : NULL;
-    int nel = L ? L->nel : x->nd * (eb == 64 ? 1 : 32 / eb);
-    for (int l = 0; l < 32; l++)
-        for (int i = 0; i < nel; i++) {
-            int r, c;
-            if (L) { r = rc[2 * (l * nel + i)]; c = rc[2 * (l * nel + i) + 1]; }
-            else if (sub) { r = l >> 2; c = 2 * (l & 3) + i; }
-            else mma_rc(x, 2, x->dtype, l, i, &r, &c);
-            frag_set(w, x->d, eb, i, l, MC(M, r, c));
-        }
+    if (Pd) scatter_map(w, x->d, Pd, M->c, x->n);   /* (gather found the layouts) */
 }
 
 /* wmma.mma and mma.sync */

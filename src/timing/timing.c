@@ -37,6 +37,7 @@ typedef struct tsi {
     uint8_t rare;              /* tensor pipe, bulk or asynchronous copies, wmma memory, async groups: issue looks
                                 * at these kinds only when set */
     uint16_t sass;             /* SASS instructions it stands for (WS_SASS_ONE units) */
+    uint16_t hold;             /* what it holds its scheduler for: sass, or WS_SASS_ONE where the preset issues PTX */
     uint8_t fuse, fwidth;      /* ptxas fusion of a shared access (ws_ms_fusion: role, fused width and offset) */
     int16_t fdelta;
 } tsi;
@@ -365,6 +366,7 @@ static const tsi *static_facts(ws_tm *tm, const ws_func *fn)
                   in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE || in->op == WS_OP_WGMMA ||
                   in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL;
         f->sass = fn->sass_w ? fn->sass_w[pc] : WS_SASS_ONE;
+        f->hold = tm->dev->issue_sass ? f->sass : WS_SASS_ONE;
         unsigned fw = 0;
         int fd = 0;
         f->fuse = (uint8_t)ws_ms_fusion(tm->ms, fn, in, &fw, &fd);
@@ -840,12 +842,11 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     }
     const ws_insn *in = r.in;
     const tsi *f = facts_of(tm, x, r.fn, in);
-    int sw = f->sass;
-    acc->sass_insts += (uint64_t)sw;
+    int sw = f->hold;
+    acc->sass_insts += f->sass;
     /* a scheduler issues one SASS instruction a cycle: a PTX instruction of s SASS instructions holds it for s
      * cycles, and fractions carry over (sass_bal), so that PTX instructions ptxas folded away take none */
     uint64_t next = t + 1, extra = 0;
-    if (!tm->dev->issue_sass) sw = WS_SASS_ONE;
     sp->sass_bal += sw - WS_SASS_ONE;
     if (sp->sass_bal >= WS_SASS_ONE) {
         extra = (uint64_t)(sp->sass_bal / WS_SASS_ONE);
