@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <time.h>
 #include "timing.h"
 #include "../core/observe.h"
 #include "tm_um.h"
@@ -168,7 +169,12 @@ struct ws_tm {
     int nfns, capfns;
     pthread_mutex_t fns_lock;  /* the parallel phase may meet a function first on any thread */
     tm_um um;                  /* GPU page faults on managed memory */
+    struct tworker **wk;       /* simulation threads beside the main one, kept from launch to launch */
+    int nwk;
+    int gen;                   /* the last generation of work handed to them */
 };
+
+static void pool_stop(ws_tm *tm);
 
 /* Create a timing model for device dev. */
 ws_tm *ws_tm_create(const ws_device *dev)
@@ -186,6 +192,7 @@ ws_tm *ws_tm_create(const ws_device *dev)
 void ws_tm_destroy(ws_tm *tm)
 {
     if (!tm) return;
+    pool_stop(tm);
     ws_ms_destroy(tm->ms);
     free(tm->fns);
     pthread_mutex_destroy(&tm->fns_lock);
@@ -1116,7 +1123,7 @@ static void send_go(tworker *wk, int gen)
 static void *worker_main(void *arg)
 {
     tworker *wk = arg;
-    int gen = 0;
+    int gen = atomic_load(&wk->done);   /* the generation it was started at (go may be past it already) */
     for (;;) {
         gen = wait_go(wk, gen);
         if (atomic_load(&wk->quit)) break;
@@ -1126,22 +1133,101 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Wait until worker wk reported generation gen; 1 when that took long enough to yield the processor (the worker
- * was not running: more threads than free cores). */
-static int wait_done(tworker *wk, int gen)
+/* Wait until worker wk reported generation gen. */
+static void wait_done(tworker *wk, int gen)
 {
-    int slow = 0;
     for (unsigned spins = 0; atomic_load_explicit(&wk->done, memory_order_acquire) != gen; spins++)
-        if (spins > WS_TM_SPINS) { sched_yield(); slow = 1; } else __builtin_ia32_pause();
-    return slow;
+        if (spins > WS_TM_SPINS) sched_yield(); else __builtin_ia32_pause();
 }
 
-/* Parallel cycles over which the engine judges its workers: when more than WS_TM_SLOW_MAX of WS_TM_PROBE of them
- * waited for a worker that was not running, the next WS_TM_SOLO cycles run on the main thread alone (the workers
- * are parked: they sleep), then it tries again. Which thread simulates which SM changes no result. */
-#define WS_TM_PROBE 256
-#define WS_TM_SLOW_MAX 32
-#define WS_TM_SOLO 8192
+/* The engine measures which way is faster, the workers or the main thread alone, and keeps to the faster: a trial
+ * is one window of WS_TM_WINDOW steps (cycles that the workers could share) with the workers, then one without, by
+ * the wall clock; the faster runs the next WS_TM_TRIAL_EVERY windows, then it tries again. Which thread simulates
+ * which SM changes no result: only the speed depends on the clock. */
+#define WS_TM_WINDOW 256
+#define WS_TM_TRIAL_EVERY 16
+
+/* The state of that choice. */
+typedef struct tadapt {
+    int solo;          /* this window runs on the main thread alone (the workers sleep) */
+    int n;             /* steps done in this window */
+    int win;           /* 0: the trial's window with workers, 1: without, then windows since the trial + 2 */
+    uint64_t t0;       /* this window's start (ns) */
+    uint64_t ns_par;   /* the trial's window with workers took this long */
+} tadapt;
+
+/* Monotonic wall-clock time in nanoseconds. */
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A step of ad's window is done: at the window's end, choose how the next one runs (parking the workers when it
+ * runs without them). */
+static void adapt_step(tadapt *ad, tworker **wk, int nwk)
+{
+    if (++ad->n < WS_TM_WINDOW) return;
+    uint64_t now = now_ns(), dt = now - ad->t0;
+    int solo;
+    if (ad->win == 0) { ad->ns_par = dt; solo = 1; ad->win = 1; }
+    else if (ad->win == 1) { solo = dt < ad->ns_par; ad->win = 2; }
+    else if (++ad->win == WS_TM_TRIAL_EVERY + 2) { solo = 0; ad->win = 0; }
+    else solo = ad->solo;
+    if (solo && !ad->solo)
+        for (int i = 0; i < nwk; i++) atomic_store(&wk[i]->park, 1);
+    ad->solo = solo;
+    ad->n = 0;
+    ad->t0 = now;
+}
+
+/* At least n workers in tm's pool (started asleep), as many as could be started; returns how many to use (n at
+ * most). */
+static int pool_grow(ws_tm *tm, int n)
+{
+    if (n <= tm->nwk) return n > 0 ? n : 0;
+    tworker **wk = realloc(tm->wk, sizeof *wk * (size_t)n);
+    if (!wk) return tm->nwk;
+    tm->wk = wk;
+    while (tm->nwk < n) {
+        tworker *k = calloc(1, sizeof *k);
+        if (!k) break;
+        k->tm = tm;
+        atomic_store(&k->go, tm->gen);
+        atomic_store(&k->done, tm->gen);
+        atomic_store(&k->park, 1);
+        pthread_mutex_init(&k->mu, NULL);
+        pthread_cond_init(&k->wake, NULL);
+        if (pthread_create(&k->th, NULL, worker_main, k) != 0) {
+            pthread_mutex_destroy(&k->mu);
+            pthread_cond_destroy(&k->wake);
+            free(k);
+            break;
+        }
+        wk[tm->nwk++] = k;
+    }
+    return tm->nwk < n ? tm->nwk : n;
+}
+
+/* End tm's workers. */
+static void pool_stop(ws_tm *tm)
+{
+    int gen = ++tm->gen;
+    for (int i = 0; i < tm->nwk; i++) {
+        atomic_store(&tm->wk[i]->quit, 1);
+        send_go(tm->wk[i], gen);
+    }
+    for (int i = 0; i < tm->nwk; i++) {
+        pthread_join(tm->wk[i]->th, NULL);
+        pthread_mutex_destroy(&tm->wk[i]->mu);
+        pthread_cond_destroy(&tm->wk[i]->wake);
+        free(tm->wk[i]);
+    }
+    free(tm->wk);
+    tm->wk = NULL;
+    tm->nwk = 0;
+}
 
 /* Cycles in which fewer SMs than this have work run on the main thread alone: waking the others would cost more
  * than it saves (each SM's parallel phase is independent of the others', so this changes no result). */
@@ -1244,55 +1330,32 @@ placed:;
     uint32_t gb_last = 0;
     tacc acc;
     memset(&acc, 0, sizeof acc);
-    int nthreads = threads_for(L, tm->nsm), split = tm->nsm, gen = 0, nwk = 0;
-    tworker *wk = nthreads > 1 ? calloc((size_t)nthreads - 1, sizeof *wk) : NULL;
-    if (wk) {
+    int nthreads = threads_for(L, tm->nsm), split = tm->nsm, nwk = pool_grow(tm, nthreads - 1);
+    tworker **wk = tm->wk;
+    if (nwk) {
         int s0;
-        thread_range(0, nthreads, tm->nsm, &s0, &split);
-        for (int i = 1; i < nthreads; i++) {
-            tworker *k = &wk[nwk];
-            k->tm = tm;
-            thread_range(i, nthreads, tm->nsm, &k->s0, &k->s1);
-            pthread_mutex_init(&k->mu, NULL);
-            pthread_cond_init(&k->wake, NULL);
-            if (pthread_create(&k->th, NULL, worker_main, k) != 0) {
-                pthread_mutex_destroy(&k->mu);
-                pthread_cond_destroy(&k->wake);
-                break;
-            }
-            nwk++;
-        }
-        if (nwk < nthreads - 1) {   /* fewer threads came up: the last one (or the main thread) takes the rest */
-            if (nwk) wk[nwk - 1].s1 = tm->nsm;
-            else split = tm->nsm;
+        thread_range(0, nwk + 1, tm->nsm, &s0, &split);
+        for (int i = 0; i < nwk; i++) {
+            thread_range(i + 1, nwk + 1, tm->nsm, &wk[i]->s0, &wk[i]->s1);
+            memset(&wk[i]->acc, 0, sizeof wk[i]->acc);
         }
     }
     L->timed = 1;
     int awake = tm->nsm;       /* SMs with something to do in cycle t */
-    int solo = 0, probed = 0, slow = 0;   /* see WS_TM_PROBE */
+    tadapt ad = { .t0 = nwk ? now_ns() : 0 };
     while (!L->fault) {
         L->cycle = t;
-        if (nwk && awake >= WS_TM_PAR_MIN_SMS && !solo) {
-            ++gen;
+        int shared = nwk && awake >= WS_TM_PAR_MIN_SMS;
+        if (shared && !ad.solo) {
+            int gen = ++tm->gen;
             for (int i = 0; i < nwk; i++) {
-                atomic_store(&wk[i].t, t);
-                send_go(&wk[i], gen);
+                atomic_store(&wk[i]->t, t);
+                send_go(wk[i], gen);
             }
             phase_parallel(tm, &acc, 0, split, t);
-            int late = 0;
-            for (int i = 0; i < nwk; i++) late |= wait_done(&wk[i], gen);
-            slow += late;
-            if (++probed == WS_TM_PROBE) {
-                if (slow > WS_TM_SLOW_MAX) {
-                    solo = WS_TM_SOLO;
-                    for (int i = 0; i < nwk; i++) atomic_store(&wk[i].park, 1);
-                }
-                probed = slow = 0;
-            }
-        } else {
-            if (solo) solo--;
-            phase_parallel(tm, &acc, 0, tm->nsm, t);
-        }
+            for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
+        } else phase_parallel(tm, &acc, 0, tm->nsm, t);
+        if (shared) adapt_step(&ad, wk, nwk);
         phase_serial(tm, &acc, t);
         if (tm->nlis) flush_events(tm);
         if (tm->retired >= L->nblocks) break;
@@ -1331,24 +1394,17 @@ placed:;
             }
         }
     }
-    ++gen;
-    for (int i = 0; i < nwk; i++) {
-        atomic_store(&wk[i].quit, 1);
-        send_go(&wk[i], gen);
+    for (int i = 0; i < nwk; i++) {   /* the workers sleep until the next launch */
+        tacc *a = &wk[i]->acc;
+        atomic_store(&wk[i]->park, 1);
+        for (int k = 0; k < WS_ST_COUNT; k++) acc.stall[k] += a->stall[k];
+        acc.flops += a->flops;
+        acc.tensor_insts += a->tensor_insts;
+        acc.tensor_cycles += a->tensor_cycles;
+        acc.sass_insts += a->sass_insts;
+        if (a->end > acc.end) acc.end = a->end;
+        ws_ms_counts_add(tm->ms, &a->mc);
     }
-    for (int i = 0; i < nwk; i++) {
-        pthread_join(wk[i].th, NULL);
-        pthread_mutex_destroy(&wk[i].mu);
-        pthread_cond_destroy(&wk[i].wake);
-        for (int k = 0; k < WS_ST_COUNT; k++) acc.stall[k] += wk[i].acc.stall[k];
-        acc.flops += wk[i].acc.flops;
-        acc.tensor_insts += wk[i].acc.tensor_insts;
-        acc.tensor_cycles += wk[i].acc.tensor_cycles;
-        acc.sass_insts += wk[i].acc.sass_insts;
-        if (wk[i].acc.end > acc.end) acc.end = wk[i].acc.end;
-        ws_ms_counts_add(tm->ms, &wk[i].acc.mc);
-    }
-    free(wk);
     ws_ms_counts_add(tm->ms, &acc.mc);
     for (int i = 0; i < WS_ST_COUNT; i++) tm->last.stall_cycles[i] = acc.stall[i];
     tm->flops = acc.flops;
