@@ -12,6 +12,12 @@
 #include "ops.h"
 #include "mma_layout.h"
 #include "observe.h"
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define WS_MX_AVX2 1   /* mma_float's rows of single-precision sums with AVX2 intrinsics (row_single_avx2) */
+#else
+#define WS_MX_AVX2 0
+#endif
 
 #define MX_MAXE 32   /* largest matrix edge (m32n8k16) */
 #define MX_K 256     /* largest k (b1 m16n8k256) */
@@ -328,12 +334,135 @@ static int split_run(const uint64_t *restrict v, int n, int t, float *restrict g
     return emax;
 }
 
+#if WS_MX_AVX2
+/* One row of one block of mma_float's sums in single precision (products below 2^127, at most 16 of them), 8
+ * outputs at a time (n a multiple of 8): the same steps and the same bits as mma_float's scalar loops. ea/ga: the
+ * row's input exponents and values; eb/gb: B's; spai/spb: special inputs in the row's and the columns' block; acc:
+ * the row's accumulators. Writes each output (out) and whether it needs block_slow (slow); returns how many do. */
+__attribute__((target("avx2"))) static int row_single_avx2(int n, int k0, int kn, const int16_t *ea, const float *ga,
+                                                           const int16_t (*eb)[MX_MAXE], const float (*gb)[MX_MAXE],
+                                                           uint8_t spai, const uint8_t *spb, const float *acc,
+                                                           float *out, uint8_t *slow)
+{
+    int nslow = 0;
+    const __m256i one = _mm256_set1_epi32(1), none2 = _mm256_set1_epi32(2 * MX_ENONE);
+    for (int j0 = 0; j0 < n; j0 += 8) {
+        /* each output's largest product exponent (sums of the inputs' exponents, int16 as the scalar loop) */
+        __m128i E = _mm_set1_epi16(2 * MX_ENONE);
+        for (int k = k0; k < k0 + kn; k++)
+            E = _mm_max_epi16(E, _mm_add_epi16(_mm_set1_epi16(ea[k]), _mm_loadu_si128((const __m128i *)&eb[k][j0])));
+        __m256i Ev = _mm256_cvtepi16_epi32(E);
+        __m256 c = _mm256_loadu_ps(&acc[j0]);
+        __m256i cb = _mm256_castps_si256(c), cf = _mm256_and_si256(_mm256_srli_epi32(cb, 23), _mm256_set1_epi32(255));
+        __m256i ev = _mm256_blendv_epi8(none2, Ev, _mm256_cmpgt_epi32(Ev, _mm256_set1_epi32(MX_EVALID)));
+        __m256i cnz = _mm256_cmpeq_epi32(_mm256_and_si256(cb, _mm256_set1_epi32(0x7fffffff)), _mm256_setzero_si256());
+        __m256i ecn = _mm256_blendv_epi8(_mm256_sub_epi32(cf, _mm256_set1_epi32(127)), _mm256_set1_epi32(-126),
+                                         _mm256_cmpeq_epi32(cf, _mm256_setzero_si256()));
+        __m256i ec = _mm256_blendv_epi8(ecn, none2, cnz);
+        __m256i e = _mm256_max_epi32(ev, ec);
+        /* slow: a special input, an infinite or NaN c, or e below -100 (no product and c zero included) */
+        __m256i sp = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)&spb[j0]));
+        __m256i sl = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_and_si256(sp, one), _mm256_setzero_si256()),
+                                     _mm256_cmpeq_epi32(cf, _mm256_set1_epi32(255)));
+        sl = _mm256_or_si256(sl, _mm256_cmpgt_epi32(_mm256_set1_epi32(-100), e));
+        if (spai) sl = _mm256_set1_epi32(-1);
+        __m256i u = _mm256_andnot_si256(sl, _mm256_sub_epi32(e, _mm256_set1_epi32(25)));
+        __m256 sc1 = _mm256_castsi256_ps(_mm256_andnot_si256(sl, _mm256_slli_epi32(_mm256_sub_epi32(
+                                                                   _mm256_set1_epi32(127), u), 23)));
+        __m256i tc = _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_andnot_ps(_mm256_castsi256_ps(sl), c), sc1));
+        __m256i T = _mm256_setzero_si256();
+        for (int k = k0; k < k0 + kn; k++)
+            T = _mm256_add_epi32(T, _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(ga[k]),
+                                                                                    _mm256_loadu_ps(&gb[k][j0])), sc1)));
+        /* the sum (below 2^32 units of 2^u) as a double, rounded toward zero to a float (rz_f32), 4 at a time */
+        for (int h = 0; h < 2; h++) {
+            __m128i tch = h ? _mm256_extracti128_si256(tc, 1) : _mm256_castsi256_si128(tc);
+            __m128i Th = h ? _mm256_extracti128_si256(T, 1) : _mm256_castsi256_si128(T);
+            __m128i uh = h ? _mm256_extracti128_si256(u, 1) : _mm256_castsi256_si128(u);
+            __m256d p2 = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(uh),
+                                                                                _mm256_set1_epi64x(1023)), 52));
+            __m256d d = _mm256_mul_pd(_mm256_add_pd(_mm256_cvtepi32_pd(tch), _mm256_cvtepi32_pd(Th)), p2);
+            __m128 f = _mm256_cvtpd_ps(d);
+            __m256d absm = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffll));
+            __m256d ad = _mm256_and_pd(d, absm);
+            __m256d up = _mm256_cmp_pd(_mm256_and_pd(_mm256_cvtps_pd(f), absm), ad, _CMP_GT_OQ);
+            __m256d big = _mm256_cmp_pd(ad, _mm256_set1_pd(0x1p128), _CMP_GE_OQ);
+            const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0);
+            __m128i up32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(up), even));
+            __m128i big32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(big), even));
+            __m128i fb = _mm_add_epi32(_mm_castps_si128(f), up32);   /* one ulp toward zero where rounded up */
+            __m128i inf = _mm_or_si128(_mm_and_si128(_mm_castps_si128(f), _mm_set1_epi32((int)0x80000000u)),
+                                       _mm_set1_epi32(0x7f800000));
+            _mm_storeu_si128((__m128i *)&out[j0 + 4 * h], _mm_blendv_epi8(fb, inf, big32));
+        }
+        int slm = _mm256_movemask_ps(_mm256_castsi256_ps(sl));
+        if (slm) {
+            for (int j = 0; j < 8; j++) slow[j0 + j] = (uint8_t)((slm >> j) & 1);
+            nslow += __builtin_popcount((unsigned)slm);
+        } else memset(&slow[j0], 0, 8);
+    }
+    return nslow;
+}
+#endif
+
+#if WS_MX_AVX2
+/* split_run for f16 and bf16 with AVX2, n a multiple of 8: the same values, exponents and flags. */
+__attribute__((target("avx2"))) static int split_run16_avx2(const uint64_t *restrict v, int n, int t,
+                                                             float *restrict g, int16_t *restrict e,
+                                                             uint8_t *restrict s)
+{
+    const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7), zero = _mm256_setzero_si256();
+    __m256i emax = _mm256_set1_epi32(MX_ENONE);
+    for (int k = 0; k < n; k += 8) {
+        __m256i v0 = _mm256_loadu_si256((const __m256i *)&v[k]), v1 = _mm256_loadu_si256((const __m256i *)&v[k + 4]);
+        __m256i w = _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(v0, lo),
+                                              _mm256_permutevar8x32_epi32(v1, lo), 0x20);   /* low words, in order */
+        __m256i h = _mm256_and_si256(w, _mm256_set1_epi32(0xffff)), ex, gb, sp, none;
+        if (t == WS_MT_F16) {
+            __m256i ef = _mm256_and_si256(_mm256_srli_epi32(h, 10), _mm256_set1_epi32(31));
+            __m256i mant = _mm256_and_si256(h, _mm256_set1_epi32(1023));
+            __m256i z = _mm256_cmpeq_epi32(ef, zero);                       /* -1 where subnormal or zero */
+            __m256i sig = _mm256_or_si256(mant, _mm256_andnot_si256(z, _mm256_set1_epi32(1024)));
+            ex = _mm256_sub_epi32(_mm256_sub_epi32(ef, _mm256_set1_epi32(15)), z);
+            __m256 sc = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(ex, _mm256_set1_epi32(117)), 23));
+            gb = _mm256_or_si256(_mm256_castps_si256(_mm256_mul_ps(sc, _mm256_cvtepi32_ps(sig))),
+                                 _mm256_slli_epi32(_mm256_and_si256(h, _mm256_set1_epi32(0x8000)), 16));
+            sp = _mm256_cmpeq_epi32(ef, _mm256_set1_epi32(31));
+            none = _mm256_or_si256(sp, _mm256_cmpeq_epi32(sig, zero));
+        } else {   /* bf16 */
+            __m256i u = _mm256_slli_epi32(h, 16), ef = _mm256_and_si256(_mm256_srli_epi32(u, 23), _mm256_set1_epi32(255));
+            sp = _mm256_cmpeq_epi32(ef, _mm256_set1_epi32(255));
+            none = _mm256_or_si256(sp, _mm256_cmpeq_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff)), zero));
+            ex = _mm256_sub_epi32(_mm256_sub_epi32(ef, _mm256_set1_epi32(127)), _mm256_cmpeq_epi32(ef, zero));
+            gb = u;
+        }
+        gb = _mm256_andnot_si256(sp, gb);
+        ex = _mm256_blendv_epi8(ex, _mm256_set1_epi32(MX_ENONE), none);
+        emax = _mm256_max_epi32(emax, ex);
+        _mm256_storeu_ps(&g[k], _mm256_castsi256_ps(gb));
+        __m128i e16 = _mm_packs_epi32(_mm256_castsi256_si128(ex), _mm256_extracti128_si256(ex, 1));
+        _mm_storeu_si128((__m128i *)&e[k], e16);
+        __m128i s16 = _mm_packs_epi32(_mm256_castsi256_si128(sp), _mm256_extracti128_si256(sp, 1));
+        _mm_storel_epi64((__m128i *)&s[k], _mm_and_si128(_mm_packs_epi16(s16, s16), _mm_set1_epi8(1)));
+    }
+    int32_t m[8];
+    _mm256_storeu_si256((__m256i *)m, emax);
+    int r = MX_ENONE;
+    for (int i = 0; i < 8; i++) r = m[i] > r ? m[i] : r;
+    return r;
+}
+#endif
+
 /* D = A*B + C for float inputs, every output at once with the sums fused_block forms: per output and block the
  * largest product exponent emax (and c's), then each product (exact as a double) and c scaled by 2^-(emax-25) and
  * truncated toward zero (exact: below 2^27), summed exactly as doubles; outputs with special inputs, or with
  * neither a product nor c, go to fused_block. Same bits as mma_float_ref, checked by the H200 tests. */
 static void mma_float(const ws_mma *x, mx_mats *M, int kb)
 {
+#if WS_MX_AVX2
+    static int avx2 = -1;
+    if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2");
+#endif
     int m = x->m, n = x->n, K = x->k, nb = (K + kb - 1) / kb;
     float ga[MX_MAXE][MX_FK], gb[MX_FK][MX_MAXE];        /* the inputs' values (exact as floats) */
     int16_t ea[MX_MAXE][MX_FK], eb[MX_FK][MX_MAXE];
@@ -343,13 +472,23 @@ static void mma_float(const ws_mma *x, mx_mats *M, int kb)
     uint8_t xa[MX_MAXE][MX_FK], xb[MX_FK][MX_MAXE];    /* each input special */
     memset(spa, 0, sizeof spa);
     memset(spb, 0, sizeof spb);
+#if WS_MX_AVX2
+#define SPLIT_RUN(v, nn, t, g, e, s) (avx2 && (nn) % 8 == 0 && ((t) == WS_MT_F16 || (t) == WS_MT_BF16) ? \
+                                      split_run16_avx2(v, nn, t, g, e, s) : split_run(v, nn, t, g, e, s))
+#else
+#define SPLIT_RUN split_run
+#endif
     for (int i = 0; i < m; i++) {
-        int e = split_run(&MA(M, i, 0), K, x->atype, ga[i], ea[i], xa[i]);
+        int e = SPLIT_RUN(&MA(M, i, 0), K, x->atype, ga[i], ea[i], xa[i]);
         if (e > emaxa) emaxa = e;
-        for (int k = 0; k < K; k++) spa[i][k / kb] |= xa[i][k];
+        for (int b = 0; b * kb < K; b++) {   /* in a register: not a chain through memory */
+            uint8_t any = 0;
+            for (int k = b * kb; k < K && k < (b + 1) * kb; k++) any |= xa[i][k];
+            spa[i][b] = any;
+        }
     }
     for (int k = 0; k < K; k++) {
-        int e = split_run(&MB(M, k, 0), n, x->btype, gb[k], eb[k], xb[k]);
+        int e = SPLIT_RUN(&MB(M, k, 0), n, x->btype, gb[k], eb[k], xb[k]);
         if (e > emaxb) emaxb = e;
         for (int j = 0; j < n; j++) spb[k / kb][j] |= xb[k][j];
     }
@@ -362,54 +501,61 @@ static void mma_float(const ws_mma *x, mx_mats *M, int kb)
     for (int b = 0; b < nb; b++) {
         int k0 = b * kb, kn = kb < K - k0 ? kb : K - k0;
         for (int i = 0; i < m; i++) {
-            int16_t E[MX_MAXE];
-            double sc[MX_MAXE], T[MX_MAXE];
-            float sc1[MX_MAXE];
-            int32_t T1[MX_MAXE];
-            int32_t tc[MX_MAXE], u[MX_MAXE];
-            uint8_t slow[MX_MAXE];
-            for (int j = 0; j < n; j++) E[j] = 2 * MX_ENONE;
-            for (int k = k0; k < k0 + kn; k++) {
-                int16_t a = ea[i][k];
-                const int16_t *restrict e = eb[k];
-                for (int j = 0; j < n; j++) {
-                    int16_t s = (int16_t)(a + e[j]);
-                    E[j] = s > E[j] ? s : E[j];
-                }
-            }
-            int nslow = 0;
-            for (int j = 0; j < n; j++) {   /* branch-free: vectorised */
-                uint32_t cb = (uint32_t)bits_f32(acc[i][j]), cf = (cb >> 23) & 255;
-                int32_t ev = E[j] > MX_EVALID ? E[j] : 2 * MX_ENONE;
-                int32_t ec = (cb & 0x7fffffffu) ? (cf ? (int32_t)cf - 127 : -126) : 2 * MX_ENONE;
-                int32_t e = ev > ec ? ev : ec;
-                /* the float path also needs 2^(emax-25) above the largest subnormal product */
-                uint8_t sl = (uint8_t)(spa[i][b] | spb[b][j] | (cf == 255) | (e <= MX_EVALID) | (single & (e < -100)));
-                slow[j] = sl;
-                nslow += sl;
-                u[j] = sl ? 0 : e - 25;
-                sc[j] = sl ? 0.0 : f64_pow2(-u[j]);             /* -u within [-229, 277] */
-                sc1[j] = single && !sl ? f32_of((uint32_t)(127 - u[j]) << 23) : 0.0f;   /* -u below 126 when single */
-                tc[j] = (int32_t)((sl ? 0.0 : (double)acc[i][j]) * sc[j]);   /* c below 2^26 units of 2^u (an infinite
-                                                                             * c's output is slow: not converted) */
-                T[j] = 0.0;
-                T1[j] = 0;
-            }
-            if (single)
-                for (int k = k0; k < k0 + kn; k++) {
-                    float a = ga[i][k];
-                    const float *restrict g = gb[k];
-                    for (int j = 0; j < n; j++) T1[j] += (int32_t)(a * g[j] * sc1[j]);
-                }
-            else
-                for (int k = k0; k < k0 + kn; k++) {
-                    double a = ga[i][k];
-                    const float *restrict g = gb[k];
-                    for (int j = 0; j < n; j++) T[j] += (double)(int32_t)(a * (double)g[j] * sc[j]);
-                }
             float out[MX_MAXE];
-            for (int j = 0; j < n; j++)   /* the sum (below 2^32 units) rounded toward zero */
-                out[j] = rz_f32(((double)tc[j] + (single ? (double)T1[j] : T[j])) * f64_pow2(u[j]));
+            uint8_t slow[MX_MAXE];
+            int nslow = 0;
+#if WS_MX_AVX2
+            if (avx2 && single && n % 8 == 0)
+                nslow = row_single_avx2(n, k0, kn, ea[i], ga[i], eb, gb, spa[i][b], spb[b], acc[i], out, slow);
+            else
+#endif
+            {
+                int16_t E[MX_MAXE];
+                double sc[MX_MAXE], T[MX_MAXE];
+                float sc1[MX_MAXE];
+                int32_t T1[MX_MAXE];
+                int32_t tc[MX_MAXE], u[MX_MAXE];
+                for (int j = 0; j < n; j++) E[j] = 2 * MX_ENONE;
+                for (int k = k0; k < k0 + kn; k++) {
+                    int16_t a = ea[i][k];
+                    const int16_t *restrict e = eb[k];
+                    for (int j = 0; j < n; j++) {
+                        int16_t s = (int16_t)(a + e[j]);
+                        E[j] = s > E[j] ? s : E[j];
+                    }
+                }
+                for (int j = 0; j < n; j++) {   /* branch-free: vectorised */
+                    uint32_t cb = (uint32_t)bits_f32(acc[i][j]), cf = (cb >> 23) & 255;
+                    int32_t ev = E[j] > MX_EVALID ? E[j] : 2 * MX_ENONE;
+                    int32_t ec = (cb & 0x7fffffffu) ? (cf ? (int32_t)cf - 127 : -126) : 2 * MX_ENONE;
+                    int32_t e = ev > ec ? ev : ec;
+                    /* the float path also needs 2^(emax-25) above the largest subnormal product */
+                    uint8_t sl = (uint8_t)(spa[i][b] | spb[b][j] | (cf == 255) | (e <= MX_EVALID) | (single & (e < -100)));
+                    slow[j] = sl;
+                    nslow += sl;
+                    u[j] = sl ? 0 : e - 25;
+                    sc[j] = sl ? 0.0 : f64_pow2(-u[j]);             /* -u within [-229, 277] */
+                    sc1[j] = single && !sl ? f32_of((uint32_t)(127 - u[j]) << 23) : 0.0f;   /* -u below 126 when single */
+                    tc[j] = (int32_t)((sl ? 0.0 : (double)acc[i][j]) * sc[j]);   /* c below 2^26 units of 2^u (an infinite
+                                                                                 * c's output is slow: not converted) */
+                    T[j] = 0.0;
+                    T1[j] = 0;
+                }
+                if (single)
+                    for (int k = k0; k < k0 + kn; k++) {
+                        float a = ga[i][k];
+                        const float *restrict g = gb[k];
+                        for (int j = 0; j < n; j++) T1[j] += (int32_t)(a * g[j] * sc1[j]);
+                    }
+                else
+                    for (int k = k0; k < k0 + kn; k++) {
+                        double a = ga[i][k];
+                        const float *restrict g = gb[k];
+                        for (int j = 0; j < n; j++) T[j] += (double)(int32_t)(a * (double)g[j] * sc[j]);
+                    }
+                for (int j = 0; j < n; j++)   /* the sum (below 2^32 units) rounded toward zero */
+                    out[j] = rz_f32(((double)tc[j] + (single ? (double)T1[j] : T[j])) * f64_pow2(u[j]));
+            }
             for (int j = 0; j < n; j++)
                 acc[i][j] = nslow && slow[j] ? block_slow(x, M, i, j, k0, kn, acc[i][j]) : out[j];
         }
@@ -417,6 +563,7 @@ static void mma_float(const ws_mma *x, mx_mats *M, int kb)
     for (int i = 0; i < m; i++)
         for (int j = 0; j < n; j++)
             MC(M, i, j) = x->dtype == WS_MT_F16 ? ws_float_to_half(acc[i][j], WS_R_RN) : bits_f32(acc[i][j]);
+#undef SPLIT_RUN
 }
 
 /* D = A*B + C in f64: one fma per k, in order */
@@ -598,6 +745,9 @@ typedef struct mx_map {
     uint16_t nel;                 /* elements per lane */
     uint8_t eb;                   /* bits per element */
     uint16_t nu;                  /* distinct matrix positions */
+    uint8_t words[2];             /* each register's elements lie side by side along a row [0] / a column [1] */
+    uint16_t *gd, *gs;            /* nu: each position's first copy as a gather moves it: index in the operand's
+                                   * matrix (row length k for a, n for b and c) and q * WS_LANES + l */
     mx_elem *u;                   /* nu: each position's first copy (with its lane l), for gathers */
     mx_elem e[];                  /* 32 * nel */
 } mx_map;
@@ -658,6 +808,22 @@ static mx_map *map_build(const ws_mma *x, int form, int use, int t)
             if (!seen[r * 256 + c]) { seen[r * 256 + c] = 1; M->u[M->nu++] = *e; }
         }
     free(seen);
+    M->gd = malloc(sizeof *M->gd * 2 * (size_t)M->nu);
+    if (!M->gd) abort();
+    M->gs = M->gd + M->nu;
+    for (int i = 0; i < M->nu; i++) {
+        const mx_elem *e = &M->u[i];
+        M->gd[i] = (uint16_t)(e->r * (use == 0 ? x->k : x->n) + e->c);
+        M->gs[i] = (uint16_t)(e->q * WS_LANES + e->l);
+    }
+    M->words[0] = M->words[1] = eb < 32 && nel % per == 0;
+    for (int l = 0; l < 32; l++)
+        for (int i = 0; i < nel; i++) {
+            const mx_elem *e = &M->e[l * nel + i], *f = &M->e[l * nel + i - i % per];   /* f: the register's first */
+            int k = i % per;
+            if (e->r != f->r || e->c != f->c + k) M->words[0] = 0;
+            if (e->c != f->c || e->r != f->r + k) M->words[1] = 0;
+        }
     return M;
 }
 
@@ -693,13 +859,20 @@ static const mx_map *map_of(const ws_mma *x, int form, int use, int t)
 
 /* gather operand P into dst (row stride rs) from the register list regs: an element held twice (f16 a/b of the k16
  * wmma shapes) from its first copy */
-static void gather_map(ws_warp *w, const int32_t *regs, const mx_map *P, uint64_t *dst, int rs)
+static void gather_map(ws_warp *w, const int32_t *regs, const mx_map *P, uint64_t *dst)
 {
-    const uint64_t *rp[8];
+    uint64_t flat[8 * WS_LANES];   /* the operand's registers side by side */
     int nq = P->e[P->nel - 1].q + 1;
-    for (int q = 0; q < nq; q++) rp[q] = &RG(regs[q], 0);
-    uint64_t m = P->eb >= 64 ? ~0ull : (1ull << P->eb) - 1;
-    for (const mx_elem *e = P->u, *end = P->u + P->nu; e < end; e++) dst[e->r * rs + e->c] = (rp[e->q][e->l] >> e->sh) & m;
+    for (int q = 0; q < nq; q++) memcpy(&flat[q * WS_LANES], &RG(regs[q], 0), sizeof(uint64_t) * WS_LANES);
+    const uint16_t *gd = P->gd, *gs = P->gs;
+    int nu = P->nu;
+    if (P->eb >= 64)
+        for (int i = 0; i < nu; i++) dst[gd[i]] = flat[gs[i]];
+    else {
+        uint64_t m = (1ull << P->eb) - 1;
+        const mx_elem *u = P->u;
+        for (int i = 0; i < nu; i++) dst[gd[i]] = (flat[gs[i]] >> u[i].sh) & m;
+    }
 }
 
 /* scatter D (row stride rs) to the register list regs by its map P */
@@ -730,9 +903,9 @@ static int gather(ws_warp *w, const ws_insn *in, mx_mats *M)
     int form = x->kind == WS_MX_WMMA ? MX_FORM_WMMA : MX_FORM_MMA;
     const mx_map *Pa = map_of(x, form, 0, x->atype), *Pb = map_of(x, form, 1, x->btype), *Pc = map_of(x, form, 2, x->ctype);
     if (Pa && Pb && Pc) {
-        gather_map(w, x->a, Pa, M->a, x->k);
-        gather_map(w, x->b, Pb, M->b, x->n);
-        gather_map(w, x->c, Pc, M->c, x->n);
+        gather_map(w, x->a, Pa, M->a);   /* rows of k */
+        gather_map(w, x->b, Pb, M->b);   /* rows of n */
+        gather_map(w, x->c, Pc, M->c);
         return 0;
     }
     ws_fault(w, in, WS_ERR_ILLEGAL_INSTRUCTION, "%s: no fragment layout for this shape and type", ws_opcode_name(in->op));
@@ -824,6 +997,17 @@ static int ldst_fast(ws_warp *w, const ws_insn *in, const mx_map *P, uint64_t ba
     uint64_t rs = col ? 1 : ld, cs = col ? ld : 1;   /* element strides of a row and of a column step */
     for (int q = 0; q < nq; q++) rp[q] = &RG(regs[q], 0);
     const mx_elem *e = P->e;
+    if (es < 4 && P->words[col]) {   /* whole registers: one 32-bit word each */
+        int per = 32 / P->eb;
+        for (int l = 0; l < 32; l++, e += nel)
+            for (int q = 0; q < nq; q++) {
+                uint8_t *ep = p + (e[q * per].r * rs + e[q * per].c * cs) * es;
+                uint32_t v;
+                if (store) { v = (uint32_t)rp[q][l]; memcpy(ep, &v, 4); }
+                else { memcpy(&v, ep, 4); rp[q][l] = v; }
+            }
+        return 1;
+    }
     for (int l = 0; l < 32; l++, e += nel) {
         if (es >= 4)
             for (int i = 0; i < nel; i++) {
