@@ -13,6 +13,30 @@
 #define SASS_OP_MASK 0xfffu
 #define SASS_OP_NOP 0x918u
 #define SASS_OP_BRA 0x947u
+/* Other control opcodes (sm_70 and later) the SASS blocks are cut by or that are no anchors (sass_lines.h):
+ * BSYNC and BSSY (convergence barriers), WARPSYNC (both its forms), BRX (indirect branch), EXIT, RET. */
+#define SASS_OP_BSYNC 0x941u
+#define SASS_OP_BSSY 0x945u
+#define SASS_OP_WARPSYNC 0x948u
+#define SASS_OP_WARPSYNC_R 0x348u
+#define SASS_OP_BRX 0x949u
+#define SASS_OP_EXIT 0x94du
+#define SASS_OP_RET 0x950u
+/* An instruction's guard predicate: bits 12-15 (a predicate register, bit 15 negating it); PT, always true. */
+#define SASS_PRED_SHIFT 12
+#define SASS_PRED_MASK 0xfu
+#define SASS_PRED_TRUE 0x7u
+/* A direct BRA's target, relative to the next instruction: its bits 2-9 in bits 16-23 of the instruction's low
+ * word, its bits 10 and up (signed, 48 bits) in bits 34-81 of the instruction (checked against nvdisasm on every
+ * branch of tests/data/h200's programs). */
+#define SASS_BRA_LO_SHIFT 16
+#define SASS_BRA_LO_MASK 0xffu
+#define SASS_BRA_LO_SCALE 4
+#define SASS_BRA_HI_SHIFT 34
+#define SASS_BRA_HI_BITS 48
+#define SASS_BRA_HI_SCALE 1024
+/* The deepest loop nesting recorded. */
+#define SASS_MAX_DEPTH 255
 /* The DWARF 2 line-number program's opcodes used here (DWARF 2, section 6.2.5). */
 enum { DW_LNS_COPY = 1, DW_LNS_ADVANCE_PC, DW_LNS_ADVANCE_LINE, DW_LNS_SET_FILE, DW_LNS_SET_COLUMN,
        DW_LNS_NEGATE_STMT, DW_LNS_SET_BASIC_BLOCK, DW_LNS_CONST_ADD_PC, DW_LNS_FIXED_ADVANCE_PC };
@@ -154,8 +178,75 @@ static uint64_t live_end(const cubin *c, unsigned i)
     return end;
 }
 
+/* The low and high words of instruction i of code d. */
+static void insn_words(const uint8_t *d, int i, uint64_t *lo, uint64_t *hi)
+{
+    memcpy(lo, d + (size_t)i * SASS_INSN_BYTES, 8);
+    memcpy(hi, d + (size_t)i * SASS_INSN_BYTES + 8, 8);
+}
+
+/* The instruction a direct branch at instruction i (words lo, hi) goes to. */
+static int64_t bra_target(int i, uint64_t lo, uint64_t hi)
+{
+    uint64_t h = (lo >> SASS_BRA_HI_SHIFT) | (hi << (64 - SASS_BRA_HI_SHIFT));
+    h &= (1ull << SASS_BRA_HI_BITS) - 1;
+    int64_t hs = (h >> (SASS_BRA_HI_BITS - 1)) ? (int64_t)(h - (1ull << SASS_BRA_HI_BITS)) : (int64_t)h;
+    int64_t off = hs * SASS_BRA_HI_SCALE + (int64_t)((lo >> SASS_BRA_LO_SHIFT) & SASS_BRA_LO_MASK) * SASS_BRA_LO_SCALE;
+    return i + 1 + off / SASS_INSN_BYTES;
+}
+
+/* The ni live instructions of code d in address order into f (sass_lines.h): their lines from the rows, their
+ * blocks, anchors and loop depths from their control flow; -1 when out of memory. */
+static int fn_insns(ws_sass_fn *f, const uint8_t *d, int ni, const row *rows, int nrows)
+{
+    f->iline = calloc((size_t)ni, sizeof *f->iline);
+    f->iblock = calloc((size_t)ni, sizeof *f->iblock);
+    f->ianchor = calloc((size_t)ni, 1);
+    f->idepth = calloc((size_t)ni, 1);
+    uint8_t *lead = calloc((size_t)ni + 1, 1);
+    int *depth = calloc((size_t)ni + 1, sizeof *depth);
+    if (!f->iline || !f->iblock || !f->ianchor || !f->idepth || !lead || !depth) { free(lead); free(depth); return -1; }
+    uint64_t live = (uint64_t)ni * SASS_INSN_BYTES;
+    for (int r = 0; r + 1 < nrows; r++) {
+        uint64_t end = rows[r + 1].addr < live ? rows[r + 1].addr : live;
+        for (uint64_t a = rows[r].addr; a < end; a += SASS_INSN_BYTES) f->iline[a / SASS_INSN_BYTES] = rows[r].line;
+    }
+    lead[0] = 1;
+    for (int i = 0; i < ni; i++) {
+        uint64_t lo, hi;
+        insn_words(d, i, &lo, &hi);
+        unsigned op = (unsigned)(lo & SASS_OP_MASK), pred = (unsigned)(lo >> SASS_PRED_SHIFT) & SASS_PRED_MASK;
+        int branch = op == SASS_OP_BRA || op == SASS_OP_BRX || op == SASS_OP_EXIT || op == SASS_OP_RET;
+        int barrier = op == SASS_OP_BSYNC || op == SASS_OP_BSSY || op == SASS_OP_WARPSYNC ||
+                      op == SASS_OP_WARPSYNC_R || op == SASS_OP_NOP;
+        f->ianchor[i] = (uint8_t)(branch || (pred == SASS_PRED_TRUE && !barrier));
+        if (branch) lead[i + 1] = 1;
+        if (op == SASS_OP_BRA) {
+            int64_t t = bra_target(i, lo, hi);
+            if (t >= 0 && t < ni) {
+                lead[t] = 1;
+                if (t <= i) { depth[t]++; depth[i + 1]--; }   /* a backward branch: a loop from t to i */
+            }
+        }
+    }
+    int blk = -1, dep = 0;
+    for (int i = 0; i < ni; i++) {
+        dep += depth[i];
+        if (lead[i]) blk++;
+        f->iblock[i] = (uint32_t)blk;
+        f->idepth[i] = (uint8_t)(dep < 0 ? 0 : dep > SASS_MAX_DEPTH ? SASS_MAX_DEPTH : dep);
+    }
+    for (int i = 1; i < ni; i++)   /* a block's depth is its first instruction's */
+        if (f->iblock[i] == f->iblock[i - 1]) f->idepth[i] = f->idepth[i - 1];
+    free(lead);
+    free(depth);
+    f->ni = ni;
+    return 0;
+}
+
 /* Count one sequence's rows (sorted by address, the last one its end) of the function in text section text into
- * the function's table, its padding left out. */
+ * the function's table, its padding left out; the first sequence of a function that starts at its start also
+ * gives its instructions in address order. */
 static int sequence_done(const cubin *c, ws_sass_fn **fns, int *nfns, const char *name, unsigned text, row *rows,
                          int nrows)
 {
@@ -163,10 +254,14 @@ static int sequence_done(const cubin *c, ws_sass_fn **fns, int *nfns, const char
     ws_sass_fn *f = fn_get(fns, nfns, name);
     if (!f) return -1;
     uint64_t live = live_end(c, text);
+    int first = f->n == 0;
     for (int i = 0; i + 1 < nrows; i++) {
         uint64_t a = rows[i].addr, b = rows[i + 1].addr < live ? rows[i + 1].addr : live;
         if (b > a && fn_add(f, rows[i].line, (uint32_t)((b - a) / SASS_INSN_BYTES)) != 0) return -1;
     }
+    const uint8_t *d = sec_data(c, text);
+    if (first && d && rows[0].addr == 0 && live >= SASS_INSN_BYTES)
+        return fn_insns(f, d, (int)(live / SASS_INSN_BYTES), rows, nrows);
     return 0;
 }
 
@@ -298,6 +393,20 @@ int ws_sass_format(const ws_sass_fn *fns, int nfns, char **buf, size_t *len)
         at += (size_t)snprintf(nb + at, need, "warpsim-sass %s %u", fns[i].name, fns[i].total);
         for (int k = 0; k < fns[i].n; k++)
             at += (size_t)snprintf(nb + at, need - (at - *len), " %u:%u", fns[i].line[k], fns[i].count[k]);
+        if (fns[i].ni > 0) {
+            size_t more = (size_t)fns[i].ni * 28 + 8;
+            nb = realloc(*buf, *len + need + more + 1);
+            if (!nb) return -1;
+            *buf = nb;
+            need += more;
+            at += (size_t)snprintf(nb + at, need - (at - *len), " |");
+            for (int k = 0; k < fns[i].ni; k++) {
+                if (!k || fns[i].iblock[k] != fns[i].iblock[k - 1])
+                    at += (size_t)snprintf(nb + at, need - (at - *len), " b%u", fns[i].idepth[k]);
+                at += (size_t)snprintf(nb + at, need - (at - *len), " %u%s", fns[i].iline[k],
+                                       fns[i].ianchor[k] ? "" : "p");
+            }
+        }
         nb[at++] = '\n';
         nb[at] = 0;
         *len = at;
@@ -334,6 +443,42 @@ int ws_sass_parse(const char *line, ws_sass_fn *fn)
         p = e;
     }
     fn->total = (uint32_t)total;
+    if (strncmp(p, " |", 2)) return 0;
+    p += 2;
+    int cap = 0, blk = -1;
+    unsigned dep = 0;
+    while (*p == ' ') {
+        p++;
+        if (*p == 'b') {
+            dep = (unsigned)strtoul(p + 1, &e, 10);
+            if (e == p + 1) break;
+            blk++;
+            p = e;
+            continue;
+        }
+        unsigned long l = strtoul(p, &e, 10);
+        if (e == p || blk < 0) break;
+        int anchor = *e != 'p';
+        p = anchor ? e : e + 1;
+        if (fn->ni == cap) {
+            cap = cap ? cap * 2 : 256;
+            uint32_t *a = realloc(fn->iline, sizeof *a * (size_t)cap);
+            if (a) fn->iline = a;
+            uint32_t *b = realloc(fn->iblock, sizeof *b * (size_t)cap);
+            if (b) fn->iblock = b;
+            uint8_t *c = realloc(fn->ianchor, (size_t)cap);
+            if (c) fn->ianchor = c;
+            uint8_t *dd = realloc(fn->idepth, (size_t)cap);
+            if (dd) fn->idepth = dd;
+            if (!a || !b || !c || !dd) { fn->ni = 0; return 0; }
+        }
+        fn->iline[fn->ni] = (uint32_t)l;
+        fn->iblock[fn->ni] = (uint32_t)blk;
+        fn->ianchor[fn->ni] = (uint8_t)anchor;
+        fn->idepth[fn->ni] = (uint8_t)(dep > SASS_MAX_DEPTH ? SASS_MAX_DEPTH : dep);
+        fn->ni++;
+    }
+    if (*p) fn->ni = 0;   /* not read to its end: no instruction order */
     return 0;
 }
 
@@ -343,6 +488,10 @@ void ws_sass_free(ws_sass_fn *fns, int nfns)
     for (int i = 0; fns && i < nfns; i++) {
         free(fns[i].line);
         free(fns[i].count);
+        free(fns[i].iline);
+        free(fns[i].iblock);
+        free(fns[i].ianchor);
+        free(fns[i].idepth);
     }
     free(fns);
 }

@@ -319,12 +319,95 @@ static void loop_copies(const ws_func *f, double *w)
         }
 }
 
+/* The basic block (numbered in code order: one begins at the start, at a branch target and after a branch or a
+ * path end) and the loop depth (the backward branches that span it) of each instruction of f, into blk and depth
+ * (f->ncode each); -1 when out of memory. */
+static int ptx_blocks(const ws_func *f, int *blk, int *depth)
+{
+    int n = f->ncode;
+    uint8_t *lead = calloc((size_t)n + 1, 1);
+    int *d = calloc((size_t)n + 1, sizeof *d);
+    if (!lead || !d) { free(lead); free(d); return -1; }
+    lead[0] = 1;
+    for (int pc = 0; pc < n; pc++) {
+        const ws_insn *in = &f->code[pc];
+        uint32_t fl = ws_opinfo_table[in->op].flags;
+        if (fl & (WS_OF_BRANCH | WS_OF_ENDS)) lead[pc + 1] = 1;
+        if ((fl & WS_OF_BRANCH) && in->target >= 0 && in->target < n) {
+            lead[in->target] = 1;
+            if (in->target <= pc) { d[in->target]++; d[pc + 1]--; }
+        }
+    }
+    int b = -1, dep = 0;
+    for (int pc = 0; pc < n; pc++) {
+        if (lead[pc]) b++;
+        dep += d[pc];
+        blk[pc] = b;
+        depth[pc] = dep;
+    }
+    free(lead);
+    free(d);
+    return 0;
+}
+
+/* The PTX block whose executions the SASS block of anchors a[0..na) (their PTX instructions, in address order)
+ * follows, or -1 when it has none: of the anchors at the SASS block's loop depth sdepth (or of all, where none is),
+ * the PTX block most of them lie in, the later one on a tie; *host: that block's last anchor. A SASS instruction of
+ * another PTX line in such a block was moved there by ptxas (a value computed again inside a loop, an invariant
+ * hoisted out of one, a branch made into predicated code) and runs as often as the block. */
+static int home_block(const int *a, int na, int sdepth, const int *blk, const int *depth, int *host)
+{
+    int best = -1, votes = 0;
+    for (int pass = 0; pass < 2 && best < 0; pass++)
+        for (int i = 0; i < na; i++) {
+            if (!pass && depth[a[i]] != sdepth) continue;
+            int v = 0;
+            for (int j = 0; j < na; j++)
+                if (blk[a[j]] == blk[a[i]] && (pass || depth[a[j]] == sdepth)) v++;
+            if (v >= votes) { votes = v; best = blk[a[i]]; *host = a[i]; }
+        }
+    for (int i = 0; best >= 0 && i < na; i++)
+        if (blk[a[i]] == best) *host = a[i];
+    return best;
+}
+
+/* Add the SASS of f in address order (o) to w: each instruction to the PTX instruction of its line where that lies
+ * in its SASS block's home PTX block (home_block), else to the home block's last anchor; -1 when out of memory. */
+static int order_weights(const ws_func *f, const sass_at *by, const ws_sass_order *o, uint32_t *w)
+{
+    int *blk = malloc(sizeof *blk * (size_t)f->ncode), *depth = malloc(sizeof *depth * (size_t)f->ncode);
+    int *pcs = malloc(sizeof *pcs * (size_t)o->n), *a = malloc(sizeof *a * (size_t)o->n);
+    int rc = blk && depth && pcs && a ? ptx_blocks(f, blk, depth) : -1;
+    for (int s = 0; rc == 0 && s < o->n;) {
+        int e = s, na = 0;
+        while (e < o->n && o->block[e] == o->block[s]) e++;
+        for (int i = s; i < e; i++) {
+            pcs[i] = first_at_line(by, f->ncode, o->line[i]);
+            if (pcs[i] >= 0 && o->anchor[i] && o->line[i]) a[na++] = pcs[i];
+        }
+        int host = -1, home = home_block(a, na, o->depth[s], blk, depth, &host);
+        for (int i = s; i < e; i++) {
+            int pc = pcs[i];
+            if (pc < 0) continue;
+            if (home >= 0 && blk[pc] != home) pc = host;
+            w[pc]++;
+        }
+        s = e;
+    }
+    free(blk);
+    free(depth);
+    free(pcs);
+    free(a);
+    return rc;
+}
+
 /* Set the SASS counts of function fname of k's module for arch from ptxas's line table: each SASS line goes to
  * the first instruction at or after it (a label's or the opening brace's SASS to the instruction that follows;
- * lines past the last instruction are the padding after the exit, never run); in a loop that ptxas unrolled into
- * several copies, an execution of a PTX instruction stands for its SASS over the copies. */
+ * lines past the last instruction are the padding after the exit, never run), or with the SASS in address order,
+ * to the PTX block its SASS block follows (order_weights); in a loop that ptxas unrolled into several copies, an
+ * execution of a PTX instruction stands for its SASS over the copies. */
 int ws_kernel_set_sass(ws_kernel *k, const char *arch, const char *fname, const uint32_t *line, const uint32_t *count,
-                       int n)
+                       int n, const ws_sass_order *order)
 {
     ws_module *m = k->mod;
     for (int i = 0; i < m->nfuncs; i++) {
@@ -338,9 +421,13 @@ int ws_kernel_set_sass(ws_kernel *k, const char *arch, const char *fname, const 
         if (!by) { free(w); free(sw); return -1; }
         for (int pc = 0; pc < f->ncode; pc++) by[pc] = (sass_at){ f->code[pc].ptx_line, pc };
         qsort(by, (size_t)f->ncode, sizeof *by, sass_at_cmp);
-        for (int e = 0; e < n; e++) {
-            int pc = first_at_line(by, f->ncode, line[e]);
-            if (pc >= 0) w[pc] += count[e];
+        if (order && order->n > 0) {
+            if (order_weights(f, by, order, w) != 0) { free(by); free(w); free(sw); return -1; }
+        } else {
+            for (int e = 0; e < n; e++) {
+                int pc = first_at_line(by, f->ncode, line[e]);
+                if (pc >= 0) w[pc] += count[e];
+            }
         }
         free(by);
         double *dw = malloc(sizeof *dw * (size_t)f->ncode);

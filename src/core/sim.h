@@ -164,12 +164,23 @@ typedef struct ws_kernel_info {
 } ws_kernel_info;
 /* Fill info for kernel k. */
 void ws_kernel_get_info(const ws_kernel *k, ws_kernel_info *info);
+
+/* A function's SASS instructions in address order, as src/analysis/sass_lines.h reads them from a cubin: n of them,
+ * each with its PTX line, its SASS basic block, whether it runs whenever its block does (anchor) and its block's
+ * loop depth in the SASS. */
+typedef struct ws_sass_order {
+    int n;
+    const uint32_t *line, *block;
+    const uint8_t *anchor, *depth;
+} ws_sass_order;
+
 /* Give function fname of k's module (its entry or a function it calls) the SASS instructions ptxas made of each of
  * its instructions for architecture arch ("sm_90"): n (PTX line, SASS count) pairs in increasing line order, as
- * src/analysis/sass_lines.h reads them from a cubin. Timing mode counts and issues these. 0, or -1 (no such
- * function, out of memory). Nothing is done when the function has them for arch already. */
+ * src/analysis/sass_lines.h reads them from a cubin; with order (NULL or n 0: not known), each SASS instruction
+ * counts where its SASS block runs, not where its line does (gpu.c). Timing mode counts and issues these. 0, or -1
+ * (no such function, out of memory). Nothing is done when the function has them for arch already. */
 int ws_kernel_set_sass(ws_kernel *k, const char *arch, const char *fname, const uint32_t *line, const uint32_t *count,
-                       int n);
+                       int n, const ws_sass_order *order);
 
 /* What one launch did. */
 typedef struct ws_launch_stats {

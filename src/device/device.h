@@ -79,6 +79,10 @@ typedef struct ws_device {
      * type (f16/bf16, tf32, f64, 8-bit and smaller integers); an mma occupies its sub-partition's tensor pipe for
      * m*n*k / (rate / sub-partitions) cycles */
     int lat_tensor;
+    /* a wmma.load as ptxas compiles it (src/timing/timing.c wmma_form): what an ldmatrix (LDSM), and a generic load
+     * of a shared address (LD), take beyond a shared load (LDS, lat_smem), and a movmatrix (MOVM) that transposes a
+     * register of a 16-bit fragment (cycles) */
+    int lat_ldsm_over_lds, lat_generic_over_lds, lat_movm;
     int tensor_fma_f16_per_sm, tensor_fma_tf32_per_sm, tensor_fma_f64_per_sm, tensor_fma_int8_per_sm;
     double launch_overhead_us;  /* host-side cost of one kernel launch */
     int kernel_fixed_cycles;    /* SM cycles every kernel spends beyond its blocks' work (ramp-up, teardown) */

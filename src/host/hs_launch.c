@@ -51,8 +51,11 @@ static void kernel_sass(const ws_device *d, const ws_hs_kernel *k)
 {
     char err[512];
     const ws_ptxas_table *t = k->ptx && ws_hs_tm() ? ws_occ_ptxas_table(k->ptx, k->ptx_len, d, err, sizeof err) : NULL;
-    for (int i = 0; t && i < t->nsass; i++)
-        ws_kernel_set_sass(k->k, t->arch, t->sass[i].name, t->sass[i].line, t->sass[i].count, t->sass[i].n);
+    for (int i = 0; t && i < t->nsass; i++) {
+        const ws_sass_fn *f = &t->sass[i];
+        ws_sass_order order = { f->ni, f->iline, f->iblock, f->ianchor, f->idepth };
+        ws_kernel_set_sass(k->k, t->arch, f->name, f->line, f->count, f->n, &order);
+    }
 }
 
 /* Launch the grids a finished grid launched on the device (dynamic parallelism): as CDP2 allows, each starts

@@ -41,7 +41,44 @@ typedef struct tsi {
     uint16_t hold;             /* what it holds its scheduler for: sass, or WS_SASS_ONE where the preset issues PTX */
     uint8_t fuse, fwidth;      /* ptxas fusion of a shared access (ws_ms_fusion: role, fused width and offset) */
     int16_t fdelta;
+    uint8_t mx_lsu;            /* wmma.load: the LSU instructions ptxas makes of it (wmma_form; 0: one) */
+    uint8_t mx_generic;        /* wmma.load: through a generic address (LD, slower on a shared one than LDS) */
+    uint8_t mx_step;           /* wmma.load: cycles each fragment register is ready after the one before (its
+                                * loads issue one after another) */
+    uint8_t mx_lat;            /* wmma.load: cycles its first register is ready after its first load's data */
 } tsi;
+
+/* How ptxas (sm_80 and later) compiles a wmma.load of an A or B fragment: an ldmatrix of the fragment (LDSM: a
+ * .shared load of 16-bit elements, or of 8-bit ones in the layout the mma reads), one load per fragment register
+ * (any other: LD through a generic address, LDS from .shared), those followed by a movmatrix per register (MOVM: a
+ * generic load of 16-bit elements in the transposed layout, B row-major or A column-major), or one load per element
+ * merged by byte permutes (8-bit elements in the transposed layout); seen in tests/data/h200/tensor.cu's SASS
+ * (tensor_sass.csv, tensor/README.md). WMMA_AS_IS: accumulator and sub-byte fragments, timed as one access. */
+enum wmma_form { WMMA_AS_IS, WMMA_LDSM, WMMA_PER_REG, WMMA_PER_REG_MOVM, WMMA_PER_BYTE };
+/* Bytes of one fragment register. */
+#define WMMA_REG_BYTES 4
+
+/* The form of wmma.load in and the LSU instructions it takes (*nlsu). */
+static int wmma_form(const ws_insn *in, int *nlsu)
+{
+    *nlsu = 1;
+    const ws_mma *x = in->mma;
+    if (in->op != WS_OP_WMMA_LOAD || !x || (x->kind != WS_MX_LOAD_A && x->kind != WS_MX_LOAD_B)) return WMMA_AS_IS;
+    int bytes;
+    switch (x->kind == WS_MX_LOAD_A ? x->atype : x->btype) {
+    case WS_MT_F16: case WS_MT_BF16: bytes = 2; break;
+    case WS_MT_S8: case WS_MT_U8: bytes = 1; break;
+    case WS_MT_TF32: bytes = 4; break;
+    case WS_MT_F64: bytes = 8; break;
+    default: return WMMA_AS_IS;
+    }
+    int trans = x->kind == WS_MX_LOAD_A ? x->alayout == 1 : x->alayout == 0;
+    int shared = x->space == WS_S_SHARED;
+    if (bytes == 1 && trans) { *nlsu = x->na * WMMA_REG_BYTES; return WMMA_PER_BYTE; }
+    if (shared && bytes <= 2) return WMMA_LDSM;
+    *nlsu = x->na;
+    return bytes == 2 && trans ? WMMA_PER_REG_MOVM : WMMA_PER_REG;
+}
 
 /* the static facts of one function's code */
 typedef struct tfn {
@@ -374,6 +411,21 @@ static const tsi *static_facts(ws_tm *tm, const ws_func *fn)
                   in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL;
         f->sass = fn->sass_w ? fn->sass_w[pc] : WS_SASS_ONE;
         f->hold = tm->dev->issue_sass ? f->sass : WS_SASS_ONE;
+        if (in->op == WS_OP_WMMA_LOAD) {   /* timed as the SASS ptxas makes of it */
+            int nlsu, form = wmma_form(in, &nlsu);
+            const ws_device *d = tm->dev;
+            int per_reg = form == WMMA_PER_BYTE ? nlsu / (in->mma->na ? in->mma->na : 1) : 1;   /* its loads */
+            int lat = (per_reg - 1) * tm->pipe_interval[WS_PIPE_LSU];   /* a register's last load issues later */
+            if (form == WMMA_LDSM) lat += d->lat_ldsm_over_lds;
+            else if (form == WMMA_PER_REG_MOVM) lat += d->lat_movm;
+            else if (form == WMMA_PER_BYTE) lat += d->lat_int;     /* the byte permutes */
+            int step = form == WMMA_PER_REG || form == WMMA_PER_REG_MOVM || form == WMMA_PER_BYTE
+                       ? per_reg * tm->pipe_interval[WS_PIPE_LSU] : 0;
+            f->mx_lsu = (uint8_t)(nlsu > UINT8_MAX ? UINT8_MAX : nlsu);
+            f->mx_generic = form != WMMA_AS_IS && in->mma->space == WS_S_GENERIC;
+            f->mx_step = (uint8_t)(step > UINT8_MAX ? UINT8_MAX : step);
+            f->mx_lat = (uint8_t)(lat < 0 ? 0 : lat > UINT8_MAX ? UINT8_MAX : lat);
+        }
         unsigned fw = 0;
         int fd = 0;
         f->fuse = (uint8_t)ws_ms_fusion(tm->ms, fn, in, &fw, &fd);
@@ -708,11 +760,17 @@ static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t
         uint64_t done = ws_ms_matrix(tm->ms, tx_sm(x), x->mx, x->nmx, in->op == WS_OP_WMMA_STORE, from);
         if (tm->nlis) mem_event(tm, x, r, t, done);
         if (in->op == WS_OP_WMMA_LOAD && in->mma) {
-            int kind = x->nmx && x->mx[0].space == WS_S_SHARED ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
+            int shared = x->nmx && x->mx[0].space == WS_S_SHARED;
+            int kind = shared ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
+            const tsi *f = facts_of(tm, x, r->fn, in);   /* the fragment is ready as the SASS makes it (wmma_form) */
+            done += f->mx_lat + (uint64_t)(f->mx_generic && shared ? tm->dev->lat_generic_over_lds : 0);
             for (int i = 0; i < in->mma->na; i++) {   /* wmma.load's fragment is its a list */
                 int d = in->mma->a[i];
-                if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = (uint8_t)kind; }
+                if (d < WS_SR_COUNT || d >= tm->nregs) continue;
+                x->rr[d] = done + (uint64_t)(i * f->mx_step);   /* register i's loads issue after those before */
+                x->rk[d] = (uint8_t)kind;
             }
+            done += (uint64_t)((in->mma->na > 0 ? in->mma->na - 1 : 0) * f->mx_step);
         }
         if (in->op == WS_OP_CP_ASYNC && done > x->cp.open) x->cp.open = done;
         if (done > acc->end) acc->end = done;
@@ -878,7 +936,7 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         }
         if (in->op != WS_OP_WGMMA || in->mma->kind == WS_MX_WGMMA) acc->tensor_insts++;   /* not fence/commit/wait */
         acc->tensor_cycles += (uint64_t)tc;
-    } else sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
+    } else sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p] * (f->mx_lsu > 1 ? f->mx_lsu : 1);
     sp->issued++;
     sp->last = x;
     x->last_issue = t;
