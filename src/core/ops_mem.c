@@ -282,61 +282,47 @@ WS_AVX2_PAIR(h_ld_shared_b32, ld_shared_1(w, in, mask, 4, 0))
 WS_AVX2_PAIR(h_ld_shared_s32, ld_shared_1(w, in, mask, 4, 1))
 WS_AVX2_PAIR(h_ld_shared_b64, ld_shared_1(w, in, mask, 8, 0))
 
-/* Base address and limit of the instruction's space for the full-warp vector paths (global or shared: sh) */
-#define VEC_SPACE(sh, base, k, lim) \
-    uint8_t *base = sh ? w->blk->smem : w->L->gstore; \
-    const uint64_t k = sh ? (uint64_t)in->imm : (uint64_t)in->imm - w->L->gbase; \
-    const uint64_t lim = sh ? w->blk->smem_size : w->L->glimit
-
-/* ld.global/ld.shared .v2/.v4 of S-byte elements (uint4 copies and the like) by a full warp whose vectors all lie
- * in the space, aligned to their size: lane by lane, the elements straight into the registers (a destination may
- * be the base register: each lane reads its address before it writes); otherwise h_ld and its errors. */
-static inline __attribute__((always_inline)) void ld_vec_1(ws_warp *w, const ws_insn *in, uint32_t mask,
-                                                         const int sh, const unsigned S, const unsigned n)
-{
-    const int b = in->base;
-    VEC_SPACE(sh, base, k, lim);
-    int seq;
-    if (mask != 0xffffffffu || lim < S * n || !offsets_warp(&RG(b, 0), k, sh, lim, S * n, &seq)) { h_ld(w, in, mask); return; }
-    int d[4];
-    for (unsigned e = 0; e < n; e++) d[e] = in->d[e];
-    for (int l = 0; l < WS_LANES; l++) {
-        const uint8_t *p = base + (sh ? (uint32_t)(RG(b, l) + k) : RG(b, l) + k);
-        for (unsigned e = 0; e < n; e++) RG(d[e], l) = elem_load(p + e * S, S, 0);
-    }
-}
-
-/* st.global/st.shared .v2/.v4 of S-byte elements by a full warp, as ld_vec_1 (lane 0 first: the last lane writing
- * an address wins); otherwise h_st. */
+/* ld/st.global and .shared .v2/.v4 of S-byte elements (uint4 copies and the like; st: a store) by a full warp
+ * whose vectors all lie in the space, aligned to their size: lane by lane, lane 0 first (the last lane writing an
+ * address wins), the elements straight between memory and the registers (a load's destination may be its base
+ * register: each lane reads its address before it writes); otherwise h_ld/h_st and their errors. */
 static void h_st(ws_warp *w, const ws_insn *in, uint32_t mask);
-static inline __attribute__((always_inline)) void st_vec_1(ws_warp *w, const ws_insn *in, uint32_t mask,
-                                                         const int sh, const unsigned S, const unsigned n)
+static inline __attribute__((always_inline)) void vec_1(ws_warp *w, const ws_insn *in, uint32_t mask, const int sh,
+                                                      const unsigned S, const unsigned n, const int st)
 {
     const int b = in->base;
-    VEC_SPACE(sh, base, k, lim);
+    uint8_t *base = sh ? w->blk->smem : w->L->gstore;
+    const uint64_t k = sh ? (uint64_t)in->imm : (uint64_t)in->imm - w->L->gbase;
+    const uint64_t lim = sh ? w->blk->smem_size : w->L->glimit;
     int seq;
-    if (mask != 0xffffffffu || lim < S * n || !offsets_warp(&RG(b, 0), k, sh, lim, S * n, &seq)) { h_st(w, in, mask); return; }
-    int s[4];
-    for (unsigned e = 0; e < n; e++) s[e] = in->s[e];
+    if (mask != 0xffffffffu || lim < S * n || !offsets_warp(&RG(b, 0), k, sh, lim, S * n, &seq)) {
+        if (st) h_st(w, in, mask); else h_ld(w, in, mask);
+        return;
+    }
+    int r[4];
+    for (unsigned e = 0; e < n; e++) r[e] = st ? in->s[e] : in->d[e];
     for (int l = 0; l < WS_LANES; l++) {
         uint8_t *p = base + (sh ? (uint32_t)(RG(b, l) + k) : RG(b, l) + k);
-        for (unsigned e = 0; e < n; e++) elem_store(p + e * S, RG(s[e], l), S);
+        for (unsigned e = 0; e < n; e++) {
+            if (st) elem_store(p + e * S, RG(r[e], l), S);
+            else RG(r[e], l) = elem_load(p + e * S, S, 0);
+        }
     }
 }
 
 /* the vector loads and stores: global and shared, .v2/.v4 of 32-bit and .v2 of 64-bit elements */
-WS_AVX2_PAIR(h_ld_global_v2b32, ld_vec_1(w, in, mask, 0, 4, 2))
-WS_AVX2_PAIR(h_ld_global_v4b32, ld_vec_1(w, in, mask, 0, 4, 4))
-WS_AVX2_PAIR(h_ld_global_v2b64, ld_vec_1(w, in, mask, 0, 8, 2))
-WS_AVX2_PAIR(h_ld_shared_v2b32, ld_vec_1(w, in, mask, 1, 4, 2))
-WS_AVX2_PAIR(h_ld_shared_v4b32, ld_vec_1(w, in, mask, 1, 4, 4))
-WS_AVX2_PAIR(h_ld_shared_v2b64, ld_vec_1(w, in, mask, 1, 8, 2))
-WS_AVX2_PAIR(h_st_global_v2b32, st_vec_1(w, in, mask, 0, 4, 2))
-WS_AVX2_PAIR(h_st_global_v4b32, st_vec_1(w, in, mask, 0, 4, 4))
-WS_AVX2_PAIR(h_st_global_v2b64, st_vec_1(w, in, mask, 0, 8, 2))
-WS_AVX2_PAIR(h_st_shared_v2b32, st_vec_1(w, in, mask, 1, 4, 2))
-WS_AVX2_PAIR(h_st_shared_v4b32, st_vec_1(w, in, mask, 1, 4, 4))
-WS_AVX2_PAIR(h_st_shared_v2b64, st_vec_1(w, in, mask, 1, 8, 2))
+WS_AVX2_PAIR(h_ld_global_v2b32, vec_1(w, in, mask, 0, 4, 2, 0))
+WS_AVX2_PAIR(h_ld_global_v4b32, vec_1(w, in, mask, 0, 4, 4, 0))
+WS_AVX2_PAIR(h_ld_global_v2b64, vec_1(w, in, mask, 0, 8, 2, 0))
+WS_AVX2_PAIR(h_ld_shared_v2b32, vec_1(w, in, mask, 1, 4, 2, 0))
+WS_AVX2_PAIR(h_ld_shared_v4b32, vec_1(w, in, mask, 1, 4, 4, 0))
+WS_AVX2_PAIR(h_ld_shared_v2b64, vec_1(w, in, mask, 1, 8, 2, 0))
+WS_AVX2_PAIR(h_st_global_v2b32, vec_1(w, in, mask, 0, 4, 2, 1))
+WS_AVX2_PAIR(h_st_global_v4b32, vec_1(w, in, mask, 0, 4, 4, 1))
+WS_AVX2_PAIR(h_st_global_v2b64, vec_1(w, in, mask, 0, 8, 2, 1))
+WS_AVX2_PAIR(h_st_shared_v2b32, vec_1(w, in, mask, 1, 4, 2, 1))
+WS_AVX2_PAIR(h_st_shared_v4b32, vec_1(w, in, mask, 1, 4, 4, 1))
+WS_AVX2_PAIR(h_st_shared_v2b64, vec_1(w, in, mask, 1, 8, 2, 1))
 
 /* st (any space, any size, vectors) */
 static void h_st(ws_warp *w, const ws_insn *in, uint32_t mask)
