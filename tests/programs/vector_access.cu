@@ -72,6 +72,8 @@ int main(int argc, char **argv) {
     misaligned4<<<1, 32>>>(dm, dmo);
     cudaError_t e = cudaDeviceSynchronize();
     printf("%s misaligned float4 read: %s\n", e == cudaErrorMisalignedAddress ? "PASS" : "FAIL", cudaGetErrorName(e));
+    cudaFree(dm);
+    cudaFree(dmo);
     return e == cudaErrorMisalignedAddress ? 0 : 1;
   }
   // scale4: 1000 vectors (31 full warps and one of 8 lanes)
@@ -140,6 +142,10 @@ int main(int argc, char **argv) {
   CHECK(cudaMemcpy(ho, dov, sizeof ho, cudaMemcpyDeviceToHost));
   for (int i = 0; i < 64; i++) EXPECT(ho[i] == ht[i], "self_base[%d] = %llx, want %llx", i, ho[i], ht[i]);
 
+  free(hin); free(hout); free(hu); free(hv);
+  CHECK(cudaFree(din)); CHECK(cudaFree(dout)); CHECK(cudaFree(du)); CHECK(cudaFree(dv));
+  CHECK(cudaFree(df)); CHECK(cudaFree(dfo)); CHECK(cudaFree(dd)); CHECK(cudaFree(ddo));
+  CHECK(cudaFree(dt)); CHECK(cudaFree(dov));
   if (g_fail) { printf("FAIL: %d mismatches\n", g_fail); return 1; }
   printf("PASS vector_access\n");
   return 0;
