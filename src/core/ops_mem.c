@@ -503,10 +503,27 @@ static void h_ld_sync(ws_warp *w, const ws_insn *in, uint32_t mask)
     w->blk->grid_spins += grid;
 }
 
+/* The full-warp vector handler (vec_1) of a load or store (st) of n elements of es bytes with a base register in
+ * global or shared memory, or NULL: .v2/.v4 of 32-bit and .v2 of 64-bit elements. */
+static ws_handler vec_handler(const ws_insn *in, unsigned es, int n, int st)
+{
+    if (!((n == 2 || n == 4) && (es == 4 || (es == 8 && n == 2)) && in->base >= 0 &&
+          (in->space == WS_S_GLOBAL || (in->space == WS_S_SHARED && !(in->flags & WS_F_DSMEM)))))
+        return NULL;
+    const ws_handler tab[2][2][3] = {   /* [st][shared][.v2.b32, .v4.b32, .v2.b64] */
+        { { WS_PICK_AVX2(h_ld_global_v2b32), WS_PICK_AVX2(h_ld_global_v4b32), WS_PICK_AVX2(h_ld_global_v2b64) },
+          { WS_PICK_AVX2(h_ld_shared_v2b32), WS_PICK_AVX2(h_ld_shared_v4b32), WS_PICK_AVX2(h_ld_shared_v2b64) } },
+        { { WS_PICK_AVX2(h_st_global_v2b32), WS_PICK_AVX2(h_st_global_v4b32), WS_PICK_AVX2(h_st_global_v2b64) },
+          { WS_PICK_AVX2(h_st_shared_v2b32), WS_PICK_AVX2(h_st_shared_v4b32), WS_PICK_AVX2(h_st_shared_v2b64) } },
+    };
+    return tab[st][in->space == WS_S_SHARED][es == 8 ? 2 : n == 4 ? 1 : 0];
+}
+
 /* Handler for a memory instruction. */
 ws_handler ws_mem_handler(const ws_insn *in)
 {
     unsigned es = (unsigned)ws_type_size(in->type);
+    ws_handler h;
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU:
         if (!es) return NULL;
@@ -521,13 +538,7 @@ ws_handler ws_mem_handler(const ws_insn *in)
             return in->type == WS_T_S32 ? WS_PICK_AVX2(h_ld_shared_s32) : WS_PICK_AVX2(h_ld_shared_b32);
         if (in->vec == 1 && es == 8 && in->space == WS_S_SHARED && !(in->flags & WS_F_DSMEM))
             return WS_PICK_AVX2(h_ld_shared_b64);
-        if ((in->vec == 2 || in->vec == 4) && (es == 4 || (es == 8 && in->vec == 2)) && in->base >= 0 &&
-            !is_signed(in->type) && (in->space == WS_S_GLOBAL || (in->space == WS_S_SHARED && !(in->flags & WS_F_DSMEM)))) {
-            int sh = in->space == WS_S_SHARED;
-            if (es == 8) return sh ? WS_PICK_AVX2(h_ld_shared_v2b64) : WS_PICK_AVX2(h_ld_global_v2b64);
-            if (in->vec == 2) return sh ? WS_PICK_AVX2(h_ld_shared_v2b32) : WS_PICK_AVX2(h_ld_global_v2b32);
-            return sh ? WS_PICK_AVX2(h_ld_shared_v4b32) : WS_PICK_AVX2(h_ld_global_v4b32);
-        }
+        if (!is_signed(in->type) && (h = vec_handler(in, es, in->vec, 0)) != NULL) return h;
         return h_ld;
     case WS_OP_ST:
         if (!es) return NULL;
@@ -535,13 +546,7 @@ ws_handler ws_mem_handler(const ws_insn *in)
             return es == 4 ? WS_PICK_AVX2(h_st_global_b32) : WS_PICK_AVX2(h_st_global_b64);
         if (in->ns == 1 && (es == 4 || es == 8) && in->space == WS_S_SHARED && !(in->flags & WS_F_DSMEM))
             return es == 4 ? WS_PICK_AVX2(h_st_shared_b32) : WS_PICK_AVX2(h_st_shared_b64);
-        if ((in->ns == 2 || in->ns == 4) && (es == 4 || (es == 8 && in->ns == 2)) && in->base >= 0 &&
-            (in->space == WS_S_GLOBAL || (in->space == WS_S_SHARED && !(in->flags & WS_F_DSMEM)))) {
-            int sh = in->space == WS_S_SHARED;
-            if (es == 8) return sh ? WS_PICK_AVX2(h_st_shared_v2b64) : WS_PICK_AVX2(h_st_global_v2b64);
-            if (in->ns == 2) return sh ? WS_PICK_AVX2(h_st_shared_v2b32) : WS_PICK_AVX2(h_st_global_v2b32);
-            return sh ? WS_PICK_AVX2(h_st_shared_v4b32) : WS_PICK_AVX2(h_st_global_v4b32);
-        }
+        if ((h = vec_handler(in, es, in->ns, 1)) != NULL) return h;
         return h_st;
     case WS_OP_ATOM: case WS_OP_RED:
         if (!es || !in->sub) return NULL;

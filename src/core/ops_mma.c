@@ -295,12 +295,22 @@ static float block_slow(const ws_mma *x, const mx_mats *M, int i, int j, int k0,
     return fused_block(sa, sb, kn, c, fa, fb, -1);
 }
 
+#if WS_MX_AVX2
+/* Whether the processor has AVX2 (for the intrinsics paths below). */
+static inline int mx_avx2(void) { return __builtin_cpu_supports("avx2"); }
+static int split_run16_avx2(const uint64_t *restrict v, int n, int t, float *restrict g, int16_t *restrict e,
+                            uint8_t *restrict s);
+#endif
+
 /* n input elements (bits v[0..n), type t) split for mma_float: g the values as floats (exact; 0 for a special), e
  * the exponents (MX_ENONE for zero or special), s whether each is special (infinite or NaN); returns the largest
- * exponent */
+ * exponent (f16/bf16 runs of a multiple of 8 with AVX2 where the processor has it) */
 static int split_run(const uint64_t *restrict v, int n, int t, float *restrict g, int16_t *restrict e,
                      uint8_t *restrict s)
 {
+#if WS_MX_AVX2
+    if (n % 8 == 0 && (t == WS_MT_F16 || t == WS_MT_BF16) && mx_avx2()) return split_run16_avx2(v, n, t, g, e, s);
+#endif
     int emax = MX_ENONE;
     uint32_t w[MX_MAXE];
     for (int k = 0; k < n; k++) w[k] = (uint32_t)v[k];
@@ -459,10 +469,6 @@ __attribute__((target("avx2"))) static int split_run16_avx2(const uint64_t *rest
  * neither a product nor c, go to fused_block. Same bits as mma_float_ref, checked by the H200 tests. */
 static void mma_float(const ws_mma *x, mx_mats *M, int kb)
 {
-#if WS_MX_AVX2
-    static int avx2 = -1;
-    if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2");
-#endif
     int m = x->m, n = x->n, K = x->k, nb = (K + kb - 1) / kb;
     float ga[MX_MAXE][MX_FK], gb[MX_FK][MX_MAXE];        /* the inputs' values (exact as floats) */
     int16_t ea[MX_MAXE][MX_FK], eb[MX_FK][MX_MAXE];
@@ -472,14 +478,8 @@ static void mma_float(const ws_mma *x, mx_mats *M, int kb)
     uint8_t xa[MX_MAXE][MX_FK], xb[MX_FK][MX_MAXE];    /* each input special */
     memset(spa, 0, sizeof spa);
     memset(spb, 0, sizeof spb);
-#if WS_MX_AVX2
-#define SPLIT_RUN(v, nn, t, g, e, s) (avx2 && (nn) % 8 == 0 && ((t) == WS_MT_F16 || (t) == WS_MT_BF16) ? \
-                                      split_run16_avx2(v, nn, t, g, e, s) : split_run(v, nn, t, g, e, s))
-#else
-#define SPLIT_RUN split_run
-#endif
     for (int i = 0; i < m; i++) {
-        int e = SPLIT_RUN(&MA(M, i, 0), K, x->atype, ga[i], ea[i], xa[i]);
+        int e = split_run(&MA(M, i, 0), K, x->atype, ga[i], ea[i], xa[i]);
         if (e > emaxa) emaxa = e;
         for (int b = 0; b * kb < K; b++) {   /* in a register: not a chain through memory */
             uint8_t any = 0;
@@ -488,7 +488,7 @@ static void mma_float(const ws_mma *x, mx_mats *M, int kb)
         }
     }
     for (int k = 0; k < K; k++) {
-        int e = SPLIT_RUN(&MB(M, k, 0), n, x->btype, gb[k], eb[k], xb[k]);
+        int e = split_run(&MB(M, k, 0), n, x->btype, gb[k], eb[k], xb[k]);
         if (e > emaxb) emaxb = e;
         for (int j = 0; j < n; j++) spb[k / kb][j] |= xb[k][j];
     }
@@ -505,7 +505,7 @@ static void mma_float(const ws_mma *x, mx_mats *M, int kb)
             uint8_t slow[MX_MAXE];
             int nslow = 0;
 #if WS_MX_AVX2
-            if (avx2 && single && n % 8 == 0)
+            if (single && n % 8 == 0 && mx_avx2())
                 nslow = row_single_avx2(n, k0, kn, ea[i], ga[i], eb, gb, spa[i][b], spb[b], acc[i], out, slow);
             else
 #endif
@@ -563,7 +563,6 @@ static void mma_float(const ws_mma *x, mx_mats *M, int kb)
     for (int i = 0; i < m; i++)
         for (int j = 0; j < n; j++)
             MC(M, i, j) = x->dtype == WS_MT_F16 ? ws_float_to_half(acc[i][j], WS_R_RN) : bits_f32(acc[i][j]);
-#undef SPLIT_RUN
 }
 
 /* D = A*B + C in f64: one fma per k, in order */
