@@ -144,6 +144,8 @@ typedef struct ws_block {
     ws_cluster *cl;          /* its thread block cluster, NULL outside cluster launches */
     struct ws_bulkq *bulk;   /* bulk copies on their way to its shared memory (timing mode; ops_bulk.c) */
     int cl_rank;             /* %cluster_ctarank */
+    size_t smem_cap;         /* bytes smem holds (at least smem_size + 16) */
+    size_t local_stride;     /* the local_stride its warps' local memory was made for */
 } ws_block;
 
 #define WS_MAX_OBSERVERS 8
@@ -214,6 +216,9 @@ struct ws_gpu {
     ws_module **mods;
     int nmods;
     struct ws_cdp *cdp;              /* dynamic parallelism: device-side launches (cdp.c), NULL until first used */
+    struct ws_block **spare;         /* block storage of the last launch, for the next ones (launch.c): a launch
+                                      * reuses it instead of allocating and faulting in fresh pages */
+    int nspare, spare_cap;
 };
 
 /* --- executor services used by handlers --- */
@@ -222,6 +227,8 @@ void ws_fault(ws_warp *w, const ws_insn *in, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Host pointer for a generic/global address, NULL when not mapped (slow path). */
 void *ws_xlate_slow(ws_warp *w, uint64_t addr, unsigned size, int lane);
+/* Free the block storage kept between launches (ws_gpu_destroy). */
+void ws_gpu_free_spare(ws_gpu *g);
 /* Remove lanes from the warp (exit / return from the entry function). */
 void ws_warp_exit_lanes(ws_warp *w, uint32_t lanes);
 /* Return lanes from the current function. */

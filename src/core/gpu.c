@@ -35,6 +35,7 @@ void ws_gpu_destroy(ws_gpu *g)
     for (int i = 0; i < g->nmods; i++) ws_module_free(g->mods[i]);
     free(g->mods);
     ws_cdp_free(g);
+    ws_gpu_free_spare(g);
     ws_mem_destroy(g->mem);
     free(g);
 }

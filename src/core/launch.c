@@ -163,6 +163,103 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     w->rows_ready = 1;
 }
 
+/* Free block b's storage. */
+static void block_free(ws_block *b)
+{
+    for (int wi = 0; wi < b->nwarps; wi++) {
+        ws_warp *w = &b->warps[wi];
+        free(w->reg_stack);
+        free(w->local);
+        free(w->stk);
+        free(w->frames);
+        free(w->bulk_runs);
+        ws_async_free(w);
+    }
+    ws_bulk_free(b);
+    free(b->warps);
+    free(b->smem);
+    free(b);
+}
+
+/* Free the block storage kept between launches (ws_gpu_destroy). */
+void ws_gpu_free_spare(ws_gpu *g)
+{
+    for (int i = 0; i < g->nspare; i++) block_free(g->spare[i]);
+    free(g->spare);
+    g->spare = NULL;
+    g->nspare = g->spare_cap = 0;
+}
+
+/* Keep a finished launch's block b for later launches (of blocks of b's warp count only: others are freed). */
+static void block_keep(ws_gpu *g, ws_block *b)
+{
+    if (g->nspare && g->spare[0]->nwarps != b->nwarps) {
+        for (int i = 0; i < g->nspare; i++) block_free(g->spare[i]);
+        g->nspare = 0;
+    }
+    if (g->nspare == g->spare_cap) {
+        int cap = g->spare_cap ? 2 * g->spare_cap : 64;
+        ws_block **p = realloc(g->spare, sizeof *p * (size_t)cap);
+        if (!p) { block_free(b); return; }
+        g->spare = p;
+        g->spare_cap = cap;
+    }
+    for (int wi = 0; wi < b->nwarps; wi++) {
+        ws_warp *w = &b->warps[wi];
+        ws_async_free(w);
+        w->ninst = w->nthread = 0;
+        w->rows_ready = 0;   /* the next launch's constants and special registers */
+    }
+    ws_bulk_free(b);
+    b->user = NULL;
+    b->cl = NULL;
+    b->in_use = b->done = 0;
+    g->spare[g->nspare++] = b;
+}
+
+/* Storage for a block of launch L: a kept one of an earlier launch, fitted to L (registers, local and shared memory
+ * hold what L's blocks use, as a block reused within a launch does), or a new one; NULL when out of memory. */
+static ws_block *block_new(ws_run *L)
+{
+    ws_gpu *g = L->gpu;
+    size_t reg_cap = (size_t)L->entry->nregs * WS_LANES;   /* calls grow it on demand */
+    ws_block *b = NULL;
+    if (g->nspare && g->spare[g->nspare - 1]->nwarps == L->warps_per_block) {
+        b = g->spare[--g->nspare];
+        if (b->smem_cap < L->smem_bytes + 16) {
+            free(b->smem);
+            b->smem = calloc(1, L->smem_bytes + 16);
+            b->smem_cap = L->smem_bytes + 16;
+        } else memset(b->smem, 0, L->smem_bytes + 16);
+        for (int i = 0; i < b->nwarps; i++) {
+            ws_warp *w = &b->warps[i];
+            if (w->reg_stack_slots < reg_cap) {
+                free(w->reg_stack);
+                w->reg_stack = calloc(reg_cap, sizeof(uint64_t));
+                w->reg_stack_slots = reg_cap;
+            }
+            if (b->local_stride != L->local_stride) {
+                free(w->local);
+                w->local = L->local_stride ? calloc(WS_LANES, L->local_stride) : NULL;
+            }
+        }
+    } else {
+        b = calloc(1, sizeof *b);
+        if (!b) return NULL;
+        b->nwarps = L->warps_per_block;
+        b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
+        b->smem = calloc(1, L->smem_bytes + 16);
+        b->smem_cap = L->smem_bytes + 16;
+        for (int i = 0; i < b->nwarps; i++) {
+            b->warps[i].reg_stack = calloc(reg_cap, sizeof(uint64_t));
+            b->warps[i].reg_stack_slots = reg_cap;
+            b->warps[i].local = L->local_stride ? calloc(WS_LANES, L->local_stride) : NULL;
+        }
+    }
+    b->local_stride = L->local_stride;
+    return b;
+}
+
 /* Start block number `lin` (grid-linear) of the launch in a free pool entry; returns it. */
 ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
 {
@@ -172,18 +269,9 @@ ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
             L->pool_cap = L->pool_cap ? L->pool_cap * 2 : 16;
             L->pool = realloc(L->pool, sizeof *L->pool * (size_t)L->pool_cap);
         }
-        b = calloc(1, sizeof *b);
+        b = block_new(L);
         L->pool[L->npool++] = b;
         L->free_blocks = realloc(L->free_blocks, sizeof *L->free_blocks * (size_t)L->pool_cap);
-        b->nwarps = L->warps_per_block;
-        b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
-        b->smem = calloc(1, L->smem_bytes + 16);
-        size_t reg_cap = (size_t)L->entry->nregs * WS_LANES;   /* calls grow it on demand */
-        for (int i = 0; i < b->nwarps; i++) {
-            b->warps[i].reg_stack = calloc(reg_cap, sizeof(uint64_t));
-            b->warps[i].reg_stack_slots = reg_cap;
-            b->warps[i].local = L->local_stride ? calloc(WS_LANES, L->local_stride) : NULL;
-        }
     } else memset(b->smem, 0, L->smem_bytes);
     b->in_use = 1;
     b->smem_size = L->smem_bytes;
@@ -375,20 +463,10 @@ int ws_launch(ws_gpu *g, const ws_kernel *k, const ws_launch_config *cfg, void *
     for (int i = 0; i < L.npool; i++) {
         ws_block *b = L.pool[i];
         for (int wi = 0; wi < b->nwarps; wi++) {
-            ws_warp *w = &b->warps[wi];
-            L.ninst += w->ninst;
-            L.nthread += w->nthread;
-            free(w->reg_stack);
-            free(w->local);
-            free(w->stk);
-            free(w->frames);
-            free(w->bulk_runs);
-            ws_async_free(w);
+            L.ninst += b->warps[wi].ninst;
+            L.nthread += b->warps[wi].nthread;
         }
-        ws_bulk_free(b);
-        free(b->warps);
-        free(b->smem);
-        free(b);
+        block_keep(g, b);
     }
     free(L.pool);
     free(L.free_blocks);
