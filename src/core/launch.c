@@ -217,43 +217,35 @@ static void block_keep(ws_gpu *g, ws_block *b)
     g->spare[g->nspare++] = b;
 }
 
-/* Storage for a block of launch L: a kept one of an earlier launch, fitted to L (registers, local and shared memory
- * hold what L's blocks use, as a block reused within a launch does), or a new one; NULL when out of memory. */
+/* Storage for a block of launch L: a kept one of an earlier launch, or a new empty one, fitted to L (registers, local
+ * and shared memory hold what L's blocks use, as a block reused within a launch does); NULL when out of memory. */
 static ws_block *block_new(ws_run *L)
 {
     ws_gpu *g = L->gpu;
     size_t reg_cap = (size_t)L->entry->nregs * WS_LANES;   /* calls grow it on demand */
-    ws_block *b = NULL;
-    if (g->nspare && g->spare[g->nspare - 1]->nwarps == L->warps_per_block) {
-        b = g->spare[--g->nspare];
-        if (b->smem_cap < L->smem_bytes + 16) {
-            free(b->smem);
-            b->smem = calloc(1, L->smem_bytes + 16);
-            b->smem_cap = L->smem_bytes + 16;
-        } else memset(b->smem, 0, L->smem_bytes + 16);
-        for (int i = 0; i < b->nwarps; i++) {
-            ws_warp *w = &b->warps[i];
-            if (w->reg_stack_slots < reg_cap) {
-                free(w->reg_stack);
-                w->reg_stack = calloc(reg_cap, sizeof(uint64_t));
-                w->reg_stack_slots = reg_cap;
-            }
-            if (b->local_stride != L->local_stride) {
-                free(w->local);
-                w->local = L->local_stride ? calloc(WS_LANES, L->local_stride) : NULL;
-            }
-        }
-    } else {
+    ws_block *b;
+    if (g->nspare && g->spare[g->nspare - 1]->nwarps == L->warps_per_block) b = g->spare[--g->nspare];
+    else {
         b = calloc(1, sizeof *b);
         if (!b) return NULL;
         b->nwarps = L->warps_per_block;
         b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
+    }
+    if (b->smem_cap < L->smem_bytes + 16) {
+        free(b->smem);
         b->smem = calloc(1, L->smem_bytes + 16);
         b->smem_cap = L->smem_bytes + 16;
-        for (int i = 0; i < b->nwarps; i++) {
-            b->warps[i].reg_stack = calloc(reg_cap, sizeof(uint64_t));
-            b->warps[i].reg_stack_slots = reg_cap;
-            b->warps[i].local = L->local_stride ? calloc(WS_LANES, L->local_stride) : NULL;
+    } else memset(b->smem, 0, L->smem_bytes + 16);
+    for (int i = 0; i < b->nwarps; i++) {
+        ws_warp *w = &b->warps[i];
+        if (w->reg_stack_slots < reg_cap) {
+            free(w->reg_stack);
+            w->reg_stack = calloc(reg_cap, sizeof(uint64_t));
+            w->reg_stack_slots = reg_cap;
+        }
+        if (b->local_stride != L->local_stride) {   /* a new block: 0, and no local memory yet */
+            free(w->local);
+            w->local = L->local_stride ? calloc(WS_LANES, L->local_stride) : NULL;
         }
     }
     b->local_stride = L->local_stride;
