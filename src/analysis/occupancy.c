@@ -320,7 +320,8 @@ int ws_occ_advise(const ws_device *dev, int regs, size_t smem, long long element
 
 /* One cached ptxas run. */
 typedef struct ptxas_node {
-    uint64_t hash;
+    char *text;          /* the PTX it was made for (a copy: a lookup compares texts, which is exact and faster
+                          * than hashing one on every launch) */
     size_t len;
     ws_ptxas_table t;
     struct ptxas_node *next;
@@ -667,14 +668,14 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
     int want = dev->cc_major * 10 + dev->cc_minor;
     if (target == want && te > ts && te - ts < sizeof arch && isalpha((unsigned char)ptx[te - 1]))
         snprintf(arch, sizeof arch, "%.*s", (int)(te - ts), ptx + ts);
-    uint64_t h = fnv1a(arch, strlen(arch), fnv1a(ptx, len, 1469598103934665603ull));
     pthread_mutex_lock(&g_ptxas_lock);
     for (ptxas_node *n = g_ptxas; n; n = n->next) {
-        if (n->hash == h && n->len == len && !strcmp(n->t.arch, arch)) {
+        if (n->len == len && !strcmp(n->t.arch, arch) && !memcmp(n->text, ptx, len)) {
             pthread_mutex_unlock(&g_ptxas_lock);
             return &n->t;
         }
     }
+    uint64_t h = fnv1a(arch, strlen(arch), fnv1a(ptx, len, 1469598103934665603ull));
     for (int i = 0; i < g_ptxas_nfailed; i++)
         if (g_ptxas_failed[i] == h) {
             pthread_mutex_unlock(&g_ptxas_lock);
@@ -755,7 +756,12 @@ const ws_ptxas_table *ws_occ_ptxas_table(const char *ptx, size_t len, const ws_d
         if (err && errlen) snprintf(err, errlen, "out of memory parsing ptxas output");
         goto done;
     }
-    node->hash = h;
+    node->text = malloc(len ? len : 1);
+    if (!node->text) {
+        if (err && errlen) snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    memcpy(node->text, ptx, len);
     node->len = len;
     node->next = g_ptxas;
     g_ptxas = node;

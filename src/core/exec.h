@@ -140,6 +140,7 @@ typedef struct ws_block {
     int in_use;              /* pool entry holds a started block */
     uint64_t linear;         /* grid-linear block index */
     int sm;                  /* SM the timing engine placed it on */
+    const uint64_t *clock;   /* timing: the current cycle of that SM (the engine's; NULL: the launch's) */
     void *user;              /* per-block data for engines and observers */
     ws_cluster *cl;          /* its thread block cluster, NULL outside cluster launches */
     struct ws_bulkq *bulk;   /* bulk copies on their way to its shared memory (timing mode; ops_bulk.c) */
@@ -196,6 +197,12 @@ typedef struct ws_run {
     int nclusters, clusters_cap;
     ws_cluster *cl_open;             /* the cluster whose blocks are being started */
 } ws_run;
+
+/* The simulated cycle warp w's SM is at (timing mode: each SM keeps its own clock while it runs ahead). */
+static inline uint64_t ws_warp_now(const ws_warp *w)
+{
+    return w->blk->clock ? *w->blk->clock : w->L->cycle;
+}
 
 /* An engine runs a launch's blocks (the functional scheduler, or the timing model). */
 typedef void (*ws_engine_fn)(void *ctx, ws_run *L);

@@ -463,7 +463,7 @@ void ws_kernel_get_info(const ws_kernel *k, ws_kernel_info *info)
     info->dyn_smem_base = k->mod->dyn_base;
     info->local_bytes = f->stack_need;
     info->max_threads = f->maxntid;
-    info->ptx_regs = f->nregs;
+    info->ptx_regs = f->orig_ops ? f->orig_nregs : f->nregs;   /* as declared, not as compacted */
     info->cluster_dim = (ws_dim3){ f->cluster_dim[0], f->cluster_dim[1], f->cluster_dim[2] };
     info->explicit_cluster = f->explicit_cluster;
 }

@@ -212,6 +212,7 @@ static void block_keep(ws_gpu *g, ws_block *b)
     }
     ws_bulk_free(b);
     b->user = NULL;
+    b->clock = NULL;
     b->cl = NULL;
     b->in_use = b->done = 0;
     g->spare[g->nspare++] = b;

@@ -814,7 +814,7 @@ static void h_mov_clock(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const int d = in->d[0];
     /* the simulated SM clock under the timing model; otherwise warp instructions executed stand in for cycles */
-    uint64_t v = w->L->timed ? w->L->cycle : w->L->ninst + w->ninst;
+    uint64_t v = w->L->timed ? ws_warp_now(w) : w->L->ninst + w->ninst;
     if (in->sub == WS_MOV_GLOBALTIMER) v = w->L->timed ? (uint64_t)((double)v * 1e3 / w->L->gpu->dev->sm_clock_mhz) : v * 1000;  /* ns */
     if (in->sub == WS_MOV_CLOCK) v = (uint32_t)v;
     FOR_LANES(mask, { RG(d, l) = v; });

@@ -170,7 +170,7 @@ void ws_mbar_complete_tx(uint8_t *mbar, uint32_t bytes)
 static void h_mbarrier(ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     const ws_mma *x = in->mma;
-    if (w->blk->bulk) ws_bulk_land(w, w->blk, w->L->cycle);   /* the bulk copies whose data arrived complete first */
+    if (w->blk->bulk) ws_bulk_land(w, w->blk, ws_warp_now(w));   /* the bulk copies whose data arrived complete first */
     FOR_LANES(mask, {
         if (x->kind == WS_MX_MB_PENDING) {
             RG(in->d[0], l) = mb_pending(RG(in->s[0], l));

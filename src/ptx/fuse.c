@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "cfg.h"
 #include "fuse.h"
+#include "regalloc.h"
 
 #define BIG_ALIGN (1u << 20) /* "aligned to anything" */
 
@@ -139,8 +140,8 @@ static void fuse_group(const ws_func *fn, const uint32_t *al, ws_fuse *tab, cons
     }
 }
 
-/* Build the fusion table of a function: which scalar shared loads ptxas would merge. */
-ws_fuse *ws_ptx_fusion(const ws_func *fn)
+/* The fusion table of fn as declared. */
+static ws_fuse *fusion_of(const ws_func *fn)
 {
     int n = fn->ncode;
     ws_fuse *tab = calloc((size_t)(n > 0 ? n : 1), sizeof *tab);
@@ -212,3 +213,15 @@ ws_fuse *ws_ptx_fusion(const ws_func *fn)
     return tab;
 }
 
+
+/* Build the fusion table of a function: which scalar shared loads ptxas would merge. The analysis keeps one
+ * alignment per register, so it reads the registers as the PTX declared them, not as compacted (regalloc.c). */
+ws_fuse *ws_ptx_fusion(const ws_func *fn)
+{
+    ws_func vb;
+    ws_insn *code;
+    const ws_func *v = ws_ptx_orig_view(fn, &vb, &code);
+    ws_fuse *tab = fusion_of(v ? v : fn);
+    free(code);
+    return tab;
+}

@@ -289,7 +289,9 @@ typedef struct ws_mma {
 #define WS_SASS_ONE 8
 
 /* declared registers: "%r<4>" is prefix "%r", first operand number, count 4 and numbered (names %r0..%r3) */
-typedef struct ws_regdecl { char *prefix; int first, count, numbered; } ws_regdecl;
+typedef struct ws_regdecl { char *prefix; int first, count, numbered, kind; } ws_regdecl;
+/* what a declaration's registers hold (ws_regdecl.kind) */
+enum ws_regkind { WS_RK_VALUE, WS_RK_PRED, WS_RK_VECTOR };
 
 typedef struct ws_func {
     char *name;
@@ -327,7 +329,13 @@ typedef struct ws_func {
                              * (WS_SASS_ONE; NULL: unknown); set by the host for the device's architecture sass_arch
                              * from ptxas's line table (ws_kernel_set_sass); timing mode counts these */
     char sass_arch[16];
+    /* register compaction (regalloc.c): per instruction its operands as declared (d[4], s[WS_INSN_NSRC], base,
+     * guard), and first_const and nregs before it; NULL when the function was not compacted */
+    int32_t *orig_ops;
+    int orig_first_const, orig_nregs;
 } ws_func;
+/* int32 operands of one instruction kept in ws_func.orig_ops */
+#define WS_ORIG_OPS (4 + WS_INSN_NSRC + 2)
 
 typedef struct ws_symbol {
     char *name;

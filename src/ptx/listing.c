@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "listing.h"
+#include "regalloc.h"
 
 static const char *const space_name[] = { "generic", "global", "shared", "local", "const", "param", "param.func" };
 static const char *const rnd_name[] = { "", "rn", "rz", "rm", "rp", "rna", "rni", "rzi", "rmi", "rpi" };
@@ -71,7 +72,16 @@ static void operands(FILE *out, const ws_func *f, const char *label, const int32
 /* Print decoded instruction pc of f: the operation and operands, then (details) its table properties. */
 static void insn_body(FILE *out, const ws_ptx_module *m, const ws_func *f, int pc, int details)
 {
-    const ws_insn *in = &f->code[pc];
+    /* the operands as the PTX declared them, even where the registers were compacted (regalloc.c) */
+    ws_insn ib;
+    ws_func fb;
+    const ws_insn *in = ws_ptx_orig_insn(f, pc, &ib);
+    if (f->orig_ops) {
+        fb = *f;
+        fb.first_const = f->orig_first_const;
+        fb.nregs = f->orig_nregs;
+        f = &fb;
+    }
     char buf[96];
     if (in->guard >= 0) fprintf(out, "@%s%s ", in->pneg ? "!" : "", ws_operand_name(f, in->guard, buf, sizeof buf));
     fputs(ws_opcode_name(in->op), out);
@@ -180,7 +190,7 @@ void ws_ptx_listing(FILE *out, const ws_ptx_module *m)
         for (int k = 0; k < f->nparams; k++) fprintf(out, "%s%zu:%zu", k ? "," : " ", f->param_off[k], f->param_size[k]);
         if (f->has_ret) fprintf(out, " ret=%zu:%zu", f->ret_off, f->ret_size);
         fprintf(out, " frame=%zu stack=%zu regs=%d consts=%d", f->frame_size, f->stack_need,
-                f->first_const - WS_SR_COUNT, f->nconst);
+                (f->orig_ops ? f->orig_first_const : f->first_const) - WS_SR_COUNT, f->nconst);
         if (f->maxntid) fprintf(out, " maxntid=%d", f->maxntid);
         fputc('\n', out);
         for (int k = 0; k < f->nconst; k++) {

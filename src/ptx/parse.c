@@ -14,6 +14,7 @@
 #include "hmap.h"
 #include "lex.h"
 #include "sched.h"
+#include "regalloc.h"
 #include "devrt.h"
 
 typedef ws_hmap hmap;
@@ -1778,12 +1779,13 @@ static int parse_reg_decl(parser *P)
 {
     NEXT();
     int t = WS_T_NONE;
+    int vec = 0;
     while (TOK->kind == WS_TK_WORD && TOK->p[0] == '.') {
-        if (ISW(".v2") || ISW(".v4")) { NEXT(); continue; }
+        if (ISW(".v2") || ISW(".v4")) { vec = 1; NEXT(); continue; }
         t = type_from(TOK->p + 1, TOK->len - 1);
         NEXT();
     }
-    (void)t;
+    int kind = vec ? WS_RK_VECTOR : t == WS_T_PRED ? WS_RK_PRED : WS_RK_VALUE;
     while (!IS(';') && TOK->kind != WS_TK_EOF) {
         if (TOK->kind != WS_TK_WORD) { perr(P, TOK->line, "expected a register name"); return -1; }
         char *name = tokdup(P);
@@ -1804,7 +1806,7 @@ static int parse_reg_decl(parser *P)
         }
         ws_func *f = P->fn;
         f->regdecl = realloc(f->regdecl, sizeof *f->regdecl * (size_t)(f->nregdecl + 1));
-        f->regdecl[f->nregdecl++] = (ws_regdecl){ strdup(name), WS_SR_COUNT + P->nregs, (int)cnt, numbered };
+        f->regdecl[f->nregdecl++] = (ws_regdecl){ strdup(name), WS_SR_COUNT + P->nregs, (int)cnt, numbered, kind };
         if (numbered) {
             char buf[300];
             for (uint64_t i = 0; i < cnt; i++) {
@@ -1997,6 +1999,7 @@ static int finish_function(parser *P, ws_func *f)
     f->ncode = P->ncode;
     P->code = NULL;
     P->ncode = P->capcode = 0;
+    if (ws_ptx_regalloc(f) < 0) { perr(P, 0, "out of memory allocating registers of '%s'", f->name); return -1; }
     f->frame_size = align_up(P->frame, 16);
     f->decoded = 1;
     return 0;
@@ -2209,6 +2212,7 @@ void ws_ptx_free(ws_ptx_module *m)
         free(f->name); free(f->code); free(f->sass_w); free(f->const_val); free(f->const_reloc); free(f->param_off); free(f->param_size);
         for (int k = 0; k < f->nregdecl; k++) free(f->regdecl[k].prefix);
         free(f->regdecl);
+        free(f->orig_ops);
     }
     for (int i = 0; i < m->nsyms; i++) { free(m->syms[i].name); free(m->syms[i].init); free(m->syms[i].relocs); }
     for (int i = 0; i < m->nfiles; i++) free(m->files[i]);

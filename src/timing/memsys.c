@@ -48,7 +48,7 @@
 #define WS_MS_MAXLINES 128         /* distinct lines one warp instruction can touch (32 lanes x 2 x 2) */
 
 /* ---------- caches ---------- */
-typedef struct ws_ms_line {  /* a line's state beside its tag and LRU stamp (ws_ms_cache keeps those apart) */
+typedef struct ws_ms_line {  /* a line's state beside its tag and LRU rank (ws_ms_cache keeps those apart) */
     uint64_t ready[4];   /* cycle each sector's data is there (fills in flight count as present) */
     uint8_t valid, dirty;
     uint8_t pf;          /* L2: sectors fetched only as the other half of a 64-byte DRAM pair, not yet asked for */
@@ -56,14 +56,18 @@ typedef struct ws_ms_line {  /* a line's state beside its tag and LRU stamp (ws_
 } ws_ms_line;
 
 typedef struct ws_ms_cache {
-    /* per way, set after set: tags (line number + 1; 0 = empty) and LRU stamps in arrays of their own so that a
-     * lookup reads one or two host cache lines per set, and a flush clears only the tags */
+    /* per way, set after set: tags (line number + 1; 0 = empty) and LRU ranks in arrays of their own so that a
+     * lookup reads one or two host cache lines per set. The ranks of a set are a permutation of 0..ways-1 (0: used
+     * last), so the least recently used way of a full set is the one of rank ways-1: exact LRU in a byte per way. A
+     * set whose generation is not the cache's is empty (a flush only moves the generation on). */
     uint64_t *tags;
-    uint64_t *lru;
+    uint8_t *rank;
+    uint32_t *sgen;      /* per set: the generation its tags belong to */
+    uint32_t gen;        /* the current generation (>= 1; calloc'd sets, at 0, are empty) */
     ws_ms_line *lines;
     uint32_t sets, ways;
     size_t cap_lines;    /* lines allocated (the largest configuration) */
-    uint64_t stamp;
+    size_t cap_sets;     /* entries of sgen */
 } ws_ms_cache;
 
 /* ---------- bandwidth ledgers ---------- */
@@ -114,64 +118,118 @@ static uint32_t ws_ms_hash(uint64_t line, uint32_t n)
     return (uint32_t)((h >> 32) % n);
 }
 
-/* Allocate a cache able to hold cap_bytes, configured for bytes (<= cap_bytes); 0 on success. */
-static int ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint32_t ways)
+/* Give a cache the geometry of bytes of capacity (at most what it was allocated for) and empty it: every set's
+ * ranks start as the permutation 0..ways-1. */
+static void ws_ms_cache_shape(ws_ms_cache *c, size_t bytes, uint32_t ways)
 {
-    memset(c, 0, sizeof *c);
-    c->cap_lines = cap_bytes / WS_MS_LINE;
-    if (c->cap_lines) {
-        c->lines = calloc(c->cap_lines, sizeof *c->lines);
-        c->tags = calloc(c->cap_lines, sizeof *c->tags);
-        c->lru = calloc(c->cap_lines, sizeof *c->lru);
-        if (!c->lines || !c->tags || !c->lru) return -1;
-    }
     size_t n = bytes / WS_MS_LINE;
     if (n > c->cap_lines) n = c->cap_lines;
     c->ways = ways;
     c->sets = (uint32_t)(n / ways);
     if (n && !c->sets) { c->sets = 1; c->ways = (uint32_t)n; }
+    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) c->rank[i] = (uint8_t)(i % c->ways);
+    memset(c->sgen, 0, c->cap_sets * sizeof *c->sgen);
+    c->gen = 1;
+}
+
+/* Allocate a cache able to hold cap_bytes, configured for bytes (<= cap_bytes); 0 on success. */
+static int ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint32_t ways)
+{
+    memset(c, 0, sizeof *c);
+    c->cap_lines = cap_bytes / WS_MS_LINE;
+    c->cap_sets = c->cap_lines / ways + 1;
+    if (c->cap_lines) {
+        c->lines = calloc(c->cap_lines, sizeof *c->lines);
+        c->tags = calloc(c->cap_lines, sizeof *c->tags);
+        c->rank = calloc(c->cap_lines, sizeof *c->rank);
+        c->sgen = calloc(c->cap_sets, sizeof *c->sgen);
+        if (!c->lines || !c->tags || !c->rank || !c->sgen) return -1;
+        ws_ms_cache_shape(c, bytes, ways);
+    }
     return 0;
 }
 
-/* Drop every line of a cache (an empty way's state and stamp are never read: ws_ms_alloc resets them). */
-static void ws_ms_cache_clear(ws_ms_cache *c)
+/* Free a cache's arrays. */
+static void ws_ms_cache_free(ws_ms_cache *c)
 {
-    if (c->tags) memset(c->tags, 0, c->cap_lines * sizeof *c->tags);
-    c->stamp = 0;
+    free(c->lines);
+    free(c->tags);
+    free(c->rank);
+    free(c->sgen);
 }
 
-/* The line holding line number ln, or NULL (a cache of no capacity holds nothing). */
-static ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln)
+/* Drop every line of a cache: a new generation (an empty way's state and rank are never read: ws_ms_alloc resets
+ * them); after 2^32 - 1 generations every set is cleared for real. */
+static void ws_ms_cache_clear(ws_ms_cache *c)
+{
+    if (!c->sgen) return;
+    if (++c->gen == 0) {
+        memset(c->sgen, 0, c->cap_sets * sizeof *c->sgen);
+        c->gen = 1;
+    }
+}
+
+/* The line holding line number ln, or NULL (a cache of no capacity holds nothing); *base gets its set's first way
+ * (for ws_ms_alloc_at). */
+static ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln, size_t *base)
 {
     if (!c->sets) return NULL;
-    size_t base = (size_t)ws_ms_hash(ln, c->sets) * c->ways;
-    const uint64_t *tags = c->tags + base;
+    uint32_t set = ws_ms_hash(ln, c->sets);
+    size_t b = (size_t)set * c->ways;
+    *base = b;
+    if (c->sgen[set] != c->gen) return NULL;
+    const uint64_t *tags = c->tags + b;
     for (uint32_t w = 0; w < c->ways; w++)
-        if (tags[w] == ln + 1) return &c->lines[base + w];
+        if (tags[w] == ln + 1) return &c->lines[b + w];
     return NULL;
 }
 
-/* Make room for line number ln (evicting the least recently used line; its tag and dirty sectors are returned
- * through ev_tag / ev_dirty) and return the emptied line, or NULL for a cache of no capacity. */
-static ws_ms_line *ws_ms_alloc(ws_ms_cache *c, uint64_t ln, uint64_t *ev_tag, uint8_t *ev_dirty)
+/* Make way w of the set at base the most recently used. */
+static inline void ws_ms_rank_touch(ws_ms_cache *c, size_t base, uint32_t w)
+{
+    uint8_t *r = c->rank + base;
+    uint8_t old = r[w];
+    if (c->ways == WS_MS_L2_WAYS)
+        for (uint32_t i = 0; i < WS_MS_L2_WAYS; i++) r[i] = (uint8_t)(r[i] + (r[i] < old));
+    else
+        for (uint32_t i = 0; i < c->ways; i++) r[i] = (uint8_t)(r[i] + (r[i] < old));
+    r[w] = 0;
+}
+
+/* Make room for line number ln in the set at base (ws_ms_lookup's, which missed): the first empty way, else the
+ * least recently used one (its tag and dirty sectors are returned through ev_tag / ev_dirty); returns the emptied
+ * line, or NULL for a cache of no capacity. */
+static ws_ms_line *ws_ms_alloc_at(ws_ms_cache *c, size_t base, uint64_t ln, uint64_t *ev_tag, uint8_t *ev_dirty)
 {
     *ev_tag = 0;
     *ev_dirty = 0;
     if (!c->sets) return NULL;
-    size_t base = (size_t)ws_ms_hash(ln, c->sets) * c->ways, v = base;
-    for (uint32_t w = 0; w < c->ways; w++) {
-        if (!c->tags[base + w]) { v = base + w; break; }
-        if (c->lru[base + w] < c->lru[v]) v = base + w;
+    size_t set = base / c->ways;
+    uint64_t *tags = c->tags + base;
+    if (c->sgen[set] != c->gen) {
+        memset(tags, 0, c->ways * sizeof *tags);
+        c->sgen[set] = c->gen;
     }
-    if (c->tags[v]) { *ev_tag = c->tags[v] - 1; *ev_dirty = c->lines[v].dirty; }
-    memset(&c->lines[v], 0, sizeof c->lines[v]);
-    c->tags[v] = ln + 1;
-    c->lru[v] = ++c->stamp;
-    return &c->lines[v];
+    uint32_t v = c->ways;
+    for (uint32_t w = 0; w < c->ways; w++) if (!tags[w]) { v = w; break; }
+    if (v == c->ways) {
+        const uint8_t *r = c->rank + base;
+        for (uint32_t w = 0; w < c->ways; w++) if (r[w] == c->ways - 1) { v = w; break; }
+        *ev_tag = tags[v] - 1;
+        *ev_dirty = c->lines[base + v].dirty;
+    }
+    ws_ms_line *l = &c->lines[base + v];
+    memset(l, 0, sizeof *l);
+    tags[v] = ln + 1;
+    ws_ms_rank_touch(c, base, v);
+    return l;
 }
 
-/* Mark a line used now (LRU). */
-static void ws_ms_touch(ws_ms_cache *c, ws_ms_line *l) { c->lru[l - c->lines] = ++c->stamp; }
+/* Mark line l of the set at base used now (LRU). */
+static void ws_ms_touch(ws_ms_cache *c, size_t base, ws_ms_line *l)
+{
+    ws_ms_rank_touch(c, base, (uint32_t)((size_t)(l - c->lines) - base));
+}
 
 /* ---------- bandwidth ledgers ---------- */
 /* Set up a ledger of rate units per cycle in windows of 1 << shift cycles; 0 on success. */
@@ -453,11 +511,9 @@ void ws_ms_destroy(ws_memsys *ms)
 {
     if (!ms) return;
     if (ms->l1)
-        for (int s = 0; s < ms->nsm; s++) { free(ms->l1[s].lines); free(ms->l1[s].tags); free(ms->l1[s].lru); }
+        for (int s = 0; s < ms->nsm; s++) ws_ms_cache_free(&ms->l1[s]);
     free(ms->l1);
-    free(ms->l2.lines);
-    free(ms->l2.tags);
-    free(ms->l2.lru);
+    ws_ms_cache_free(&ms->l2);
     free(ms->pipe);
     ws_ms_bw_free(&ms->dram);
     ws_ms_bw_free(&ms->l2bw);
@@ -475,15 +531,8 @@ void ws_ms_set_smem_per_sm(ws_memsys *ms, size_t smem_bytes)
     size_t b = ws_ms_l1_capacity(ms->dev, smem_bytes);
     if (b == ms->l1_bytes) return;
     ms->l1_bytes = b;
-    for (int s = 0; s < ms->nsm; s++) {
-        ws_ms_cache *c = &ms->l1[s];
-        size_t n = b / WS_MS_LINE;
-        if (n > c->cap_lines) n = c->cap_lines;
-        c->ways = WS_MS_L1_WAYS;
-        c->sets = (uint32_t)(n / WS_MS_L1_WAYS);
-        if (n && !c->sets) { c->sets = 1; c->ways = (uint32_t)n; }
-        ws_ms_cache_clear(c);
-    }
+    for (int s = 0; s < ms->nsm; s++)
+        if (ms->l1[s].cap_lines) ws_ms_cache_shape(&ms->l1[s], b, WS_MS_L1_WAYS);
 }
 
 /* Current L1 capacity per SM in bytes. */
@@ -558,11 +607,12 @@ static uint64_t ws_ms_dram_fill(ws_memsys *ms, ws_ms_line *l, unsigned need, uin
 /* L2 line for line number ln, allocated (writing back a dirty victim) when absent; NULL without an L2. */
 static ws_ms_line *ws_ms_l2_line(ws_memsys *ms, uint64_t ln, uint64_t t)
 {
-    ws_ms_line *l = ws_ms_lookup(&ms->l2, ln);
-    if (l) { ws_ms_touch(&ms->l2, l); return l; }
+    size_t base = 0;
+    ws_ms_line *l = ws_ms_lookup(&ms->l2, ln, &base);
+    if (l) { ws_ms_touch(&ms->l2, base, l); return l; }
     uint64_t evt;
     uint8_t evd;
-    l = ws_ms_alloc(&ms->l2, ln, &evt, &evd);
+    l = ws_ms_alloc_at(&ms->l2, base, ln, &evt, &evd);
     if (evd) {
         unsigned n = (unsigned)__builtin_popcount(evd);
         ms->c.dram_write_bytes += (uint64_t)n * WS_MS_SECTOR;
@@ -818,7 +868,8 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
     for (int i = 0; i < n; i++) {
         unsigned m = smk[i];
         uint64_t ti = t + (uint64_t)i;
-        ws_ms_line *l = ws_ms_lookup(l1, ln[i]);
+        size_t base = 0;
+        ws_ms_line *l = ws_ms_lookup(l1, ln[i], &base);
         if (kind == 2) {
             /* atomics are performed at L2; drop stale L1 copies */
             if (l) { l->valid &= (uint8_t)~m; l->spend &= (uint8_t)~m; }
@@ -833,13 +884,13 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
             for (unsigned s = 0; s < 4; s++)
                 if ((hit & l->spend & (1u << s)) && l->ready[s] > ti) counted &= ~(1u << s);
         c->l1_hit_sectors += (unsigned)__builtin_popcount(counted);
-        if (l) ws_ms_touch(l1, l);
+        if (l) ws_ms_touch(l1, base, l);
         if (kind == 0) {
             for (unsigned s = 0; s < 4; s++)
                 if ((hit & (1u << s)) && !(l->spend & (1u << s)) && l->ready[s] > done) done = l->ready[s];
             if (miss) {
                 uint64_t f = ws_ms_l2_read(ms, ln[i], miss, ti);
-                if (!l) { uint64_t et; uint8_t ed; l = ws_ms_alloc(l1, ln[i], &et, &ed); }
+                if (!l) { uint64_t et; uint8_t ed; l = ws_ms_alloc_at(l1, base, ln[i], &et, &ed); }
                 if (l) {
                     for (unsigned s = 0; s < 4; s++) if (miss & (1u << s)) l->ready[s] = f;
                     l->valid |= (uint8_t)miss;
@@ -849,7 +900,7 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
             }
         } else {
             /* stores: write through (local stores stay in L1), allocate the written sectors in L1 */
-            if (miss && !l) { uint64_t et; uint8_t ed; l = ws_ms_alloc(l1, ln[i], &et, &ed); }
+            if (miss && !l) { uint64_t et; uint8_t ed; l = ws_ms_alloc_at(l1, base, ln[i], &et, &ed); }
             if (l) {
                 /* a store-allocated sector counts as present for later stores once the write is acknowledged */
                 for (unsigned s = 0; s < 4; s++) if ((miss & (1u << s))) l->ready[s] = ti + (local ? 0 : ms->lat_l1);

@@ -175,7 +175,26 @@ typedef struct tsm {
     size_t nev, capev;
     uint64_t *addrs;           /* lane addresses of this cycle's WS_TE_MEM events (32 per event) */
     size_t naddrs, capaddrs;
+    uint64_t now;              /* the cycle it simulates (its blocks' clock: SMs run ahead of each other) */
 } tsm;
+
+/* The engine measures which way is faster and keeps to the faster: the SMs stepping cycle by cycle with the workers
+ * sharing each cycle's parallel phase, or the SMs running ahead on the main thread alone (each SM simulates its own
+ * cycles up to its next deferred work, which keeps its warps' state in the processor's caches, but leaves too little
+ * work between two serial phases to share). A trial is one window of WS_TM_WINDOW simulated cycles each way, by the
+ * wall clock per cycle; the faster runs the next WS_TM_TRIAL_EVERY windows, then it tries again. Neither way changes
+ * a result: only the speed depends on the clock. */
+#define WS_TM_WINDOW 512
+#define WS_TM_TRIAL_EVERY 16
+
+/* The state of that choice. */
+typedef struct tadapt {
+    int ahead;         /* this window runs ahead on the main thread alone (the workers sleep) */
+    int win;           /* 0: the trial's window with workers, 1: ahead, then windows since the trial + 2 */
+    uint64_t t0;       /* this window's start (ns) */
+    uint64_t c0;       /* and its first simulated cycle */
+    double ns_par;     /* ns per cycle of the trial's window with workers */
+} tadapt;
 
 struct ws_tm {
     const ws_device *dev;
@@ -187,7 +206,8 @@ struct ws_tm {
     tsm *sms;
     int nsm;
     uint64_t *smwake;          /* per SM: min wake of its sub-partitions (dense: every cycle reads them all) */
-    uint8_t *smpend;           /* per SM: it deferred work to the serial phase of this cycle */
+    uint8_t *smpend;           /* per SM: it deferred work to the serial phase of cycle smat - 1 */
+    uint64_t *smat;            /* per SM: its parallel phase has simulated every cycle before this one */
     uint64_t age;
     uint64_t retired;
     int nregs;                 /* register slots per warp the scoreboard tracks */
@@ -209,6 +229,8 @@ struct ws_tm {
     struct tworker **wk;       /* simulation threads beside the main one, kept from launch to launch */
     int nwk;
     int gen;                   /* the last generation of work handed to them */
+    tadapt ad;                 /* the speed choice, carried from launch to launch: a program of many short launches
+                                * does not try both ways in every one */
 };
 
 static void pool_stop(ws_tm *tm);
@@ -498,6 +520,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
     tb->b = b;
     tb->sm = s;
     b->sm = s;
+    b->clock = &sm->now;
     if (tm->nlis) emit(tm, s, WS_TE_BLOCK_PLACED, b->linear, t, t);
     if (sm->nblocks == 0) sm->busy_since = now;
     sm->nblocks++;
@@ -1074,21 +1097,47 @@ again:;
     sp->wake = wake;
 }
 
-/* The parallel phase of cycle t for SMs [s0, s1). */
-static void phase_parallel(ws_tm *tm, tacc *acc, int s0, int s1, uint64_t t)
+/* The parallel phase of cycle t for SM s. */
+static void sm_cycle(ws_tm *tm, tacc *acc, int s, uint64_t t)
 {
-    for (int s = s0; s < s1; s++) {
-        tsm *sm = &tm->sms[s];
-        if (tm->smwake[s] > t) continue;
-        for (int k = 0; k < sm->nsp; k++) {
-            tsp *sp = &sm->sp[k];
-            if (sp->wake <= t) sp_cycle(tm, acc, sp, t);
-        }
-        /* after all of them: a barrier released by a later sub-partition may have woken an earlier one */
-        uint64_t w = NEVER;
-        for (int k = 0; k < sm->nsp; k++) if (sm->sp[k].wake < w) w = sm->sp[k].wake;
-        tm->smwake[s] = w;
+    tsm *sm = &tm->sms[s];
+    sm->now = t;
+    for (int k = 0; k < sm->nsp; k++) {
+        tsp *sp = &sm->sp[k];
+        if (sp->wake <= t) sp_cycle(tm, acc, sp, t);
     }
+    /* after all of them: a barrier released by a later sub-partition may have woken an earlier one */
+    uint64_t w = NEVER;
+    for (int k = 0; k < sm->nsp; k++) if (sm->sp[k].wake < w) w = sm->sp[k].wake;
+    tm->smwake[s] = w;
+}
+
+/* The cycle SM s runs its parallel phase at next (NEVER: it has nothing to issue until the serial phase wakes it). */
+static inline uint64_t sm_next(const ws_tm *tm, int s)
+{
+    return tm->smwake[s] > tm->smat[s] ? tm->smwake[s] : tm->smat[s];
+}
+
+/* Run SM s ahead: the parallel phase of its cycles before h, skipping those it sleeps through, up to the first
+ * that deferred work to the serial phase (which must run before its next cycle). Nothing of the other SMs is read
+ * or written here, so each SM runs ahead on its own and the serial phase takes the deferred work in cycle order,
+ * SM by SM in each cycle, as if every SM had stepped cycle by cycle. */
+static void sm_advance(ws_tm *tm, tacc *acc, int s, uint64_t h)
+{
+    if (tm->smpend[s]) return;
+    for (;;) {
+        uint64_t c = sm_next(tm, s);
+        if (c >= h) { if (tm->smat[s] < h) tm->smat[s] = h; return; }
+        sm_cycle(tm, acc, s, c);
+        tm->smat[s] = c + 1;
+        if (tm->smpend[s]) return;
+    }
+}
+
+/* The parallel phase for SMs [s0, s1): each runs ahead to h. */
+static void phase_parallel(ws_tm *tm, tacc *acc, int s0, int s1, uint64_t h)
+{
+    for (int s = s0; s < s1; s++) sm_advance(tm, acc, s, h);
 }
 
 /* Lower the wake times of x's sub-partition and SM to x's ready cycle. */
@@ -1098,38 +1147,42 @@ static void wake_for(ws_tm *tm, tw *x)
     if (x->ready < tm->smwake[x->blk->sm]) tm->smwake[x->blk->sm] = x->ready;
 }
 
-/* The serial phase of cycle t: each SM's deferred work, SM by SM, in the order it was deferred. */
+/* The serial phase of cycle t for SM s: its deferred work, in the order it was deferred. */
+static void sm_serial(ws_tm *tm, tacc *acc, int s, uint64_t t)
+{
+    tm->smpend[s] = 0;
+    tsm *sm = &tm->sms[s];
+    sm->now = t;
+    for (int i = 0; i < sm->npend; i++) {
+        tpend *p = &sm->pend[i];
+        tw *x = p->x;
+        switch (p->kind) {
+        case PD_ISSUE:
+            set_ready(x, x->ready_saved);
+            issue(tm, acc, x, t, 1);
+            wake_for(tm, x);
+            break;
+        case PD_MEMSYS:
+            if (!x->blk->b->in_use) break;
+            mem_account(tm, acc, x, &p->rec, t);
+            if (x->w->state == WS_W_RUN && !x->waiting_bar && x->ready != NEVER) compute_ready(tm, x, t + 1);
+            wake_for(tm, x);
+            break;
+        case PD_CLUSTER:
+            cluster_warp_done(tm, p->tb, t);
+            break;
+        default:
+            retire_block(tm, p->tb, t);
+            break;
+        }
+    }
+    sm->npend = 0;
+}
+
+/* The serial phase of cycle t: the deferred work of every SM that stopped at t, SM by SM. */
 static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
 {
-    for (int s = 0; s < tm->nsm; s++) {
-        if (!tm->smpend[s]) continue;
-        tm->smpend[s] = 0;
-        tsm *sm = &tm->sms[s];
-        for (int i = 0; i < sm->npend; i++) {
-            tpend *p = &sm->pend[i];
-            tw *x = p->x;
-            switch (p->kind) {
-            case PD_ISSUE:
-                set_ready(x, x->ready_saved);
-                issue(tm, acc, x, t, 1);
-                wake_for(tm, x);
-                break;
-            case PD_MEMSYS:
-                if (!x->blk->b->in_use) break;
-                mem_account(tm, acc, x, &p->rec, t);
-                if (x->w->state == WS_W_RUN && !x->waiting_bar && x->ready != NEVER) compute_ready(tm, x, t + 1);
-                wake_for(tm, x);
-                break;
-            case PD_CLUSTER:
-                cluster_warp_done(tm, p->tb, t);
-                break;
-            default:
-                retire_block(tm, p->tb, t);
-                break;
-            }
-        }
-        sm->npend = 0;
-    }
+    for (int s = 0; s < tm->nsm; s++) if (tm->smpend[s] && tm->smat[s] - 1 == t) sm_serial(tm, acc, s, t);
 }
 
 /* A simulation thread beside the main one: it runs the parallel phase for its range of SMs [s0, s1). */
@@ -1198,22 +1251,6 @@ static void wait_done(tworker *wk, int gen)
         if (spins > WS_TM_SPINS) sched_yield(); else __builtin_ia32_pause();
 }
 
-/* The engine measures which way is faster, the workers or the main thread alone, and keeps to the faster: a trial
- * is one window of WS_TM_WINDOW steps (cycles that the workers could share) with the workers, then one without, by
- * the wall clock; the faster runs the next WS_TM_TRIAL_EVERY windows, then it tries again. Which thread simulates
- * which SM changes no result: only the speed depends on the clock. */
-#define WS_TM_WINDOW 256
-#define WS_TM_TRIAL_EVERY 16
-
-/* The state of that choice. */
-typedef struct tadapt {
-    int solo;          /* this window runs on the main thread alone (the workers sleep) */
-    int n;             /* steps done in this window */
-    int win;           /* 0: the trial's window with workers, 1: without, then windows since the trial + 2 */
-    uint64_t t0;       /* this window's start (ns) */
-    uint64_t ns_par;   /* the trial's window with workers took this long */
-} tadapt;
-
 /* Monotonic wall-clock time in nanoseconds. */
 static uint64_t now_ns(void)
 {
@@ -1222,22 +1259,23 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* A step of ad's window is done: at the window's end, choose how the next one runs (parking the workers when it
- * runs without them). */
-static void adapt_step(tadapt *ad, tworker **wk, int nwk)
+/* The simulation has reached cycle t: at the end of ad's window, choose how the next one runs (parking the workers
+ * when it runs ahead). */
+static void adapt_step(tadapt *ad, tworker **wk, int nwk, uint64_t t)
 {
-    if (++ad->n < WS_TM_WINDOW) return;
-    uint64_t now = now_ns(), dt = now - ad->t0;
-    int solo;
-    if (ad->win == 0) { ad->ns_par = dt; solo = 1; ad->win = 1; }
-    else if (ad->win == 1) { solo = dt < ad->ns_par; ad->win = 2; }
-    else if (++ad->win == WS_TM_TRIAL_EVERY + 2) { solo = 0; ad->win = 0; }
-    else solo = ad->solo;
-    if (solo && !ad->solo)
+    if (t < ad->c0 + WS_TM_WINDOW) return;
+    uint64_t now = now_ns();
+    double per = (double)(now - ad->t0) / (double)(t - ad->c0);
+    int ahead;
+    if (ad->win == 0) { ad->ns_par = per; ahead = 1; ad->win = 1; }
+    else if (ad->win == 1) { ahead = per < ad->ns_par; ad->win = 2; }
+    else if (++ad->win == WS_TM_TRIAL_EVERY + 2) { ahead = 0; ad->win = 0; }
+    else ahead = ad->ahead;
+    if (ahead && !ad->ahead)
         for (int i = 0; i < nwk; i++) atomic_store(&wk[i]->park, 1);
-    ad->solo = solo;
-    ad->n = 0;
+    ad->ahead = ahead;
     ad->t0 = now;
+    ad->c0 = t;
 }
 
 /* At least n workers in tm's pool (started asleep), as many as could be started; returns how many to use (n at
@@ -1291,6 +1329,10 @@ static void pool_stop(ws_tm *tm)
  * than it saves (each SM's parallel phase is independent of the others', so this changes no result). */
 #define WS_TM_PAR_MIN_SMS 8
 
+/* Cycles the SMs may run ahead of the earliest cycle with deferred work (a bound, so that the watchdog and the
+ * progress line still come round when one SM computes on its own for long) */
+#define WS_TM_AHEAD 1024
+
 /* Most simulation threads: WS_TM_MAX_THREADS (more are capped). */
 #define WS_TM_MAX_THREADS 256
 
@@ -1315,7 +1357,22 @@ static void thread_range(int i, int n, int nsm, int *s0, int *s1)
     *s1 = (int)((int64_t)nsm * (i + 1) / n);
 }
 
-/* The timing engine: run the launch cycle by cycle (skipping idle cycles). */
+/* The watchdog (--max-instructions): fault launch L once its warps have executed more instructions than allowed. */
+static void watchdog(ws_run *L)
+{
+    if (!L->max_inst || L->fault) return;
+    uint64_t sum = L->ninst;
+    for (int i = 0; i < L->npool; i++)
+        if (L->pool[i]->in_use) for (int wi = 0; wi < L->pool[i]->nwarps; wi++) sum += L->pool[i]->warps[wi].ninst;
+    if (sum > L->max_inst) {
+        L->fault = WS_ERR_LAUNCH_TIMEOUT;
+        snprintf(L->fault_msg, sizeof L->fault_msg, "watchdog: kernel %s exceeded %llu warp instructions",
+                 L->entry->name, (unsigned long long)L->max_inst);
+    }
+}
+
+/* The timing engine: run the launch, the SMs running ahead of each other (skipping idle cycles) between the serial
+ * phases of the cycles with deferred work. */
 static void tm_engine(void *ctx, ws_run *L)
 {
     ws_tm *tm = ctx;
@@ -1326,6 +1383,7 @@ static void tm_engine(void *ctx, ws_run *L)
     tm->sms = calloc((size_t)tm->nsm, sizeof *tm->sms);
     tm->smwake = calloc((size_t)tm->nsm, sizeof *tm->smwake);   /* 0: every SM looks at cycle 0 */
     tm->smpend = calloc((size_t)tm->nsm, sizeof *tm->smpend);
+    tm->smat = calloc((size_t)tm->nsm, sizeof *tm->smat);
     int nsp = d->subpartitions > 0 ? d->subpartitions : 4;
     if (nsp > 8) nsp = 8;
     for (int s = 0; s < tm->nsm; s++) {
@@ -1383,7 +1441,7 @@ static void tm_engine(void *ctx, ws_run *L)
             place_block(tm, s, lin, start, dispatch_at(tm, start));
         }
 placed:;
-    uint64_t t = start, steps = 0;
+    uint64_t t = start, steps = 0, next_look = start + WS_TM_AHEAD * 16;
     int gb_armed = 0;          /* cooperative grids: the grid-barrier deadlock check's state */
     uint32_t gb_last = 0;
     tacc acc;
@@ -1399,32 +1457,22 @@ placed:;
         }
     }
     L->timed = 1;
-    int awake = tm->nsm;       /* SMs with something to do in cycle t */
-    tadapt ad = { .t0 = nwk ? now_ns() : 0 };
+    /* one cycle at a time where the serial phase of one SM reaches into others (clusters) or listeners see the events
+     * cycle by cycle; else each SM may run up to WS_TM_AHEAD cycles ahead of the earliest one */
+    const int lockstep = tm->nlis || L->cluster_size;
+    tadapt ad = tm->ad;
+    if (!nwk) ad.ahead = 1;
+    ad.t0 = nwk ? now_ns() : 0;   /* a window starts with the launch */
+    ad.c0 = start;
     while (!L->fault) {
-        L->cycle = t;
-        int shared = nwk && awake >= WS_TM_PAR_MIN_SMS;
-        if (shared && !ad.solo) {
-            int gen = ++tm->gen;
-            for (int i = 0; i < nwk; i++) {
-                atomic_store(&wk[i]->t, t);
-                send_go(wk[i], gen);
-            }
-            phase_parallel(tm, &acc, 0, split, t);
-            for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
-        } else phase_parallel(tm, &acc, 0, tm->nsm, t);
-        if (shared) adapt_step(&ad, wk, nwk);
-        phase_serial(tm, &acc, t);
-        if (tm->nlis) flush_events(tm);
-        if (tm->retired >= L->nblocks) break;
-        uint64_t next = NEVER;
-        awake = 0;
+        /* the earliest cycle an SM has to simulate, and the earliest with deferred work */
+        uint64_t nx = NEVER, ps = NEVER;
         for (int s = 0; s < tm->nsm; s++) {
-            uint64_t w = tm->smwake[s];
-            if (w < next) { next = w; awake = 0; }
-            if (w == next) awake++;
+            uint64_t c = tm->smpend[s] ? NEVER : sm_next(tm, s);
+            if (c < nx) nx = c;
+            if (tm->smpend[s] && tm->smat[s] - 1 < ps) ps = tm->smat[s] - 1;
         }
-        if (next == NEVER) {
+        if (nx == NEVER && ps == NEVER) {
             if (!L->fault) {
                 L->fault = WS_ERR_LAUNCH_FAILURE;
                 snprintf(L->fault_msg, sizeof L->fault_msg,
@@ -1432,26 +1480,52 @@ placed:;
             }
             break;
         }
-        t = next > t ? next : t + 1;
-        if ((++steps & 0xfff) == 0 && L->gpu->progress) ws_run_progress(L);
-        if (L->coop_ws && (steps & 0xfff) == 0 && ws_run_grid_stuck(L, &gb_armed, &gb_last)) {
+        int ran_ahead = 0;
+        if (nx <= ps) {   /* only once every SM has passed ps can none defer work to before it any more */
+            int ahead = ad.ahead && !lockstep;
+            uint64_t h = nx + (ahead ? WS_TM_AHEAD : 1);
+            int shared = 0;
+            if (nwk && !ahead) {
+                int runnable = 0;
+                for (int s = 0; s < tm->nsm; s++) runnable += !tm->smpend[s] && sm_next(tm, s) < h;
+                shared = runnable >= WS_TM_PAR_MIN_SMS;
+            }
+            if (shared) {
+                int gen = ++tm->gen;
+                for (int i = 0; i < nwk; i++) {
+                    atomic_store(&wk[i]->t, h);
+                    send_go(wk[i], gen);
+                }
+                phase_parallel(tm, &acc, 0, split, h);
+                for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
+            } else phase_parallel(tm, &acc, 0, tm->nsm, h);
+            ran_ahead = ahead;
+            if (ahead) L->cycle = nx;
+            ps = nx;   /* cycle by cycle: every SM has passed nx now (and the listeners get its events at once) */
+        }
+        if (!ran_ahead) {
+            phase_serial(tm, &acc, ps);
+            if (tm->nlis) flush_events(tm);
+            t = L->cycle = ps;
+            if (tm->retired >= L->nblocks) break;
+            if (nwk) adapt_step(&ad, wk, nwk, t);
+        }
+        /* every 4,096 steps, and at least every WS_TM_AHEAD * 16 cycles (the SMs running ahead cover many cycles in
+         * a step) */
+        if ((++steps & 0xfff) && L->cycle < next_look) continue;
+        next_look = L->cycle + WS_TM_AHEAD * 16;
+        if (L->gpu->progress) ws_run_progress(L);
+        if (L->coop_ws && ws_run_grid_stuck(L, &gb_armed, &gb_last)) {
             L->fault = WS_ERR_LAUNCH_FAILURE;
             snprintf(L->fault_msg, sizeof L->fault_msg,
                      "deadlock: the grid barrier (this_grid().sync()) of the cooperative kernel %s can never complete: "
                      "the blocks that have not finished wait at it", L->entry->name);
             break;
         }
-        if (L->max_inst && (steps & 0xfff) == 0) {
-            uint64_t sum = L->ninst;
-            for (int i = 0; i < L->npool; i++)
-                if (L->pool[i]->in_use) for (int wi = 0; wi < L->pool[i]->nwarps; wi++) sum += L->pool[i]->warps[wi].ninst;
-            if (sum > L->max_inst) {
-                L->fault = WS_ERR_LAUNCH_TIMEOUT;
-                snprintf(L->fault_msg, sizeof L->fault_msg, "watchdog: kernel %s exceeded %llu warp instructions",
-                         L->entry->name, (unsigned long long)L->max_inst);
-            }
-        }
+        watchdog(L);
     }
+    watchdog(L);   /* and at the end: whether a launch exceeded the limit does not depend on when it was looked at */
+    tm->ad = ad;
     for (int i = 0; i < nwk; i++) {   /* the workers sleep until the next launch */
         tacc *a = &wk[i]->acc;
         atomic_store(&wk[i]->park, 1);
@@ -1527,6 +1601,8 @@ placed:;
     free(tm->sms);
     free(tm->smwake);
     free(tm->smpend);
+    free(tm->smat);
+    tm->smat = NULL;
     tm->smwake = NULL;
     tm->smpend = NULL;
     tm->sms = NULL;
