@@ -79,6 +79,17 @@ static int ra_succ(const ws_func *f, int pc, int *s)
     return n;
 }
 
+/* out = what is live after instruction pc of f: the union of its successors' live-in sets (nw words each). */
+static void ra_live_out(const ws_func *f, const uint64_t *live, size_t nw, int pc, uint64_t *out)
+{
+    int sc[2], ns = ra_succ(f, pc, sc);
+    memset(out, 0, nw * sizeof *out);
+    for (int k = 0; k < ns; k++) {
+        const uint64_t *li = live + (size_t)sc[k] * nw;
+        for (size_t w = 0; w < nw; w++) out[w] |= li[w];
+    }
+}
+
 /* qsort order of keys (first appearance, then register number). */
 static int ra_cmp_key(const void *a, const void *b)
 {
@@ -109,17 +120,12 @@ int ws_ptx_regalloc(ws_func *f)
                 int r = f->regdecl[i].first - WS_SR_COUNT + k;
                 if (r >= 0 && r < nd) pred[r] = 1;
             }
-    int use[WS_INSN_NSRC + 6], def[4], nuse, ndef, nkill, sc[2];
+    int use[WS_INSN_NSRC + 6], def[4], nuse, ndef, nkill;
     /* 1. liveness: live-in = uses | (live-out minus kills), to a fixed point (backwards, so loops take few passes) */
     for (int changed = 1; changed;) {
         changed = 0;
         for (int pc = n - 1; pc >= 0; pc--) {
-            memset(out, 0, nw * sizeof *out);
-            int ns = ra_succ(f, pc, sc);
-            for (int k = 0; k < ns; k++) {
-                const uint64_t *li = live + (size_t)sc[k] * nw;
-                for (size_t w = 0; w < nw; w++) out[w] |= li[w];
-            }
+            ra_live_out(f, live, nw, pc, out);
             ra_operands(&f->code[pc], nd, use, &nuse, def, &ndef, &nkill);
             for (int k = 0; k < nkill; k++) out[def[k] >> 6] &= ~(1ull << (def[k] & 63));
             for (int k = 0; k < nuse; k++) bs_set(out, use[k]);
@@ -130,12 +136,7 @@ int ws_ptx_regalloc(ws_func *f)
     /* 2. interference: every write with what is live after it, and an instruction's writes with its reads */
     for (int r = 0; r < nd; r++) first[r] = -1;
     for (int pc = 0; pc < n; pc++) {
-        memset(out, 0, nw * sizeof *out);
-        int ns = ra_succ(f, pc, sc);
-        for (int k = 0; k < ns; k++) {
-            const uint64_t *li = live + (size_t)sc[k] * nw;
-            for (size_t w = 0; w < nw; w++) out[w] |= li[w];
-        }
+        ra_live_out(f, live, nw, pc, out);
         ra_operands(&f->code[pc], nd, use, &nuse, def, &ndef, &nkill);
         for (int k = 0; k < nuse; k++) if (first[use[k]] < 0) first[use[k]] = pc;
         for (int k = 0; k < ndef; k++) {

@@ -46,6 +46,18 @@ static int is_pred(const ws_func *f, int r)
     return 0;
 }
 
+/* out[r] = whether declared register r is live after instruction in at pc of f (live: a byte per register of each
+ * instruction's live-in, nd per instruction). */
+static void live_after(const ws_func *f, const ws_insn *in, int pc, const char *live, int nd, char *out)
+{
+    int succ[2], ns = 0, cond = in->guard >= 0, n = f->ncode;
+    if (in->op == WS_OP_BRA) { succ[ns++] = in->target; if (cond && pc + 1 < n) succ[ns++] = pc + 1; }
+    else if (in->iflags & WS_IF_ENDS) { if (cond && pc + 1 < n) succ[ns++] = pc + 1; }
+    else if (pc + 1 < n) succ[ns++] = pc + 1;
+    memset(out, 0, (size_t)nd);
+    for (int k = 0; k < ns; k++) for (int r = 0; r < nd; r++) out[r] |= live[(size_t)succ[k] * nd + r];
+}
+
 /* Check compacted function f against a liveness of its own over the declared operands; returns the slots saved. */
 static int verify(const ws_func *f, const char *name)
 {
@@ -60,12 +72,8 @@ static int verify(const ws_func *f, const char *name)
         changed = 0;
         for (int pc = n - 1; pc >= 0; pc--) {
             const ws_insn *in = ws_ptx_orig_insn(f, pc, &buf);
-            memset(out, 0, (size_t)nd);
-            int succ[2], ns = 0, cond = in->guard >= 0;
-            if (in->op == WS_OP_BRA) { succ[ns++] = in->target; if (cond && pc + 1 < n) succ[ns++] = pc + 1; }
-            else if (in->iflags & WS_IF_ENDS) { if (cond && pc + 1 < n) succ[ns++] = pc + 1; }
-            else if (pc + 1 < n) succ[ns++] = pc + 1;
-            for (int k = 0; k < ns; k++) for (int r = 0; r < nd; r++) out[r] |= live[(size_t)succ[k] * nd + r];
+            int cond = in->guard >= 0;
+            live_after(f, in, pc, live, nd, out);
             for (int k = 0; k < 4; k++) {
                 int r = in->d[k] - lo;
                 if (r >= 0 && r < nd && !cond && (k < in->nd || k == 1)) out[r] = 0;
@@ -83,12 +91,7 @@ static int verify(const ws_func *f, const char *name)
     }
     for (int pc = 0; pc < n; pc++) {
         const ws_insn *in = ws_ptx_orig_insn(f, pc, &buf);
-        memset(out, 0, (size_t)nd);
-        int succ[2], ns = 0, cond = in->guard >= 0;
-        if (in->op == WS_OP_BRA) { succ[ns++] = in->target; if (cond && pc + 1 < n) succ[ns++] = pc + 1; }
-        else if (in->iflags & WS_IF_ENDS) { if (cond && pc + 1 < n) succ[ns++] = pc + 1; }
-        else if (pc + 1 < n) succ[ns++] = pc + 1;
-        for (int k = 0; k < ns; k++) for (int r = 0; r < nd; r++) out[r] |= live[(size_t)succ[k] * nd + r];
+        live_after(f, in, pc, live, nd, out);
         for (int k = 0; k < 4; k++) {
             int d = in->d[k] - lo;
             if (d < 0 || d >= nd) continue;
