@@ -69,15 +69,21 @@ struct ws_run;
 typedef struct ws_shfl_map { uint32_t b, c, full, ok; uint8_t sub, valid; int8_t j[32]; } ws_shfl_map;
 #define WS_SHFL_MAPS 8           /* lane maps a warp keeps */
 
+#define WS_WARP_ALIGN 64         /* a host cache line: blocks' warp arrays are allocated at this alignment */
 struct ws_warp {
-    uint64_t *regs;          /* current frame's register window: regs[slot * WS_LANES + lane] */
+    /* what every instruction reads or writes, in the first 64 bytes (the timing model steps thousands of warps in
+     * turn, so each issue begins with this line missing from the host's caches) */
+    _Alignas(WS_WARP_ALIGN) uint64_t *regs;   /* current frame's register window: regs[slot * WS_LANES + lane] */
     const ws_insn *code;     /* current function's code */
     const ws_func *fn;
     ws_stk *stk;
-    int sp, stk_cap;
+    struct ws_run *L;
+    uint64_t ninst, nthread;
+    int sp;
+    int state;
+    int stk_cap;
     uint32_t full;           /* lanes that exist in this warp */
     uint32_t exited;         /* lanes that have exited */
-    int state;
     int bar_id;              /* barrier the warp waits at */
     uint32_t local_base;     /* current frame base in local space */
     uint8_t *local;          /* WS_LANES * local_stride bytes */
@@ -87,8 +93,6 @@ struct ws_warp {
     size_t reg_stack_slots;
     int warp_in_block;
     struct ws_block *blk;
-    struct ws_run *L;
-    uint64_t ninst, nthread;
     uint64_t gb_ninst;       /* cooperative launch: ninst when the warp last read the grid barrier's counter */
     struct ws_asyncq *async; /* cp.async copies not yet visible (timing mode; ops_async.c), or NULL */
     /* cp.async.bulk (ops_bulk.c): the global footprint of its last copy (runs: address, bytes) for the timing

@@ -230,7 +230,12 @@ static ws_block *block_new(ws_run *L)
         b = calloc(1, sizeof *b);
         if (!b) return NULL;
         b->nwarps = L->warps_per_block;
-        b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
+        /* each warp's first 64 bytes in one host cache line (struct ws_warp) */
+        void *p = NULL;
+        if (posix_memalign(&p, WS_WARP_ALIGN, sizeof *b->warps * (size_t)b->nwarps)) p = NULL;
+        if (!p) { free(b); return NULL; }
+        memset(p, 0, sizeof *b->warps * (size_t)b->nwarps);
+        b->warps = p;
     }
     if (b->smem_cap < L->smem_bytes + 16) {
         free(b->smem);
