@@ -100,11 +100,21 @@ static int pl_write_jump(unsigned char *at, const void *target)
     return pl_write_code(at, jump, sizeof jump);
 }
 
+/* the names the thunks of pl_write_missing pass, kept for the process's life (and in a list a global points to,
+ * so that LeakSanitizer, which does not read machine code, sees them referenced) */
+struct pl_kept { struct pl_kept *next; char name[]; };
+static struct pl_kept *pl_kept_names;
+
 /* Make the function at code address at call pl_missing(name) (a copy of name is kept). 0 on success. */
 static int pl_write_missing(unsigned char *at, const char *name)
 {
-    char *keep = strdup(name);
-    if (!keep) return -1;
+    size_t len = strlen(name);
+    struct pl_kept *k = malloc(sizeof *k + len + 1);
+    if (!k) return -1;
+    memcpy(k->name, name, len + 1);
+    k->next = pl_kept_names;
+    pl_kept_names = k;
+    char *keep = k->name;
     unsigned char thunk[WS_PL_THUNK_BYTES] = { 0x48, 0xbf, 0, 0, 0, 0, 0, 0, 0, 0,
                                                0x48, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xe0 };
     uint64_t a = (uint64_t)(uintptr_t)keep, f = (uint64_t)(uintptr_t)pl_missing;
