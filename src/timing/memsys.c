@@ -75,8 +75,10 @@ typedef struct ws_ms_bw {
     double rate;         /* units per cycle; <= 0: unlimited */
     unsigned shift;      /* a window is 1 << shift cycles */
     uint32_t nwin;       /* windows kept (power of two) */
-    uint64_t *tag;       /* window number + 1 */
+    uint64_t *tag;       /* window number + 1 + base: the window the entry holds */
     double *used;        /* cycle up to which the window's transfers are booked (its queue frontier) */
+    uint64_t base;       /* moved past every tag stored, it empties the ledger (ws_ms_bw_clear) */
+    uint64_t top;        /* the largest tag stored */
     uint64_t hint;       /* window where the last overflow landed */
     uint64_t last;       /* latest completion handed out */
 } ws_ms_bw;
@@ -245,11 +247,10 @@ static int ws_ms_bw_init(ws_ms_bw *b, double rate, unsigned shift, uint32_t nwin
     return b->tag && b->used ? 0 : -1;
 }
 
-/* Forget all reservations (time restarts at 0). */
+/* Forget all reservations (time restarts at 0): no tag stored so far can match a window any more. */
 static void ws_ms_bw_clear(ws_ms_bw *b)
 {
-    if (b->tag) memset(b->tag, 0, b->nwin * sizeof *b->tag);
-    if (b->used) memset(b->used, 0, b->nwin * sizeof *b->used);
+    b->base = b->top;
     b->hint = 0;
     b->last = 0;
 }
@@ -272,7 +273,12 @@ static uint64_t ws_ms_bw_take(ws_ms_bw *b, uint64_t t, double amount)
     for (uint32_t guard = 0;; guard++) {
         uint32_t i = (uint32_t)(w & (b->nwin - 1));
         double ws = (double)(w << b->shift), we = (double)((w + 1) << b->shift);
-        if (b->tag[i] != w + 1) { b->tag[i] = w + 1; b->used[i] = ws; }
+        uint64_t key = w + 1 + b->base;
+        if (b->tag[i] != key) {
+            b->tag[i] = key;
+            b->used[i] = ws;
+            if (key > b->top) b->top = key;
+        }
         double start = at > b->used[i] ? at : b->used[i];   /* used[]: the window's queue frontier */
         if (start < we) {
             double need = left / b->rate;
