@@ -53,6 +53,7 @@ typedef struct ws_ms_line {  /* a line's state beside its tag and LRU rank (ws_m
     uint8_t valid, dirty;
     uint8_t pf;          /* L2: sectors fetched only as the other half of a 64-byte DRAM pair, not yet asked for */
     uint8_t spend;       /* L1: sectors allocated by a store whose write-through is not yet acknowledged */
+    uint32_t epoch;      /* the cache's epoch its ready cycles belong to (ws_ms_new_launch) */
 } ws_ms_line;
 
 typedef struct ws_ms_cache {
@@ -64,6 +65,7 @@ typedef struct ws_ms_cache {
     uint8_t *rank;
     uint32_t *sgen;      /* per set: the generation its tags belong to */
     uint32_t gen;        /* the current generation (>= 1; calloc'd sets, at 0, are empty) */
+    uint32_t epoch;      /* a line of another epoch has its ready cycles and spend at 0 (the clock restarted) */
     ws_ms_line *lines;
     uint32_t sets, ways;
     size_t cap_lines;    /* lines allocated (the largest configuration) */
@@ -182,7 +184,15 @@ static ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln, size_t *base)
     if (c->sgen[set] != c->gen) return NULL;
     const uint64_t *tags = c->tags + b;
     for (uint32_t w = 0; w < c->ways; w++)
-        if (tags[w] == ln + 1) return &c->lines[b + w];
+        if (tags[w] == ln + 1) {
+            ws_ms_line *l = &c->lines[b + w];
+            if (l->epoch != c->epoch) {   /* as if ws_ms_new_launch had reset it */
+                memset(l->ready, 0, sizeof l->ready);
+                l->spend = 0;
+                l->epoch = c->epoch;
+            }
+            return l;
+        }
     return NULL;
 }
 
@@ -222,6 +232,7 @@ static ws_ms_line *ws_ms_alloc_at(ws_ms_cache *c, size_t base, uint64_t ln, uint
     }
     ws_ms_line *l = &c->lines[base + v];
     memset(l, 0, sizeof *l);
+    l->epoch = c->epoch;
     tags[v] = ln + 1;
     ws_ms_rank_touch(c, base, v);
     return l;
@@ -560,11 +571,14 @@ void ws_ms_flush(ws_memsys *ms)
 void ws_ms_new_launch(ws_memsys *ms)
 {
     for (int s = 0; s < ms->nsm; s++) ws_ms_cache_clear(&ms->l1[s]);
-    if (ms->l2.lines)
+    /* every line's ready cycles and spend read as 0 from now on (ws_ms_lookup); after 2^32 - 1 launches, reset
+     * for real so that no line's stale epoch can come round again */
+    if (++ms->l2.epoch == 0 && ms->l2.lines)
         for (size_t i = 0; i < ms->l2.cap_lines; i++) {
             ws_ms_line *l = &ms->l2.lines[i];
             memset(l->ready, 0, sizeof l->ready);
             l->spend = 0;
+            l->epoch = 0;
         }
     memset(ms->pipe, 0, sizeof *ms->pipe * (size_t)ms->nsm);
     ws_ms_bw_clear(&ms->dram);
