@@ -176,6 +176,7 @@ typedef struct tsm {
     uint64_t *addrs;           /* lane addresses of this cycle's WS_TE_MEM events (32 per event) */
     size_t naddrs, capaddrs;
     uint64_t now;              /* the cycle it simulates (its blocks' clock: SMs run ahead of each other) */
+    int active;                /* a block was placed on it in this launch (in ws_tm.actv) */
 } tsm;
 
 /* The engine measures which way is faster and keeps to the faster: the SMs stepping cycle by cycle with the workers
@@ -208,6 +209,10 @@ struct ws_tm {
     uint64_t *smwake;          /* per SM: min wake of its sub-partitions (dense: every cycle reads them all) */
     uint8_t *smpend;           /* per SM: it deferred work to the serial phase of cycle smat - 1 */
     uint64_t *smat;            /* per SM: its parallel phase has simulated every cycle before this one */
+    int *actv;                 /* the SMs a block was placed on in this launch, in order (the others have nothing
+                                * to simulate: the engine's loops go over these) */
+    int nactv;
+    int act_dirty;             /* an SM became active since actv was made */
     uint64_t age;
     uint64_t retired;
     int nregs;                 /* register slots per warp the scoreboard tracks */
@@ -521,6 +526,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
     tb->sm = s;
     b->sm = s;
     b->clock = &sm->now;
+    if (!sm->active) { sm->active = 1; tm->act_dirty = 1; }
     if (tm->nlis) emit(tm, s, WS_TE_BLOCK_PLACED, b->linear, t, t);
     if (sm->nblocks == 0) sm->busy_since = now;
     sm->nblocks++;
@@ -1134,10 +1140,10 @@ static void sm_advance(ws_tm *tm, tacc *acc, int s, uint64_t h)
     }
 }
 
-/* The parallel phase for SMs [s0, s1): each runs ahead to h. */
-static void phase_parallel(ws_tm *tm, tacc *acc, int s0, int s1, uint64_t h)
+/* The parallel phase for the active SMs actv[i0..i1): each runs ahead to h. */
+static void phase_parallel(ws_tm *tm, tacc *acc, int i0, int i1, uint64_t h)
 {
-    for (int s = s0; s < s1; s++) sm_advance(tm, acc, s, h);
+    for (int i = i0; i < i1; i++) sm_advance(tm, acc, tm->actv[i], h);
 }
 
 /* Lower the wake times of x's sub-partition and SM to x's ready cycle. */
@@ -1182,15 +1188,18 @@ static void sm_serial(ws_tm *tm, tacc *acc, int s, uint64_t t)
 /* The serial phase of cycle t: the deferred work of every SM that stopped at t, SM by SM. */
 static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
 {
-    for (int s = 0; s < tm->nsm; s++) if (tm->smpend[s] && tm->smat[s] - 1 == t) sm_serial(tm, acc, s, t);
+    for (int i = 0; i < tm->nactv; i++) {
+        int s = tm->actv[i];
+        if (tm->smpend[s] && tm->smat[s] - 1 == t) sm_serial(tm, acc, s, t);
+    }
 }
 
-/* A simulation thread beside the main one: it runs the parallel phase for its range of SMs [s0, s1). */
+/* A simulation thread beside the main one: it runs the parallel phase for its share of the active SMs. */
 typedef struct tworker {
     pthread_t th;
     ws_tm *tm;
     tacc acc;
-    int s0, s1;
+    int s0, s1;                /* its share of the active SMs: ws_tm.actv[s0..s1) */
     _Atomic uint64_t t;
     _Atomic int go, done, quit;
     _Atomic int park;          /* the main thread simulates alone for a while: sleep instead of spinning */
@@ -1350,7 +1359,7 @@ static int threads_for(const ws_run *L, int nsm)
     return (int)n;
 }
 
-/* SM range of thread i of n: contiguous, sizes differing by at most one. */
+/* Range of thread i of n over n items (the active SMs): contiguous, sizes differing by at most one. */
 static void thread_range(int i, int n, int nsm, int *s0, int *s1)
 {
     *s0 = (int)((int64_t)nsm * i / n);
@@ -1371,6 +1380,17 @@ static void watchdog(ws_run *L)
     }
 }
 
+/* List the active SMs in tm->actv and share them among the main thread (actv[0..*split)) and the nwk workers. */
+static void act_rebuild(ws_tm *tm, tworker **wk, int nwk, int *split)
+{
+    tm->nactv = 0;
+    for (int s = 0; s < tm->nsm; s++) if (tm->sms[s].active) tm->actv[tm->nactv++] = s;
+    tm->act_dirty = 0;
+    int i0;
+    thread_range(0, nwk + 1, tm->nactv, &i0, split);
+    for (int i = 0; i < nwk; i++) thread_range(i + 1, nwk + 1, tm->nactv, &wk[i]->s0, &wk[i]->s1);
+}
+
 /* The timing engine: run the launch, the SMs running ahead of each other (skipping idle cycles) between the serial
  * phases of the cycles with deferred work. */
 static void tm_engine(void *ctx, ws_run *L)
@@ -1384,6 +1404,8 @@ static void tm_engine(void *ctx, ws_run *L)
     tm->smwake = calloc((size_t)tm->nsm, sizeof *tm->smwake);   /* 0: every SM looks at cycle 0 */
     tm->smpend = calloc((size_t)tm->nsm, sizeof *tm->smpend);
     tm->smat = calloc((size_t)tm->nsm, sizeof *tm->smat);
+    tm->actv = calloc((size_t)tm->nsm, sizeof *tm->actv);
+    tm->nactv = 0;
     int nsp = d->subpartitions > 0 ? d->subpartitions : 4;
     if (nsp > 8) nsp = 8;
     for (int s = 0; s < tm->nsm; s++) {
@@ -1446,16 +1468,10 @@ placed:;
     uint32_t gb_last = 0;
     tacc acc;
     memset(&acc, 0, sizeof acc);
-    int nthreads = threads_for(L, tm->nsm), split = tm->nsm, nwk = pool_grow(tm, nthreads - 1);
+    int nthreads = threads_for(L, tm->nsm), split = 0, nwk = pool_grow(tm, nthreads - 1);
     tworker **wk = tm->wk;
-    if (nwk) {
-        int s0;
-        thread_range(0, nwk + 1, tm->nsm, &s0, &split);
-        for (int i = 0; i < nwk; i++) {
-            thread_range(i + 1, nwk + 1, tm->nsm, &wk[i]->s0, &wk[i]->s1);
-            memset(&wk[i]->acc, 0, sizeof wk[i]->acc);
-        }
-    }
+    for (int i = 0; i < nwk; i++) memset(&wk[i]->acc, 0, sizeof wk[i]->acc);
+    act_rebuild(tm, wk, nwk, &split);
     L->timed = 1;
     /* one cycle at a time where the serial phase of one SM reaches into others (clusters) or listeners see the events
      * cycle by cycle; else each SM may run up to WS_TM_AHEAD cycles ahead of the earliest one */
@@ -1467,7 +1483,9 @@ placed:;
     while (!L->fault) {
         /* the earliest cycle an SM has to simulate, and the earliest with deferred work */
         uint64_t nx = NEVER, ps = NEVER;
-        for (int s = 0; s < tm->nsm; s++) {
+        if (tm->act_dirty) act_rebuild(tm, wk, nwk, &split);
+        for (int i = 0; i < tm->nactv; i++) {
+            int s = tm->actv[i];
             uint64_t c = tm->smpend[s] ? NEVER : sm_next(tm, s);
             if (c < nx) nx = c;
             if (tm->smpend[s] && tm->smat[s] - 1 < ps) ps = tm->smat[s] - 1;
@@ -1487,7 +1505,10 @@ placed:;
             int shared = 0;
             if (nwk && !ahead) {
                 int runnable = 0;
-                for (int s = 0; s < tm->nsm; s++) runnable += !tm->smpend[s] && sm_next(tm, s) < h;
+                for (int i = 0; i < tm->nactv; i++) {
+                    int s = tm->actv[i];
+                    runnable += !tm->smpend[s] && sm_next(tm, s) < h;
+                }
                 shared = runnable >= WS_TM_PAR_MIN_SMS;
             }
             if (shared) {
@@ -1498,7 +1519,7 @@ placed:;
                 }
                 phase_parallel(tm, &acc, 0, split, h);
                 for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
-            } else phase_parallel(tm, &acc, 0, tm->nsm, h);
+            } else phase_parallel(tm, &acc, 0, tm->nactv, h);
             ran_ahead = ahead;
             if (ahead) L->cycle = nx;
             ps = nx;   /* cycle by cycle: every SM has passed nx now (and the listeners get its events at once) */
@@ -1603,6 +1624,8 @@ placed:;
     free(tm->smpend);
     free(tm->smat);
     tm->smat = NULL;
+    free(tm->actv);
+    tm->actv = NULL;
     tm->smwake = NULL;
     tm->smpend = NULL;
     tm->sms = NULL;
