@@ -341,16 +341,7 @@ void ws_functional_engine(ws_run *L)
                      "%llu of the grid's %llu blocks wait at it, the others finished without arriving",
                      L->entry->name, (unsigned long long)live, (unsigned long long)L->nblocks);
         }
-        if (L->max_inst && !L->fault) {
-            uint64_t sum = L->ninst;
-            for (uint64_t i = 0; i < hi; i++)
-                if (res[i]) for (int wi = 0; wi < res[i]->nwarps; wi++) sum += res[i]->warps[wi].ninst;
-            if (sum > L->max_inst) {
-                L->fault = WS_ERR_LAUNCH_TIMEOUT;
-                snprintf(L->fault_msg, sizeof L->fault_msg, "watchdog: kernel %s exceeded %llu warp instructions",
-                         L->entry->name, (unsigned long long)L->max_inst);
-            }
-        }
+        ws_run_watchdog(L);
         if (!progress && !finished && live && (live >= L->resident || L->next >= L->nblocks) && !L->fault) {
             L->fault = WS_ERR_LAUNCH_FAILURE;
             snprintf(L->fault_msg, sizeof L->fault_msg,

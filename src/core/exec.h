@@ -258,6 +258,8 @@ int ws_warp_step(ws_warp *w, struct ws_rec *r);
 int ws_run_grid_stuck(ws_run *L, int *armed, uint32_t *last);
 /* Report progress to the GPU's progress callback, if any (engines call it every so often). */
 void ws_run_progress(ws_run *L);
+/* Fault L when its warps have executed more instructions than --max-instructions allows. */
+void ws_run_watchdog(ws_run *L);
 /* Thread block clusters (cluster.c): the cluster shape of a launch of k (0 0 0: none) or CUDA's error for it; set
  * up a launch's clusters and their block order (cluster_order: the clusters' order, NULL for grid order); put a
  * starting block into its cluster; whether block b's whole cluster finished (b's own state outside clusters); a

@@ -313,6 +313,21 @@ void ws_run_progress(ws_run *L)
         g->progress(g->progress_ctx, L->entry->name, L->retired, L->nblocks, L->timed ? L->cycle : 0, L->ninst);
 }
 
+/* The watchdog (--max-instructions): fault launch L once its warps, retired and resident, have executed more
+ * instructions than allowed. */
+void ws_run_watchdog(ws_run *L)
+{
+    if (!L->max_inst || L->fault) return;
+    uint64_t sum = L->ninst;
+    for (int i = 0; i < L->npool; i++)
+        if (L->pool[i]->in_use) for (int wi = 0; wi < L->pool[i]->nwarps; wi++) sum += L->pool[i]->warps[wi].ninst;
+    if (sum > L->max_inst) {
+        L->fault = WS_ERR_LAUNCH_TIMEOUT;
+        snprintf(L->fault_msg, sizeof L->fault_msg, "watchdog: kernel %s exceeded %llu warp instructions",
+                 L->entry->name, (unsigned long long)L->max_inst);
+    }
+}
+
 /* Next block (grid-linear index) to start, honouring --block-order; -1 when all have started. */
 int64_t ws_run_next_block(ws_run *L)
 {

@@ -76,12 +76,7 @@ static void insn_body(FILE *out, const ws_ptx_module *m, const ws_func *f, int p
     ws_insn ib;
     ws_func fb;
     const ws_insn *in = ws_ptx_orig_insn(f, pc, &ib);
-    if (f->orig_ops) {
-        fb = *f;
-        fb.first_const = f->orig_first_const;
-        fb.nregs = f->orig_nregs;
-        f = &fb;
-    }
+    f = ws_ptx_orig_names(f, &fb);
     char buf[96];
     if (in->guard >= 0) fprintf(out, "@%s%s ", in->pneg ? "!" : "", ws_operand_name(f, in->guard, buf, sizeof buf));
     fputs(ws_opcode_name(in->op), out);

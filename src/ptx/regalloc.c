@@ -107,13 +107,13 @@ int ws_ptx_regalloc(ws_func *f)
     uint64_t *live = calloc((size_t)n * nw, sizeof *live);      /* live-in of every instruction */
     uint64_t *out = calloc(nw, sizeof *out);
     uint64_t *adj = calloc((size_t)nd * nw, sizeof *adj);       /* interference */
-    int *first = malloc(sizeof *first * (size_t)nd), *order = malloc(sizeof *order * (size_t)nd);
+    int *first = malloc(sizeof *first * (size_t)nd);
     int *color = malloc(sizeof *color * (size_t)nd), *ckind = malloc(sizeof *ckind * (size_t)nd);
     char *busy = calloc((size_t)nd, 1), *pred = calloc((size_t)nd, 1);
     int32_t *orig = malloc(sizeof *orig * (size_t)n * WS_ORIG_OPS);
     uint64_t *key = malloc(sizeof *key * (size_t)nd);
     int rc = -1;
-    if (!live || !out || !adj || !first || !order || !color || !ckind || !busy || !pred || !orig || !key) goto done;
+    if (!live || !out || !adj || !first || !color || !ckind || !busy || !pred || !orig || !key) goto done;
     for (int i = 0; i < f->nregdecl; i++)
         if (f->regdecl[i].kind == WS_RK_PRED)
             for (int k = 0; k < f->regdecl[i].count; k++) {
@@ -156,12 +156,11 @@ int ws_ptx_regalloc(ws_func *f)
     int nord = 0;
     for (int r = 0; r < nd; r++) if (first[r] >= 0) key[nord++] = (uint64_t)first[r] << 16 | (uint64_t)r;
     qsort(key, (size_t)nord, sizeof *key, ra_cmp_key);
-    for (int i = 0; i < nord; i++) order[i] = (int)(key[i] & 0xffff);
     int ncol = 0;
     const uint64_t *entry = live;
     for (int i = 0; i < nd; i++) color[i] = -1;
     for (int i = 0; i < nord; i++) {
-        int r = order[i], kind = pred[r];
+        int r = (int)(key[i] & 0xffff), kind = pred[r];
         int c = -1;
         if (!bs_has(entry, r)) {
             const uint64_t *a = adj + (size_t)r * nw;
@@ -185,12 +184,8 @@ int ws_ptx_regalloc(ws_func *f)
     int nfirst = WS_SR_COUNT + ncol, shift = f->first_const - nfirst;
     for (int pc = 0; pc < n; pc++) {
         ws_insn *in = &f->code[pc];
-        int32_t *o = orig + (size_t)pc * WS_ORIG_OPS;
-        int32_t *ops[WS_ORIG_OPS];
-        for (int k = 0; k < 4; k++) ops[k] = &in->d[k];
-        for (int k = 0; k < WS_INSN_NSRC; k++) ops[4 + k] = &in->s[k];
-        ops[4 + WS_INSN_NSRC] = &in->base;
-        ops[5 + WS_INSN_NSRC] = &in->guard;
+        int32_t *o = orig + (size_t)pc * WS_ORIG_OPS, *ops[WS_ORIG_OPS];
+        ws_ptx_insn_regs(in, ops);
         for (int k = 0; k < WS_ORIG_OPS; k++) {
             int32_t r = *ops[k];
             o[k] = r;
@@ -206,9 +201,19 @@ int ws_ptx_regalloc(ws_func *f)
     f->nregs = nfirst + f->nconst;
     rc = 1;
 done:
-    free(live); free(out); free(adj); free(first); free(order); free(color); free(ckind); free(busy); free(pred);
+    free(live); free(out); free(adj); free(first); free(color); free(ckind); free(busy); free(pred);
     free(orig); free(key);
     return rc;
+}
+
+/* The operand fields of in that may name a register, in ws_func.orig_ops order: d[4], s[WS_INSN_NSRC], base,
+ * guard. */
+void ws_ptx_insn_regs(ws_insn *in, int32_t *ops[WS_ORIG_OPS])
+{
+    for (int k = 0; k < 4; k++) ops[k] = &in->d[k];
+    for (int k = 0; k < WS_INSN_NSRC; k++) ops[4 + k] = &in->s[k];
+    ops[4 + WS_INSN_NSRC] = &in->base;
+    ops[5 + WS_INSN_NSRC] = &in->guard;
 }
 
 /* Instruction pc of f with its declared operands. */
@@ -217,10 +222,20 @@ const ws_insn *ws_ptx_orig_insn(const ws_func *f, int pc, ws_insn *buf)
     if (!f->orig_ops) return &f->code[pc];
     *buf = f->code[pc];
     const int32_t *o = f->orig_ops + (size_t)pc * WS_ORIG_OPS;
-    memcpy(buf->d, o, sizeof buf->d);
-    memcpy(buf->s, o + 4, sizeof buf->s);
-    buf->base = o[4 + WS_INSN_NSRC];
-    buf->guard = o[5 + WS_INSN_NSRC];
+    int32_t *ops[WS_ORIG_OPS];
+    ws_ptx_insn_regs(buf, ops);
+    for (int k = 0; k < WS_ORIG_OPS; k++) *ops[k] = o[k];
+    return buf;
+}
+
+/* f with the numbering as declared (see regalloc.h). */
+const ws_func *ws_ptx_orig_names(const ws_func *f, ws_func *buf)
+{
+    if (!f->orig_ops) return f;
+    *buf = *f;
+    buf->first_const = f->orig_first_const;
+    buf->nregs = f->orig_nregs;
+    buf->orig_ops = NULL;
     return buf;
 }
 
@@ -232,11 +247,8 @@ const ws_func *ws_ptx_orig_view(const ws_func *f, ws_func *buf, ws_insn **code_o
     ws_insn *code = malloc(sizeof *code * (size_t)(f->ncode > 0 ? f->ncode : 1));
     if (!code) return NULL;
     for (int pc = 0; pc < f->ncode; pc++) code[pc] = *ws_ptx_orig_insn(f, pc, &code[pc]);
-    *buf = *f;
+    ws_ptx_orig_names(f, buf);
     buf->code = code;
-    buf->first_const = f->orig_first_const;
-    buf->nregs = f->orig_nregs;
-    buf->orig_ops = NULL;
     *code_out = code;
     return buf;
 }

@@ -11,6 +11,13 @@
  * instructions, vector registers. Returns 1 when f was compacted, 0 when not, -1 when out of memory. */
 int ws_ptx_regalloc(ws_func *f);
 
+/* Point ops at the operand fields of in that may name a register, in ws_func.orig_ops order. */
+void ws_ptx_insn_regs(ws_insn *in, int32_t *ops[WS_ORIG_OPS]);
+
+/* f with first_const and nregs as declared, for naming operands of ws_ptx_orig_insn (a copy in buf; f itself when
+ * f was not compacted). */
+const ws_func *ws_ptx_orig_names(const ws_func *f, ws_func *buf);
+
 /* The instruction at pc of f with its operands as the PTX declared them (itself when f was not compacted). */
 const ws_insn *ws_ptx_orig_insn(const ws_func *f, int pc, ws_insn *buf);
 

@@ -173,6 +173,14 @@ static void ws_ms_cache_clear(ws_ms_cache *c)
     }
 }
 
+/* Line l's clock-dependent state (ready cycles, store acknowledgements) restarted at cycle 0, in epoch e. */
+static inline void ws_ms_line_restart(ws_ms_line *l, uint32_t e)
+{
+    memset(l->ready, 0, sizeof l->ready);
+    l->spend = 0;
+    l->epoch = e;
+}
+
 /* The line holding line number ln, or NULL (a cache of no capacity holds nothing); *base gets its set's first way
  * (for ws_ms_alloc_at). */
 static ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln, size_t *base)
@@ -186,11 +194,7 @@ static ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln, size_t *base)
     for (uint32_t w = 0; w < c->ways; w++)
         if (tags[w] == ln + 1) {
             ws_ms_line *l = &c->lines[b + w];
-            if (l->epoch != c->epoch) {   /* as if ws_ms_new_launch had reset it */
-                memset(l->ready, 0, sizeof l->ready);
-                l->spend = 0;
-                l->epoch = c->epoch;
-            }
+            if (l->epoch != c->epoch) ws_ms_line_restart(l, c->epoch);   /* as ws_ms_new_launch would have */
             return l;
         }
     return NULL;
@@ -201,7 +205,7 @@ static inline void ws_ms_rank_touch(ws_ms_cache *c, size_t base, uint32_t w)
 {
     uint8_t *r = c->rank + base;
     uint8_t old = r[w];
-    if (c->ways == WS_MS_L2_WAYS)
+    if (c->ways == WS_MS_L2_WAYS)   /* the usual shape, a fixed count: one 16-byte compare-and-add */
         for (uint32_t i = 0; i < WS_MS_L2_WAYS; i++) r[i] = (uint8_t)(r[i] + (r[i] < old));
     else
         for (uint32_t i = 0; i < c->ways; i++) r[i] = (uint8_t)(r[i] + (r[i] < old));
@@ -574,12 +578,7 @@ void ws_ms_new_launch(ws_memsys *ms)
     /* every line's ready cycles and spend read as 0 from now on (ws_ms_lookup); after 2^32 - 1 launches, reset
      * for real so that no line's stale epoch can come round again */
     if (++ms->l2.epoch == 0 && ms->l2.lines)
-        for (size_t i = 0; i < ms->l2.cap_lines; i++) {
-            ws_ms_line *l = &ms->l2.lines[i];
-            memset(l->ready, 0, sizeof l->ready);
-            l->spend = 0;
-            l->epoch = 0;
-        }
+        for (size_t i = 0; i < ms->l2.cap_lines; i++) ws_ms_line_restart(&ms->l2.lines[i], 0);
     memset(ms->pipe, 0, sizeof *ms->pipe * (size_t)ms->nsm);
     ws_ms_bw_clear(&ms->dram);
     ws_ms_bw_clear(&ms->l2bw);

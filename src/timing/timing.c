@@ -1359,25 +1359,11 @@ static int threads_for(const ws_run *L, int nsm)
     return (int)n;
 }
 
-/* Range of thread i of n over n items (the active SMs): contiguous, sizes differing by at most one. */
-static void thread_range(int i, int n, int nsm, int *s0, int *s1)
+/* The share [*s0, *s1) of thread i of n in count items (the active SMs): contiguous, sizes differing by one at most. */
+static void thread_range(int i, int n, int count, int *s0, int *s1)
 {
-    *s0 = (int)((int64_t)nsm * i / n);
-    *s1 = (int)((int64_t)nsm * (i + 1) / n);
-}
-
-/* The watchdog (--max-instructions): fault launch L once its warps have executed more instructions than allowed. */
-static void watchdog(ws_run *L)
-{
-    if (!L->max_inst || L->fault) return;
-    uint64_t sum = L->ninst;
-    for (int i = 0; i < L->npool; i++)
-        if (L->pool[i]->in_use) for (int wi = 0; wi < L->pool[i]->nwarps; wi++) sum += L->pool[i]->warps[wi].ninst;
-    if (sum > L->max_inst) {
-        L->fault = WS_ERR_LAUNCH_TIMEOUT;
-        snprintf(L->fault_msg, sizeof L->fault_msg, "watchdog: kernel %s exceeded %llu warp instructions",
-                 L->entry->name, (unsigned long long)L->max_inst);
-    }
+    *s0 = (int)((int64_t)count * i / n);
+    *s1 = (int)((int64_t)count * (i + 1) / n);
 }
 
 /* List the active SMs in tm->actv and share them among the main thread (actv[0..*split)) and the nwk workers. */
@@ -1405,7 +1391,6 @@ static void tm_engine(void *ctx, ws_run *L)
     tm->smpend = calloc((size_t)tm->nsm, sizeof *tm->smpend);
     tm->smat = calloc((size_t)tm->nsm, sizeof *tm->smat);
     tm->actv = calloc((size_t)tm->nsm, sizeof *tm->actv);
-    tm->nactv = 0;
     int nsp = d->subpartitions > 0 ? d->subpartitions : 4;
     if (nsp > 8) nsp = 8;
     for (int s = 0; s < tm->nsm; s++) {
@@ -1486,9 +1471,8 @@ placed:;
         if (tm->act_dirty) act_rebuild(tm, wk, nwk, &split);
         for (int i = 0; i < tm->nactv; i++) {
             int s = tm->actv[i];
-            uint64_t c = tm->smpend[s] ? NEVER : sm_next(tm, s);
-            if (c < nx) nx = c;
-            if (tm->smpend[s] && tm->smat[s] - 1 < ps) ps = tm->smat[s] - 1;
+            if (!tm->smpend[s]) { uint64_t c = sm_next(tm, s); if (c < nx) nx = c; }
+            else if (tm->smat[s] - 1 < ps) ps = tm->smat[s] - 1;
         }
         if (nx == NEVER && ps == NEVER) {
             if (!L->fault) {
@@ -1543,9 +1527,9 @@ placed:;
                      "the blocks that have not finished wait at it", L->entry->name);
             break;
         }
-        watchdog(L);
+        ws_run_watchdog(L);
     }
-    watchdog(L);   /* and at the end: whether a launch exceeded the limit does not depend on when it was looked at */
+    ws_run_watchdog(L);   /* and at the end: whether a launch exceeded the limit does not depend on when it was looked at */
     tm->ad = ad;
     for (int i = 0; i < nwk; i++) {   /* the workers sleep until the next launch */
         tacc *a = &wk[i]->acc;

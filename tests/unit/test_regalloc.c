@@ -28,11 +28,9 @@ static int slot_of(const ws_func *f, int r)
 {
     for (int pc = 0; pc < f->ncode; pc++) {
         const int32_t *o = f->orig_ops + (size_t)pc * WS_ORIG_OPS;
-        const ws_insn *in = &f->code[pc];
-        const int32_t *now[WS_ORIG_OPS] = { &in->d[0], &in->d[1], &in->d[2], &in->d[3] };
-        for (int k = 0; k < WS_INSN_NSRC; k++) now[4 + k] = &in->s[k];
-        now[4 + WS_INSN_NSRC] = &in->base;
-        now[5 + WS_INSN_NSRC] = &in->guard;
+        ws_insn in = f->code[pc];
+        int32_t *now[WS_ORIG_OPS];
+        ws_ptx_insn_regs(&in, now);
         for (int k = 0; k < WS_ORIG_OPS; k++) if (o[k] == r) return *now[k];
     }
     return -1;
