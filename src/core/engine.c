@@ -86,8 +86,15 @@ static int exec_one(ws_warp *w, ws_rec *r)
                 m = r->exec;
             }
     }
+    int gate = WS_GATE_RUN;
+    if ((in->iflags & WS_IF_GMEM) && L->gate && m) gate = L->gate(L->gate_ctx, w, r);
+    if (gate == WS_GATE_DEFER) {   /* as if it had not been reached: the engine runs it later */
+        top->pc--;
+        w->nthread -= (uint64_t)__builtin_popcount(r->active);
+        return WS_STEP_DEFERRED;
+    }
     w->ninst++;
-    if (m && w->state == WS_W_RUN) in->fn(w, in, m);
+    if (m && w->state == WS_W_RUN && gate == WS_GATE_RUN) in->fn(w, in, m);
     for (int i = 0; i < L->nobs; i++)
         if (L->obs[i]->post) L->obs[i]->post(L->obs[i]->ctx, w, r);
     return 1;
@@ -225,6 +232,7 @@ static uint64_t block_visit(ws_run *L, ws_block *b)
 int ws_warp_step(ws_warp *w, ws_rec *r)
 {
     int ran = exec_one(w, r);
+    if (ran == WS_STEP_DEFERRED) return ran;
     if (w->state == WS_W_YIELD) w->state = WS_W_RUN;   /* the timing engine interleaves blocks itself */
     if (w->state != WS_W_RUN) warp_stopped(w->L, w);
     return ran;

@@ -63,6 +63,7 @@ enum { WS_W_RUN, WS_W_BAR, WS_W_DONE, WS_W_FAULT, WS_W_YIELD };
 
 struct ws_block;
 struct ws_run;
+struct ws_rec;
 
 /* a shuffle's lane map for lane and clamp operands b and c that are the same in every lane (warp.c): each lane's
  * source lane and the in-range bits, for the warp's lanes full */
@@ -181,6 +182,10 @@ typedef struct ws_run {
     int nobs;
     void *user;                      /* per-launch data for observers */
     int timed;                       /* a timing engine runs the launch: `cycle` is the simulated SM clock */
+    /* the timing engine's say over instructions that touch global memory (WS_IF_GMEM), asked after their record is
+     * filled and before they execute (NULL: they execute): WS_GATE_* */
+    int (*gate)(void *ctx, ws_warp *w, struct ws_rec *r);
+    void *gate_ctx;
     uint64_t cycle;
     /* block scheduling */
     uint64_t nblocks, next;          /* blocks in the grid, next to start */
@@ -208,6 +213,11 @@ static inline uint64_t ws_warp_now(const ws_warp *w)
     return w->blk->clock ? *w->blk->clock : w->L->cycle;
 }
 
+/* What a gate says of an instruction: execute it now; leave it to the engine (nothing happened: ws_warp_step returns
+ * WS_STEP_DEFERRED); or the engine took its effect over (it counts as executed, its handler does not run). */
+enum { WS_GATE_RUN, WS_GATE_DEFER, WS_GATE_TAKEN };
+#define WS_STEP_DEFERRED 2
+
 /* An engine runs a launch's blocks (the functional scheduler, or the timing model). */
 typedef void (*ws_engine_fn)(void *ctx, ws_run *L);
 
@@ -233,6 +243,8 @@ struct ws_gpu {
 };
 
 /* --- executor services used by handlers --- */
+/* Apply atom/red in's operation with operands b, c to the value at p; returns the old value (ops_mem.c). */
+uint64_t ws_atomic_apply(const ws_insn *in, uint8_t *p, uint64_t b, uint64_t c);
 /* Record a fault for the launch and stop the warp. */
 void ws_fault(ws_warp *w, const ws_insn *in, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -383,7 +383,7 @@ WS_AVX2_PAIR(h_st_shared_b32, st_shared_1(w, in, mask, 4))
 WS_AVX2_PAIR(h_st_shared_b64, st_shared_1(w, in, mask, 8))
 
 /* Apply an atomic operation to the value at p; returns the old value. */
-static uint64_t atomic_apply(const ws_insn *in, uint8_t *p, uint64_t b, uint64_t c)
+uint64_t ws_atomic_apply(const ws_insn *in, uint8_t *p, uint64_t b, uint64_t c)
 {
     int t = in->type;
     unsigned sz = (unsigned)ws_type_size(t);
@@ -446,7 +446,7 @@ static void h_atom(ws_warp *w, const ws_insn *in, uint32_t mask)
     FOR_LANES(mask, {
         uint8_t *p = lane_ptr(w, in, l, sz);
         if (!p) return;
-        uint64_t old = atomic_apply(in, p, RG(b, l), RG(c, l));
+        uint64_t old = ws_atomic_apply(in, p, RG(b, l), RG(c, l));
         if (!is_red) RG(d, l) = old;
     });
 }

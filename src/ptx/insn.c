@@ -156,6 +156,7 @@ void ws_insn_classify(ws_insn *in)
         f |= WS_IF_ORDERED;
     if ((oi->cls & (WS_CLS_MEM | WS_CLS_SYNC)) || (of & WS_OF_VISIBLE)) f |= WS_IF_VISIBLE;
     if (access && in->space != WS_S_PARAM_K) f |= WS_IF_MEMSYS;
+    if ((f & WS_IF_SERIAL) || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_CP_ASYNC) f |= WS_IF_GMEM;
     if (of & WS_OF_TEX) f |= WS_IF_TEX;
     in->iflags = (uint16_t)f;
 }

@@ -101,6 +101,7 @@ enum ws_prmt_mode { WS_PRMT_INDEX, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRM
 #define WS_F_SYNCMEM 0x80000u  /* ld/st .volatile/.relaxed/.acquire/.release: a memory-model access (racecheck) */
 #define WS_F_RELEASE 0x100000u /* atom/red .release/.acq_rel: orders the thread's earlier accesses, as a fence before it */
 #define WS_F_DSMEM   0x200000u /* ld/st/atom/red .shared::cluster: the address may name a cluster partner's memory */
+#define WS_F_DEADD   0x400000u /* atom: no path reads its destination afterwards (regalloc's liveness) */
 
 /* pipelines (resolved per instruction from the table's pipe rule) */
 enum ws_pipe { WS_PIPE_INT, WS_PIPE_FP32, WS_PIPE_FP64, WS_PIPE_SFU, WS_PIPE_LSU, WS_PIPE_CTRL, WS_PIPE_TEX, WS_PIPE_TENSOR,
@@ -136,6 +137,8 @@ enum ws_lat {
 #define WS_IF_VISIBLE  0x0100u  /* effects beyond the thread's registers (memory, synchronisation, calls...) */
 #define WS_IF_MEMSYS   0x0200u  /* a memory access the memory system times (not kernel-parameter loads) */
 #define WS_IF_TEX      0x0400u  /* texture/surface access: its addresses come from the object (src/core/ops_tex.c) */
+#define WS_IF_GMEM     0x0800u  /* its handler may read or write global memory (WS_IF_SERIAL's, wmma.load): a timing
+                                 * engine's gate sees it first (ws_run.gate) */
 
 /* built-in functions a call may reach: the C library's and the device runtime's (CDP2, libcudadevrt) */
 enum { WS_BI_NONE, WS_BI_VPRINTF, WS_BI_ASSERTFAIL, WS_BI_MALLOC, WS_BI_FREE,

@@ -138,6 +138,10 @@ int ws_ptx_regalloc(ws_func *f)
     for (int pc = 0; pc < n; pc++) {
         ra_live_out(f, live, nw, pc, out);
         ra_operands(&f->code[pc], nd, use, &nuse, def, &ndef, &nkill);
+        ws_insn *cur = &f->code[pc];   /* an atom whose old value nothing reads (the timing engine may drop it) */
+        if (cur->op == WS_OP_ATOM && cur->d[0] >= WS_SR_COUNT && cur->d[0] < WS_SR_COUNT + nd &&
+            !bs_has(out, cur->d[0] - WS_SR_COUNT))
+            cur->flags |= WS_F_DEADD;
         for (int k = 0; k < nuse; k++) if (first[use[k]] < 0) first[use[k]] = pc;
         for (int k = 0; k < ndef; k++) {
             int d = def[k];

@@ -594,6 +594,13 @@ const ws_ms_counts *ws_ms_counts_get(const ws_memsys *ms) { return &ms->c; }
 /* End of a launch: dirty lines stay in L2 (written back when evicted or flushed, not counted here). */
 void ws_ms_end_launch(ws_memsys *ms) { (void)ms; }
 
+/* The fewest cycles from an L1 miss, write-through or atomic leaving an SM to its result being back there. */
+uint64_t ws_ms_min_latency(const ws_memsys *ms)
+{
+    unsigned l = ms->have_l2 && ms->lat_l2 < ms->lat_dram ? ms->lat_l2 : ms->lat_dram;
+    return l;
+}
+
 /* Latest cycle at which a queued L2, DRAM or atomic transfer completes. */
 uint64_t ws_ms_drain_cycle(const ws_memsys *ms)
 {
@@ -857,11 +864,52 @@ static void ws_ms_sector_chains(const uint64_t *a, int n, uint64_t ln, uint8_t *
     }
 }
 
+/* Where an access's accounting goes: counters, its own counts, and (parallel phase) the queue its L2 transfers wait
+ * in; q == NULL: L2 at once. */
+typedef struct ws_ms_ctx {
+    ws_ms_counts *c;
+    ws_ms_access_counts *a;
+    ws_ms_defer *q;
+} ws_ms_ctx;
+
+/* Append an L2 transfer of line ln's sectors in mask (partial: not wholly written) leaving the SM at t to q; returns
+ * its index (the L1's pending tag refers to it). */
+static uint32_t ws_ms_defer_req(ws_ms_defer *q, int kind, uint64_t ln, unsigned mask, unsigned partial, uint64_t t)
+{
+    if (q->nreq == q->capreq) {
+        q->capreq = q->capreq ? 2 * q->capreq : 256;
+        q->req = realloc(q->req, sizeof *q->req * q->capreq);
+    }
+    ws_ms_req *r = &q->req[q->nreq];
+    r->line = ln;
+    r->t = t;
+    r->done = 0;
+    r->kind = (uint8_t)kind;
+    r->mask = (uint8_t)mask;
+    r->partial = (uint8_t)partial;
+    r->owner = q->owner;
+    return q->nreq++;
+}
+
+/* The access being accounted waits for request i of q too (a sector still being filled); once per request. */
+static void ws_ms_defer_dep(ws_ms_defer *q, uint32_t i)
+{
+    if (q->ndep > q->dep0 && q->dep[q->ndep - 1] == i) return;
+    for (uint32_t k = q->dep0; k < q->ndep; k++) if (q->dep[k] == i) return;
+    if (q->ndep == q->capdep) {
+        q->capdep = q->capdep ? 2 * q->capdep : 256;
+        q->dep = realloc(q->dep, sizeof *q->dep * q->capdep);
+    }
+    q->dep[q->ndep++] = i;
+}
+
 /* Loads, stores or atomics (kind 0, 1, 2) of size bytes at the addresses items[0..nitems) (the active lanes'
  * global addresses, or the interleaved local words): one request; counters, caches, queues; returns the
- * completion cycle. */
+ * completion cycle. With x->q, the L2's part waits in the queue (atomics never do): a missing sector is marked
+ * pending in the L1 (ws_ms_pend tag) and the access depends on its request, as one that hits a pending sector;
+ * the returned cycle is then what the L1 alone gives. */
 static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int nitems, unsigned size, int kind,
-                             int local, uint64_t now)
+                             int local, uint64_t now, const ws_ms_ctx *x)
 {
     uint64_t ln[WS_MS_MAXLINES];
     uint8_t smk[WS_MS_MAXLINES];
@@ -869,9 +917,10 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
     int n = ws_ms_gather(items, nitems, size, ln, smk, kind == 1 ? bm : NULL, WS_MS_MAXLINES);
     unsigned sectors = 0;
     for (int i = 0; i < n; i++) sectors += (unsigned)__builtin_popcount(smk[i]);
-    ms->acc.requests++;
-    ms->acc.sectors += sectors;
-    ws_ms_counts *c = &ms->c;
+    x->a->requests++;
+    x->a->sectors += sectors;
+    ws_ms_counts *c = x->c;
+    ws_ms_defer *q = x->q;
     if (local) {
         if (kind == 0) { c->lld_requests++; c->lld_sectors += sectors; }
         else { c->lst_requests++; c->lst_sectors += sectors; }
@@ -894,11 +943,21 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
             if (l) { l->valid &= (uint8_t)~m; l->spend &= (uint8_t)~m; }
             uint8_t chain[4];
             ws_ms_sector_chains(items, nitems, ln[i], chain);
+            if (q) {
+                uint32_t r = ws_ms_defer_req(q, WS_MS_REQ_ATOMIC, ln[i], m, 0, ti);
+                memcpy(q->req[r].chain, chain, sizeof chain);
+                ws_ms_defer_dep(q, r);
+                continue;
+            }
             uint64_t f = ws_ms_l2_atomic(ms, ln[i], m, chain, ti);
             if (f > done) done = f;
             continue;
         }
-        unsigned hit = l ? (m & l->valid) : 0, miss = m & ~hit, counted = hit;
+        unsigned hit = l ? (m & l->valid) : 0;
+        if (!q && kind == 0 && hit)   /* at once (the serial phase): a fill a later access of this window asked for
+                                       * is not there yet at now */
+            for (unsigned s = 0; s < 4; s++) if (l->ready[s] >= WS_MS_PEND) hit &= ~(1u << s);
+        unsigned miss = m & ~hit, counted = hit;
         if (kind == 1 && l)
             for (unsigned s = 0; s < 4; s++)
                 if ((hit & l->spend & (1u << s)) && l->ready[s] > ti) counted &= ~(1u << s);
@@ -906,16 +965,24 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
         if (l) ws_ms_touch(l1, base, l);
         if (kind == 0) {
             for (unsigned s = 0; s < 4; s++)
-                if ((hit & (1u << s)) && !(l->spend & (1u << s)) && l->ready[s] > done) done = l->ready[s];
+                if ((hit & (1u << s)) && !(l->spend & (1u << s)) && l->ready[s] > done) {
+                    if (q && l->ready[s] >= WS_MS_PEND) ws_ms_defer_dep(q, (uint32_t)l->ready[s]);
+                    else done = l->ready[s];
+                }
             if (miss) {
-                uint64_t f = ws_ms_l2_read(ms, ln[i], miss, ti);
+                uint64_t f;
+                if (q) {
+                    uint32_t r = ws_ms_defer_req(q, WS_MS_REQ_READ, ln[i], miss, 0, ti);
+                    ws_ms_defer_dep(q, r);
+                    f = ws_ms_pend(q, r);
+                } else f = ws_ms_l2_read(ms, ln[i], miss, ti);
                 if (!l) { uint64_t et; uint8_t ed; l = ws_ms_alloc_at(l1, base, ln[i], &et, &ed); }
                 if (l) {
                     for (unsigned s = 0; s < 4; s++) if (miss & (1u << s)) l->ready[s] = f;
                     l->valid |= (uint8_t)miss;
                     l->spend &= (uint8_t)~miss;
                 }
-                if (f > done) done = f;
+                if (!q && f > done) done = f;
             }
         } else {
             /* stores: write through (local stores stay in L1), allocate the written sectors in L1 */
@@ -930,12 +997,47 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
                 unsigned partial = 0;
                 for (unsigned s = 0; s < 4; s++)
                     if ((m & (1u << s)) && bm[4 * i + s] != ~0u) partial |= 1u << s;
-                uint64_t ack = ws_ms_l2_write(ms, ln[i], m, partial, ti);
-                if (ack > ms->acc.store_ack) ms->acc.store_ack = ack;
+                if (q) ws_ms_defer_dep(q, ws_ms_defer_req(q, WS_MS_REQ_WRITE, ln[i], m, partial, ti));
+                else {
+                    uint64_t ack = ws_ms_l2_write(ms, ln[i], m, partial, ti);
+                    if (ack > x->a->store_ack) x->a->store_ack = ack;
+                }
             }
         }
     }
     return done;
+}
+
+/* Perform request i of SM sm's queue q (the serial phase, in (cycle, SM) order): its L2 transfer; the L1 sectors
+ * still waiting for it get its arrival. Returns the arrival (reads) or L2's acknowledgement (writes). */
+uint64_t ws_ms_req_do(ws_memsys *ms, int sm, ws_ms_defer *q, uint32_t i)
+{
+    ws_ms_req *r = &q->req[i];
+    if (r->kind == WS_MS_REQ_WRITE) return r->done = ws_ms_l2_write(ms, r->line, r->mask, r->partial, r->t);
+    if (r->kind == WS_MS_REQ_ATOMIC) return r->done = ws_ms_l2_atomic(ms, r->line, r->mask, r->chain, r->t);
+    uint64_t f = ws_ms_l2_read(ms, r->line, r->mask, r->t);
+    size_t base = 0;
+    ws_ms_line *l = ws_ms_lookup(&ms->l1[sm], r->line, &base);
+    if (l) {
+        uint64_t tag = ws_ms_pend(q, i);
+        for (unsigned s = 0; s < 4; s++) if (l->ready[s] == tag) l->ready[s] = f;
+    }
+    return r->done = f;
+}
+
+/* Start a new window of q: no requests, no dependencies; tags of the old window never match again. */
+void ws_ms_defer_reset(ws_ms_defer *q)
+{
+    q->nreq = q->ndep = q->dep0 = 0;
+    q->gen = (q->gen + 1) & 0x3fffffffu;
+}
+
+/* Free q's arrays. */
+void ws_ms_defer_free(ws_ms_defer *q)
+{
+    free(q->req);
+    free(q->dep);
+    memset(q, 0, sizeof *q);
 }
 
 /* Constant / kernel-parameter loads: the constant cache serves one distinct address per cycle. */
@@ -969,13 +1071,6 @@ static uint64_t ws_ms_shared_to(ws_memsys *ms, int sm, const uint64_t *addr, uin
     ms->pipe[sm] = t + wf;
     if (kind == 1) return t + wf;
     return t + (wf ? wf - 1 : 0) + ms->lat_smem + (kind == 2 ? ms->lat_smem : 0);
-}
-
-/* ws_ms_shared_to with the memory system's counters and last-access counts. */
-static uint64_t ws_ms_shared(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned size, int kind,
-                             uint64_t now)
-{
-    return ws_ms_shared_to(ms, sm, addr, mask, size, kind, now, &ms->c, &ms->acc);
 }
 
 /* The kind of a memory instruction as the accounting sees it: 0 load, 1 store, 2 atomic or reduction. */
@@ -1029,10 +1124,11 @@ static inline int ws_ms_one_space(const uint8_t *space)
 }
 
 /* Account one memory warp instruction of warp warp_key (a number unique among the resident warps; it places the
- * warp's local memory) on SM sm at cycle now; returns when its data is available / the store left the SM. */
-uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, uint64_t now)
+ * warp's local memory) on SM sm at cycle now into x; role/fw/fd: its shared-memory fusion (role < 0: look it up);
+ * returns when its data is available / the store left the SM (with x->q: as far as the L1 alone says). */
+static uint64_t ws_ms_access_to(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, int role, unsigned fw,
+                                int fd, uint64_t now, const ws_ms_ctx *x)
 {
-    memset(&ms->acc, 0, sizeof ms->acc);
     if (!rec || !rec->is_mem || !rec->exec || !rec->in) return now;
     if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
     const ws_insn *in = rec->in;
@@ -1055,17 +1151,15 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
         todo &= ~m;
         uint64_t f = now;
         if (sp == WS_S_SHARED) {
-            unsigned fw = 0;
-            int fd = 0;
-            int role = kind != 2 ? ws_ms_fusion(ms, rec->fn, in, &fw, &fd) : WS_MS_FUSE_NONE;
-            f = ws_ms_shared_fused(ms, sm, rec, m, kind, role, fw, fd, now, &ms->c, &ms->acc);
+            int r = kind == 2 ? WS_MS_FUSE_NONE : role >= 0 ? role : ws_ms_fusion(ms, rec->fn, in, &fw, &fd);
+            f = ws_ms_shared_fused(ms, sm, rec, m, kind, r, fw, fd, now, x->c, x->a);
         } else if (sp == WS_S_GLOBAL) {
             uint64_t it[32];
             int n = 0;
-            if (m == 0xffffffffu) f = ws_ms_global(ms, sm, rec->addr, 32, size, kind, 0, now);   /* every lane */
+            if (m == 0xffffffffu) f = ws_ms_global(ms, sm, rec->addr, 32, size, kind, 0, now, x);   /* every lane */
             else {
                 for (uint32_t t = m; t; t &= t - 1) it[n++] = rec->addr[__builtin_ctz(t)];
-                f = ws_ms_global(ms, sm, it, n, size, kind, 0, now);
+                f = ws_ms_global(ms, sm, it, n, size, kind, 0, now, x);
             }
         } else if (sp == WS_S_LOCAL) {
             /* local memory is interleaved by 32-bit words across the warp's lanes: word k of lane l's frame is at
@@ -1081,7 +1175,7 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
                     it[n++] = base + (off >> 2) * 128 + (uint64_t)l * 4 + (off & 3);
                 }
             }
-            f = ws_ms_global(ms, sm, it, n, size > 4 ? 4 : size, kind == 2 ? 1 : kind, 1, now);
+            f = ws_ms_global(ms, sm, it, n, size > 4 ? 4 : size, kind == 2 ? 1 : kind, 1, now, x);
         } else if (sp == WS_S_DSMEM) {
             /* another block's shared memory through the SM-to-SM network of the GPC: no cache, no sectors */
             f = now + WS_MS_LAT_DSMEM;
@@ -1093,26 +1187,62 @@ uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_re
     return done;
 }
 
-/* The accesses of one matrix or asynchronous-copy warp instruction (see memsys.h). */
-uint64_t ws_ms_matrix(ws_memsys *ms, int sm, const ws_mx_access *acc, int n, int is_write, uint64_t now)
+/* Account one memory warp instruction of warp warp_key on SM sm at cycle now (see memsys.h). */
+uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, uint64_t now)
 {
     memset(&ms->acc, 0, sizeof ms->acc);
+    ws_ms_ctx x = { &ms->c, &ms->acc, NULL };
+    return ws_ms_access_to(ms, sm, warp_key, rec, -1, 0, 0, now, &x);
+}
+
+/* The parallel part of an access (see memsys.h). */
+uint64_t ws_ms_access_l1(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, int role, unsigned fw, int fd,
+                         uint64_t now, ws_ms_counts *c, ws_ms_access_counts *a, ws_ms_defer *q)
+{
+    memset(a, 0, sizeof *a);
+    q->dep0 = q->ndep;
+    ws_ms_ctx x = { c, a, q };
+    return ws_ms_access_to(ms, sm, warp_key, rec, role < 0 ? WS_MS_FUSE_NONE : role, fw, fd, now, &x);
+}
+
+/* The accesses of one matrix or asynchronous-copy warp instruction into x (see memsys.h). */
+static uint64_t ws_ms_matrix_to(ws_memsys *ms, int sm, const ws_mx_access *acc, int n, int is_write, uint64_t now,
+                                const ws_ms_ctx *x)
+{
     if (sm < 0 || sm >= ms->nsm) sm = ((sm % ms->nsm) + ms->nsm) % ms->nsm;
     uint64_t done = now;
     for (int k = 0; k < n; k++) {
         const ws_mx_access *a = &acc[k];
         if (!a->mask) continue;
         uint64_t f;
-        if (a->space == WS_S_SHARED) f = ws_ms_shared(ms, sm, a->addr, a->mask, a->size, is_write, now);
+        if (a->space == WS_S_SHARED) f = ws_ms_shared_to(ms, sm, a->addr, a->mask, a->size, is_write, now, x->c, x->a);
         else {
             uint64_t it[32];
             int m = 0;
             for (uint32_t t = a->mask; t; t &= t - 1) it[m++] = a->addr[__builtin_ctz(t)];
-            f = ws_ms_global(ms, sm, it, m, a->size, is_write, 0, now);
+            f = ws_ms_global(ms, sm, it, m, a->size, is_write, 0, now, x);
         }
         if (f > done) done = f;
     }
     return done;
+}
+
+/* The accesses of one matrix or asynchronous-copy warp instruction (see memsys.h). */
+uint64_t ws_ms_matrix(ws_memsys *ms, int sm, const ws_mx_access *acc, int n, int is_write, uint64_t now)
+{
+    memset(&ms->acc, 0, sizeof ms->acc);
+    ws_ms_ctx x = { &ms->c, &ms->acc, NULL };
+    return ws_ms_matrix_to(ms, sm, acc, n, is_write, now, &x);
+}
+
+/* The parallel part of a matrix load's accesses (see memsys.h). */
+uint64_t ws_ms_matrix_l1(ws_memsys *ms, int sm, const ws_mx_access *acc, int n, uint64_t now, ws_ms_counts *c,
+                         ws_ms_access_counts *a, ws_ms_defer *q)
+{
+    memset(a, 0, sizeof *a);
+    q->dep0 = q->ndep;
+    ws_ms_ctx x = { c, a, q };
+    return ws_ms_matrix_to(ms, sm, acc, n, 0, now, &x);
 }
 
 /* A bulk copy's global footprint (runs of address, bytes): the TMA unit's traffic goes to L2 without the L1 and

@@ -35,6 +35,37 @@ typedef struct ws_ms_access_counts {
 
 typedef struct ws_memsys ws_memsys;
 
+/* An L2 transfer that the parallel part of an access (ws_ms_access_l1) leaves to the serial phase: the L1 missed
+ * the sectors in mask of line `line` (a read), or writes them through (a write). */
+enum { WS_MS_REQ_READ, WS_MS_REQ_WRITE, WS_MS_REQ_ATOMIC };
+typedef struct ws_ms_req {
+    uint64_t line;        /* line number (address / 128) */
+    uint64_t t;           /* cycle it leaves the SM */
+    uint64_t done;        /* ws_ms_req_do: when the data is back at the SM / L2 acknowledged the write */
+    uint32_t owner;       /* the caller's: ws_ms_defer.owner when it was queued */
+    uint8_t kind, mask, partial;   /* WS_MS_REQ_*, sectors, sectors not wholly written */
+    uint8_t chain[4];     /* atomics: per sector, the most lanes operating on one word (they follow one another) */
+} ws_ms_req;
+
+/* An SM's queue of such transfers over one window of cycles, and the requests each access waits for. An L1 sector
+ * whose fill is queued holds ws_ms_pend(q, i) as its arrival until the serial phase performs request i. */
+typedef struct ws_ms_defer {
+    ws_ms_req *req;
+    uint32_t nreq, capreq;
+    uint32_t *dep;        /* request indices accesses wait for: an access's are dep[dep0..ndep) */
+    uint32_t ndep, capdep, dep0;
+    uint32_t owner;       /* stamped on the requests queued from now on */
+    uint32_t gen;         /* the window, in the pending tags */
+} ws_ms_defer;
+/* Tags of pending fills are at least WS_MS_PEND (above every cycle a simulation reaches). */
+#define WS_MS_PEND (1ull << 62)
+/* The pending tag of request i of q. */
+static inline uint64_t ws_ms_pend(const ws_ms_defer *q, uint32_t i) { return WS_MS_PEND | (uint64_t)q->gen << 32 | i; }
+/* Start a new window of q (requests and dependencies dropped). */
+void ws_ms_defer_reset(ws_ms_defer *q);
+/* Free q's arrays. */
+void ws_ms_defer_free(ws_ms_defer *q);
+
 /* Create the memory system of device dev (caches empty). */
 ws_memsys *ws_ms_create(const ws_device *dev);
 /* Destroy it. */
@@ -60,6 +91,25 @@ void ws_ms_end_launch(ws_memsys *ms);
  * warps do not share local lines. ws_ms_access uses the SM number as the key. Not thread-safe: the L2, DRAM and
  * atomic queues are shared by all SMs, so calls must come in a deterministic order for reproducible results. */
 uint64_t ws_ms_access_warp(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, uint64_t now);
+/* The part of ws_ms_access_warp that is SM sm's own, for the timing model's parallel phase (calls for different
+ * SMs may run at once): coalescing, the L1 and its data path, shared-memory banks, constants; counters into *c,
+ * this access's counts into *a. The L2 transfers it needs are queued in q (from q->nreq on, stamped with q->owner)
+ * for ws_ms_req_do in the serial phase, and the access waits for the requests q->dep[q->dep0..q->ndep) (its own
+ * misses and sectors still being filled for earlier ones; loads: its data, stores: their acknowledgements). Returns
+ * the completion the L1 alone gives. role/fw/fd: its shared-memory fusion (ws_ms_fusion's). An atomic's L1 part
+ * (dropping stale copies) happens here, its operation at L2 is a request. */
+uint64_t ws_ms_access_l1(ws_memsys *ms, int sm, uint64_t warp_key, const ws_rec *rec, int role, unsigned fw, int fd,
+                         uint64_t now, ws_ms_counts *c, ws_ms_access_counts *a, ws_ms_defer *q);
+/* ws_ms_access_l1 for the accesses of a matrix load (ws_ms_matrix's, no writes). */
+uint64_t ws_ms_matrix_l1(ws_memsys *ms, int sm, const ws_mx_access *acc, int n, uint64_t now, ws_ms_counts *c,
+                         ws_ms_access_counts *a, ws_ms_defer *q);
+/* The fewest cycles between an access's L2 transfer leaving its SM and its result (data, acknowledgement, atomic's
+ * old value) being back there: what the serial phase works out is never needed sooner. */
+uint64_t ws_ms_min_latency(const ws_memsys *ms);
+/* Perform request i of SM sm's queue q in the serial phase, in (cycle, SM) order of the accesses: its L2 part; the
+ * SM's L1 sectors waiting for it get its arrival. Returns (and sets q->req[i].done) when the data is back at the SM
+ * (read) or L2 acknowledged it (write). */
+uint64_t ws_ms_req_do(ws_memsys *ms, int sm, ws_ms_defer *q, uint32_t i);
 /* What the most recent access added to the counters. */
 const ws_ms_access_counts *ws_ms_last_access(const ws_memsys *ms);
 /* ws_ms_access_warp for an access whose executing lanes are all in shared memory, with the instruction's fusion

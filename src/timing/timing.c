@@ -11,6 +11,7 @@
 #include "timing.h"
 #include "../core/observe.h"
 #include "tm_um.h"
+#include "../core/stage.h"
 
 const char *const ws_stall_names[WS_ST_COUNT] = {
     "barrier", "long_scoreboard", "short_scoreboard", "wait", "math_pipe_throttle", "lg_throttle",
@@ -101,7 +102,6 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     int reason;                /* why it is not ready before `ready` */
     int waiting_bar;           /* parked at a barrier */
     int npipe;                 /* pipeline of its next instruction */
-    int nserial;               /* its next instruction runs in the serial phase (WS_IF_SERIAL) */
     uint64_t ready_saved;      /* `ready` when it was picked for a deferred issue (stall accounting) */
     uint64_t bar_since;        /* cycle it arrived at the barrier it waits at (events) */
     uint64_t age;              /* arrival order (greedy-then-oldest) */
@@ -118,6 +118,9 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     ws_mx_access *mx;          /* the accesses of its last wmma.load/store or cp.async (for the serial phase) */
     int nmx;
     uint64_t st_ack;           /* when L2 has acknowledged its global stores (its block retires no earlier) */
+    uint32_t gen;              /* its block's placement (a record of an earlier occupant of this slot is stale) */
+    int nwb;                   /* atomics whose old values the serial phase has yet to write to its registers */
+    uint64_t fresh;            /* the window it was last listed in its SM's fresh list */
 } tw;
 
 typedef struct tblk {
@@ -143,15 +146,52 @@ typedef struct tsp {          /* SM sub-partition: one warp scheduler */
     int free_slot;             /* the instruction just issued took no cycle of its own: another may issue now */
 } tsp;
 
-/* work an SM defers from the parallel phase of a cycle to the serial phase (in SM order, so results do not
- * depend on how many threads simulate the SMs) */
-enum { PD_ISSUE, PD_MEMSYS, PD_RETIRE, PD_CLUSTER };
-typedef struct tpend {
+/* Work an SM leaves to the serial phase that closes a window, in the order it issued it; the serial phase takes all
+ * SMs' in (cycle, SM, order), so results do not depend on how many threads simulate the SMs. */
+enum {
+    IT_REQ,       /* an L2 transfer of an access's parallel part (a: its request in the SM's queue) */
+    IT_STORE,     /* a captured store's bytes to global memory (a, b: its segments in the SM's stage) */
+    IT_ATOM,      /* a captured atomic (a: the capture in the SM's stage): applied to global memory */
+    IT_EXEC,      /* an instruction left whole to the serial phase (its warp waits: x) */
+    IT_MEMSYS,    /* an access timed whole in the serial phase (b: its record in recs) */
+    IT_RETIRE,    /* a finished block (tb) */
+    IT_CLUSTER    /* a warp of tb's block finished (its cluster's barrier may complete) */
+};
+typedef struct titem {
+    uint64_t t;                /* the cycle it was issued at */
+    void *p;                   /* IT_ATOM, IT_EXEC: the warp; IT_RETIRE, IT_CLUSTER: the block */
+    uint32_t a, b;
     int kind;
-    tw *x;                     /* PD_ISSUE / PD_MEMSYS: the warp */
-    tblk *tb;                  /* PD_RETIRE: the finished block; PD_CLUSTER: the block a warp of finished */
-    ws_rec rec;                /* PD_MEMSYS: the shared/local access to account */
-} tpend;
+} titem;
+
+/* An access whose completion waits for L2 transfers of the serial phase (ws_ms_access_l1's requests). */
+enum { ACS_LOAD, ACS_STORE, ACS_WMMA, ACS_CP };
+typedef struct tacs {
+    tw *x;
+    uint32_t gen;              /* x->gen when it was made */
+    uint32_t dep0, ndep;       /* the requests it waits for: the SM's q.dep[dep0..dep0 + ndep) */
+    uint64_t known;            /* its completion as far as the L1 goes */
+    const ws_insn *in;
+    uint8_t kind;              /* ACS_*: loads and wmma.load: their registers; stores: x->st_ack; cp.async: its
+                                * group's completion (x->cp.open) */
+    uint8_t shared;            /* its first access is in shared memory */
+    const ws_func *fn;
+    /* for listeners: the event's */
+    uint32_t rec;              /* its record: the SM's recs[rec] */
+    ws_ms_access_counts cnt;   /* what it counted */
+    uint64_t t;                /* the cycle it issued at */
+} tacs;
+
+/* What the gate did with the instruction being stepped: nothing, captured a store, captured an atomic. */
+enum { GK_NONE, GK_STORE, GK_ATOM };
+
+/* Pending tags in a register's ready cycle (x->rr): at least WS_MS_PEND, so that nothing waiting on one issues
+ * before the serial phase sets the real cycle; TAG_ACS for an access's data (a load's, an atomic's old value),
+ * TAG_MEM for one timed whole in the serial phase; TAG_WAIT for a warp that waits for the serial phase itself. */
+#define TAG_ACS (WS_MS_PEND | (1ull << 60))
+#define TAG_MEM (WS_MS_PEND | (1ull << 58))
+#define TAG_WAIT (WS_MS_PEND | (1ull << 57))
+#define IS_PEND(v) ((v) >= WS_MS_PEND && (v) != NEVER)
 
 /* per-thread accumulators */
 typedef struct tacc {
@@ -164,8 +204,18 @@ typedef struct tacc {
 } tacc;
 
 typedef struct tsm {
-    tpend *pend;               /* deferred work of the current cycle */
-    int npend, cappend;
+    titem *it;                 /* work left to this window's serial phase, in issue order */
+    uint32_t nit, capit;
+    ws_ms_defer q;             /* the L2 transfers of this window's accesses */
+    ws_stage st;               /* this window's captured global writes */
+    tacs *acs;                 /* accesses waiting for transfers */
+    uint32_t nacs, capacs;
+    ws_rec *recs;              /* records of accesses timed whole in the serial phase (IT_MEMSYS) */
+    uint32_t nrecs, caprecs;
+    tw **fresh;                /* warps whose ready cycle may hold a pending tag: looked at after the serial phase */
+    uint32_t nfresh, capfresh;
+    int gk;                    /* what the gate did with the instruction being stepped (GK_*) */
+    uint32_t ga, gb;           /* and where it put it */
     tsp sp[8];
     int nsp;
     int nblocks;               /* resident blocks */
@@ -179,24 +229,6 @@ typedef struct tsm {
     int active;                /* a block was placed on it in this launch (in ws_tm.actv) */
 } tsm;
 
-/* The engine measures which way is faster and keeps to the faster: the SMs stepping cycle by cycle with the workers
- * sharing each cycle's parallel phase, or the SMs running ahead on the main thread alone (each SM simulates its own
- * cycles up to its next deferred work, which keeps its warps' state in the processor's caches, but leaves too little
- * work between two serial phases to share). A trial is one window of WS_TM_WINDOW simulated cycles each way, by the
- * wall clock per cycle; the faster runs the next WS_TM_TRIAL_EVERY windows, then it tries again. Neither way changes
- * a result: only the speed depends on the clock. */
-#define WS_TM_WINDOW 512
-#define WS_TM_TRIAL_EVERY 16
-
-/* The state of that choice. */
-typedef struct tadapt {
-    int ahead;         /* this window runs ahead on the main thread alone (the workers sleep) */
-    int win;           /* 0: the trial's window with workers, 1: ahead, then windows since the trial + 2 */
-    uint64_t t0;       /* this window's start (ns) */
-    uint64_t c0;       /* and its first simulated cycle */
-    double ns_par;     /* ns per cycle of the trial's window with workers */
-} tadapt;
-
 struct ws_tm {
     const ws_device *dev;
     ws_memsys *ms;
@@ -207,7 +239,6 @@ struct ws_tm {
     tsm *sms;
     int nsm;
     uint64_t *smwake;          /* per SM: min wake of its sub-partitions (dense: every cycle reads them all) */
-    uint8_t *smpend;           /* per SM: it deferred work to the serial phase of cycle smat - 1 */
     uint64_t *smat;            /* per SM: its parallel phase has simulated every cycle before this one */
     int *actv;                 /* the SMs a block was placed on in this launch, in order (the others have nothing
                                 * to simulate: the engine's loops go over these) */
@@ -234,8 +265,18 @@ struct ws_tm {
     struct tworker **wk;       /* simulation threads beside the main one, kept from launch to launch */
     int nwk;
     int gen;                   /* the last generation of work handed to them */
-    tadapt ad;                 /* the speed choice, carried from launch to launch: a program of many short launches
-                                * does not try both ways in every one */
+    _Atomic int next_act;      /* the parallel phase: the next of actv[] a thread takes */
+    uint64_t win;              /* cycles per window (1: cycle by cycle) */
+    uint64_t win_end;          /* the end of the current window (its first cycle not simulated) */
+    uint64_t nwin;             /* windows so far (the fresh lists' stamp) */
+    uint64_t last_retire;      /* the cycle the launch's last block retired at */
+    int um_live;               /* managed memory is in use: accesses are timed in the serial phase (page faults) */
+    uint32_t *cnt;             /* the serial phase's ordering: items per cycle of the window, then their places */
+    uint32_t capord;
+    uint64_t *sorted;          /* items in (cycle, SM, order): SM << 32 | index */
+    uint32_t capsorted;
+    ws_tm_event *batch;        /* a window's events for the listeners, in order */
+    size_t capbatch;
 };
 
 static void pool_stop(ws_tm *tm);
@@ -259,6 +300,9 @@ void ws_tm_destroy(ws_tm *tm)
     pool_stop(tm);
     ws_ms_destroy(tm->ms);
     free(tm->fns);
+    free(tm->cnt);
+    free(tm->sorted);
+    free(tm->batch);
     pthread_mutex_destroy(&tm->fns_lock);
     tm_um_free(&tm->um);
     free(tm);
@@ -303,8 +347,8 @@ void ws_tm_remove_listener(ws_tm *tm, const ws_tm_listener *l)
         }
 }
 
-/* Append an event to SM s's batch (only called when someone listens). */
-static ws_tm_event *emit(ws_tm *tm, int s, int kind, uint64_t block, uint64_t t0, uint64_t t1)
+/* Append an event made at cycle `at` to SM s's batch (only called when someone listens). */
+static ws_tm_event *emit(ws_tm *tm, int s, int kind, uint64_t block, uint64_t t0, uint64_t t1, uint64_t at)
 {
     tsm *sm = &tm->sms[s];
     if (sm->nev == sm->capev) {
@@ -330,22 +374,46 @@ static ws_tm_event *emit(ws_tm *tm, int s, int kind, uint64_t block, uint64_t t0
     e->requests = e->sectors = e->wavefronts = e->conflicts = 0;
     e->addr = NULL;
     e->addr_index = UINT32_MAX;
+    e->at = at;
     return e;
 }
 
-/* Hand every SM's batch to the listeners, SM by SM. */
+/* Hand the window's events to the listeners in one batch: each SM's by the cycle they were made in (in the order
+ * it made them), the SMs' merged by cycle, SM by SM. */
 static void flush_events(ws_tm *tm)
 {
+    size_t total = 0;
     for (int s = 0; s < tm->nsm; s++) {
         tsm *sm = &tm->sms[s];
-        if (!sm->nev) continue;
-        for (size_t k = 0; k < sm->nev; k++)   /* the address pool is stable now */
+        for (size_t k = 0; k < sm->nev; k++) {   /* the address pool is stable now */
             if (sm->ev[k].addr_index != UINT32_MAX) sm->ev[k].addr = sm->addrs + (size_t)sm->ev[k].addr_index * 32;
-        for (int i = 0; i < tm->nlis; i++)
-            if (tm->lis[i]->events) tm->lis[i]->events(tm->lis[i]->ctx, tm->L, sm->ev, sm->nev);
-        sm->nev = 0;
-        sm->naddrs = 0;
+            /* insertion into the sorted prefix: nearly in order already (only the serial phase's come late) */
+            ws_tm_event e = sm->ev[k];
+            size_t j = k;
+            while (j > 0 && sm->ev[j - 1].at > e.at) { sm->ev[j] = sm->ev[j - 1]; j--; }
+            sm->ev[j] = e;
+        }
+        total += sm->nev;
     }
+    if (!total) return;
+    if (total > tm->capbatch) {
+        tm->capbatch = total;
+        tm->batch = realloc(tm->batch, sizeof *tm->batch * total);
+    }
+    size_t n = 0, *pos = calloc((size_t)tm->nsm, sizeof *pos);
+    while (n < total) {   /* the SM whose next event is earliest (the lowest SM on a tie) */
+        int best = -1;
+        for (int s = 0; s < tm->nsm; s++)
+            if (pos[s] < tm->sms[s].nev && (best < 0 || tm->sms[s].ev[pos[s]].at < tm->sms[best].ev[pos[best]].at))
+                best = s;
+        uint64_t at = tm->sms[best].ev[pos[best]].at;
+        while (pos[best] < tm->sms[best].nev && tm->sms[best].ev[pos[best]].at == at)
+            tm->batch[n++] = tm->sms[best].ev[pos[best]++];
+    }
+    free(pos);
+    for (int i = 0; i < tm->nlis; i++)
+        if (tm->lis[i]->events) tm->lis[i]->events(tm->lis[i]->ctx, tm->L, tm->batch, total);
+    for (int s = 0; s < tm->nsm; s++) { tm->sms[s].nev = 0; tm->sms[s].naddrs = 0; }
 }
 
 /* Cycles an mma occupies its sub-partition's tensor pipe: m*n*k multiply-adds at the preset's rate for its input
@@ -480,6 +548,8 @@ static inline void set_ready(tw *x, uint64_t v)
     if (x->slot >= 0) x->sp->rdy[x->slot] = v;
 }
 
+static void fresh(ws_tm *tm, tw *x);
+
 /* Earliest cycle the next instruction of x can issue, from the scoreboard; sets x->reason. */
 static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
 {
@@ -487,14 +557,20 @@ static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
     x->reason = WS_ST_WAIT;
     if (w->state != WS_W_RUN) { set_ready(x, NEVER); return; }
     const ws_insn *in = next_insn(w);
-    if (!in) { x->nserial = 0; set_ready(x, earliest); return; }
+    if (!in) { set_ready(x, earliest); return; }
     x->npipe = in->pipe;
-    x->nserial = (in->iflags & WS_IF_SERIAL) != 0;
     const tsi *f = facts_of(tm, x, w->fn, in);
     uint64_t ready = earliest;
     for (int i = 0; i < f->nsrc; i++) {
         int r = f->src[i];
         if (x->rr[r] > ready) { ready = x->rr[r]; x->reason = x->rk[r]; }
+    }
+    if (__builtin_expect(x->nwb > 0, 0)) {
+        /* an atomic's old value is still to be written to a register: a later write of it waits (its value would
+         * be overwritten), as does a call or return (another register window) */
+        for (int i = 0; i < f->ndst; i++)
+            if (IS_PEND(x->rr[f->dst[i]]) && x->rr[f->dst[i]] > ready) { ready = x->rr[f->dst[i]]; x->reason = x->rk[f->dst[i]]; }
+        if ((in->op == WS_OP_CALL || in->op == WS_OP_RET) && ready < TAG_WAIT) { ready = TAG_WAIT; x->reason = WS_ST_LONG_SCOREBOARD; fresh(tm, x); }
     }
     set_ready(x, ready);
 }
@@ -527,7 +603,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
     b->sm = s;
     b->clock = &sm->now;
     if (!sm->active) { sm->active = 1; tm->act_dirty = 1; }
-    if (tm->nlis) emit(tm, s, WS_TE_BLOCK_PLACED, b->linear, t, t);
+    if (tm->nlis) emit(tm, s, WS_TE_BLOCK_PLACED, b->linear, t, t, now);
     if (sm->nblocks == 0) sm->busy_since = now;
     sm->nblocks++;
     if (sm->nblocks > tm->max_resident) tm->max_resident = sm->nblocks;
@@ -543,6 +619,9 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         memset(&x->cp, 0, sizeof x->cp);
         memset(&x->bk, 0, sizeof x->bk);
         x->st_ack = 0;
+        x->gen++;
+        x->nwb = 0;
+        x->fresh = 0;
         x->age = tm->age++;
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
         x->sp = sp;
@@ -583,7 +662,7 @@ static void unplace_block(ws_tm *tm, tblk *tb, uint64_t t)
         sp->nres--;
         if (sp->last == x) sp->last = NULL;
     }
-    if (tm->nlis) emit(tm, tb->sm, WS_TE_BLOCK_RETIRED, tb->b->linear, t, t);
+    if (tm->nlis) emit(tm, tb->sm, WS_TE_BLOCK_RETIRED, tb->b->linear, t, t, t);
     ws_run_block_retire(L, tb->b);
     tm->retired++;
     sm->nblocks--;
@@ -598,9 +677,11 @@ static uint64_t block_freed(const tblk *tb, uint64_t t)
 }
 
 /* The cycle at which a block that may start at `ready` is launched: the block distributor launches one block per
- * block_dispatch_cycles across the GPU, in the order the blocks are handed out (the serial phase: deterministic). */
+ * block_dispatch_cycles across the GPU, in the order the blocks are handed out (the serial phase: deterministic).
+ * A successor placed by a window's serial phase starts after that window (its SM has simulated it already). */
 static uint64_t dispatch_at(ws_tm *tm, uint64_t ready)
 {
+    if (ready < tm->win_end) ready = tm->win_end;
     double at = (double)ready > tm->dispatch_free ? (double)ready : tm->dispatch_free;
     tm->dispatch_free = at + tm->dev->block_dispatch_cycles;
     return (uint64_t)(at + 0.999999);
@@ -699,7 +780,7 @@ static void barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
         if (x->waiting_bar && x->w->state == WS_W_RUN) {
             x->waiting_bar = 0;
             if (tm->nlis) {
-                ws_tm_event *e = emit(tm, tb->sm, WS_TE_BARRIER_WAIT, tb->b->linear, x->bar_since, t);
+                ws_tm_event *e = emit(tm, tb->sm, WS_TE_BARRIER_WAIT, tb->b->linear, x->bar_since, t, t);
                 e->warp = (uint32_t)x->w->warp_in_block;
                 e->sp = (uint8_t)(x->sp - tm->sms[tb->sm].sp);
             }
@@ -760,26 +841,67 @@ static int async_group(ws_tm *tm, tw *x, int op, int kind, uint64_t n, uint64_t 
 /* SM index of a warp (for the memory system). */
 static inline int tx_sm(const tw *x) { return x->blk->sm; }
 
-/* Append deferred work to SM s's list for the serial phase. */
-static tpend *defer(ws_tm *tm, int s, int kind, tw *x, tblk *tb)
+/* Grow array *p of *cap elements of size sz to hold n + 1. */
+static void grow1(void **p, uint32_t *cap, uint32_t n, size_t sz)
 {
-    tsm *sm = &tm->sms[s];
-    if (sm->npend == sm->cappend) {
-        sm->cappend = sm->cappend ? sm->cappend * 2 : 16;
-        sm->pend = realloc(sm->pend, sizeof *sm->pend * (size_t)sm->cappend);
-    }
-    tpend *p = &sm->pend[sm->npend++];
-    tm->smpend[s] = 1;
-    p->kind = kind;
-    p->x = x;
-    p->tb = tb;
-    return p;
+    if (n < *cap) return;
+    *cap = *cap ? *cap * 2 : 64;
+    *p = realloc(*p, sz * *cap);
 }
 
-static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t, uint64_t done);
+/* Append work for the serial phase to SM s's list: issued at t. */
+static titem *item(ws_tm *tm, int s, int kind, uint64_t t, void *p)
+{
+    tsm *sm = &tm->sms[s];
+    grow1((void **)&sm->it, &sm->capit, sm->nit, sizeof *sm->it);
+    titem *it = &sm->it[sm->nit++];
+    it->t = t;
+    it->p = p;
+    it->a = it->b = 0;
+    it->kind = kind;
+    return it;
+}
 
-/* Account a memory access with the memory system and set its destination registers' ready cycles. */
-static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t)
+/* List warp x for a look after the serial phase (once a window): its ready cycle may wait on a pending tag. */
+static void fresh(ws_tm *tm, tw *x)
+{
+    if (x->fresh == tm->nwin) return;
+    x->fresh = tm->nwin;
+    tsm *sm = &tm->sms[x->blk->sm];
+    grow1((void **)&sm->fresh, &sm->capfresh, sm->nfresh, sizeof *sm->fresh);
+    sm->fresh[sm->nfresh++] = x;
+}
+
+static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, const ws_ms_access_counts *a, uint64_t t,
+                      uint64_t done);
+
+/* Set destination register d of x ready at v (kind: the stall reason of a waiter), unless it waits for a later
+ * write than tag's (tag 0: in any case). */
+static inline void rr_set(tw *x, int d, uint64_t v, int kind, uint64_t tag)
+{
+    if (tag && x->rr[d] != tag) return;
+    x->rr[d] = v;
+    x->rk[d] = (uint8_t)kind;
+}
+
+/* The ready cycles of a wmma.load's fragment registers, its accesses done at `done` (shared: the first in shared
+ * memory; tag as rr_set); returns when the last one is ready. */
+static uint64_t wmma_ready(ws_tm *tm, tw *x, const tsi *f, const ws_insn *in, int shared, uint64_t done, uint64_t tag)
+{
+    int kind = shared ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
+    /* the fragment is ready as the SASS makes it (wmma_form) */
+    done += f->mx_lat + (uint64_t)(f->mx_generic && shared ? tm->dev->lat_generic_over_lds : 0);
+    for (int i = 0; i < in->mma->na; i++) {   /* wmma.load's fragment is its a list */
+        int d = in->mma->a[i];
+        if (d < WS_SR_COUNT || d >= tm->nregs) continue;
+        rr_set(x, d, done + (uint64_t)(i * f->mx_step), kind, tag);   /* register i's loads issue after those before */
+    }
+    return done + (uint64_t)((in->mma->na > 0 ? in->mma->na - 1 : 0) * f->mx_step);
+}
+
+/* Account a memory access at once (the serial phase) with the memory system and set its destination registers'
+ * ready cycles (tag: only those still waiting for it, as rr_set; an atomic whose old value nobody reads sets none). */
+static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t, uint64_t tag)
 {
     const ws_insn *in = r->in;
     /* managed memory: the access waits for the pages it faults on (or for the link, to a mapped host page) */
@@ -787,42 +909,30 @@ static void mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t
     if (in->op == WS_OP_CP_ASYNC || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE) {
         /* a cp.async's data lands when its last sector arrives; a wmma.load's fragment registers are ready then */
         uint64_t done = ws_ms_matrix(tm->ms, tx_sm(x), x->mx, x->nmx, in->op == WS_OP_WMMA_STORE, from);
-        if (tm->nlis) mem_event(tm, x, r, t, done);
-        if (in->op == WS_OP_WMMA_LOAD && in->mma) {
-            int shared = x->nmx && x->mx[0].space == WS_S_SHARED;
-            int kind = shared ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
-            const tsi *f = facts_of(tm, x, r->fn, in);   /* the fragment is ready as the SASS makes it (wmma_form) */
-            done += f->mx_lat + (uint64_t)(f->mx_generic && shared ? tm->dev->lat_generic_over_lds : 0);
-            for (int i = 0; i < in->mma->na; i++) {   /* wmma.load's fragment is its a list */
-                int d = in->mma->a[i];
-                if (d < WS_SR_COUNT || d >= tm->nregs) continue;
-                x->rr[d] = done + (uint64_t)(i * f->mx_step);   /* register i's loads issue after those before */
-                x->rk[d] = (uint8_t)kind;
-            }
-            done += (uint64_t)((in->mma->na > 0 ? in->mma->na - 1 : 0) * f->mx_step);
-        }
+        if (tm->nlis) mem_event(tm, x, r, ws_ms_last_access(tm->ms), t, done);
+        if (in->op == WS_OP_WMMA_LOAD && in->mma)
+            done = wmma_ready(tm, x, facts_of(tm, x, r->fn, in), in, x->nmx && x->mx[0].space == WS_S_SHARED, done, tag);
         if (in->op == WS_OP_CP_ASYNC && done > x->cp.open) x->cp.open = done;
         if (done > acc->end) acc->end = done;
         return;
     }
     uint64_t done = ws_ms_access_warp(tm->ms, tx_sm(x), x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, r, from);
-    if (tm->nlis) mem_event(tm, x, r, t, done);
+    if (tm->nlis) mem_event(tm, x, r, ws_ms_last_access(tm->ms), t, done);
     int kind = (r->space[__builtin_ctz(r->exec)] == WS_S_SHARED) ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
     uint64_t ack = ws_ms_last_access(tm->ms)->store_ack;
     if (ack > x->st_ack) x->st_ack = ack;
     if (ack > done ? ack > acc->end : done > acc->end) acc->end = ack > done ? ack : done;
     for (int i = 0; i < 4; i++) {
         int d = in->d[i];
-        if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = (uint8_t)kind; }
+        if (d >= WS_SR_COUNT && d < tm->nregs) rr_set(x, d, done, kind, tag);
     }
 }
 
-/* The WS_TE_MEM event of access r of warp x issued at t, ready at done: what it added to the counters. */
-static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t, uint64_t done)
+/* The WS_TE_MEM event of access r of warp x issued at t, ready at done: what it added to the counters (a). */
+static void mem_event(ws_tm *tm, const tw *x, const ws_rec *r, const ws_ms_access_counts *a, uint64_t t, uint64_t done)
 {
-    const ws_ms_access_counts *a = ws_ms_last_access(tm->ms);
     int s = x->blk->sm;
-    ws_tm_event *e = emit(tm, s, WS_TE_MEM, x->blk->b->linear, t, done);
+    ws_tm_event *e = emit(tm, s, WS_TE_MEM, x->blk->b->linear, t, done, t);
     e->warp = (uint32_t)x->w->warp_in_block;
     e->sp = (uint8_t)(x->sp - tm->sms[s].sp);
     e->in = r->in;
@@ -851,7 +961,7 @@ static void issue_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t, uin
                         int reason)
 {
     int s = x->blk->sm;
-    ws_tm_event *e = emit(tm, s, WS_TE_ISSUE, x->blk->b->linear, t, t + 1);
+    ws_tm_event *e = emit(tm, s, WS_TE_ISSUE, x->blk->b->linear, t, t + 1, t);
     e->warp = (uint32_t)x->w->warp_in_block;
     e->sp = (uint8_t)(x->sp - tm->sms[s].sp);
     e->wait_from = wait_from;
@@ -865,44 +975,156 @@ static void issue_event(ws_tm *tm, const tw *x, const ws_rec *r, uint64_t t, uin
     }
 }
 
-/* Whether warp x's access r (issued in the parallel phase) may be accounted at once instead of in the serial phase:
- * every executing lane in shared memory (its SM's state alone), nothing of its SM deferred before it in this cycle
- * (the serial phase would account those first), no listener (event order) and no managed memory. */
-static int shared_now(const ws_tm *tm, const tw *x, const ws_rec *r)
+/* Account warp x's access r issued at t in the parallel phase: what its SM does at once (ws_ms_access_l1), its L2
+ * transfers left to the serial phase. Its destination registers get their ready cycle, or a pending tag until the
+ * transfers it waits for are done; a store's acknowledgements reach x->st_ack there. */
+static void mem_par(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, const tsi *f, uint64_t t)
 {
-    if (tm->nlis || !r->is_mem || tm->sms[x->blk->sm].npend || (tm->um.um && ws_um_any(tm->um.um))) return 0;
-    uint64_t v[4], all = 0x0101010101010101ull * WS_S_SHARED;   /* the usual case: every lane's space shared */
-    memcpy(v, r->space, sizeof v);
-    if (v[0] == all && v[1] == all && v[2] == all && v[3] == all) return 1;
-    for (uint32_t m = r->exec; m; m &= m - 1)
-        if (r->space[__builtin_ctz(m)] != WS_S_SHARED) return 0;
-    return 1;
-}
-
-/* Account warp x's shared access r issued at t in the parallel phase, as the serial phase would have (mem_account,
- * then the ready cycle again); returns the ready cycle x had before (the serial phase lowers its wake with both). */
-static uint64_t shared_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, const tsi *f, uint64_t t)
-{
-    uint64_t pre = x->ready;
-    uint64_t done = ws_ms_shared_access(tm->ms, tx_sm(x), r, f->fuse, f->fwidth, f->fdelta, &acc->mc, t);
-    if (done > acc->end) acc->end = done;
-    for (int i = 0; i < 4; i++) {
-        int d = r->in->d[i];
-        if (d >= WS_SR_COUNT && d < tm->nregs) { x->rr[d] = done; x->rk[d] = WS_ST_SHORT_SCOREBOARD; }
+    int s = x->blk->sm;
+    tsm *sm = &tm->sms[s];
+    ws_ms_defer *q = &sm->q;
+    const ws_insn *in = r->in;
+    uint32_t r0 = q->nreq, ai = sm->nacs;
+    q->owner = ai;
+    ws_ms_access_counts a;
+    int wmma = in->op == WS_OP_WMMA_LOAD, cp = in->op == WS_OP_CP_ASYNC;
+    uint64_t known;
+    int shared;
+    if (wmma || cp) {
+        known = ws_ms_matrix_l1(tm->ms, s, x->mx, x->nmx, t, &acc->mc, &a, q);
+        shared = x->nmx && x->mx[0].space == WS_S_SHARED;
+    } else {
+        known = ws_ms_access_l1(tm->ms, s, x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, r, f->fuse,
+                                f->fwidth, f->fdelta, t, &acc->mc, &a, q);
+        shared = r->space[__builtin_ctz(r->exec)] == WS_S_SHARED;
     }
-    if (x->w->state == WS_W_RUN && !x->waiting_bar && x->ready != NEVER) compute_ready(tm, x, t + 1);
-    return pre;
+    for (uint32_t i = r0; i < q->nreq; i++) item(tm, s, IT_REQ, t, NULL)->a = i;
+    int store = in->mem == WS_MK_STORE || in->mem == WS_MK_REDUCE ||
+                (in->mem == WS_MK_ATOMIC && tm->sms[s].gk == GK_ATOM && !tm->sms[s].st.atoms[tm->sms[s].ga].wb);
+    int kind = shared ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
+    int pending = q->ndep > q->dep0;
+    if (!pending) {   /* all known now */
+        if (known > acc->end) acc->end = known;
+        if (cp) { if (known > x->cp.open) x->cp.open = known; }
+        else if (wmma) { uint64_t e = wmma_ready(tm, x, f, in, shared, known, 0); if (e > acc->end) acc->end = e; }
+        else if (!store) for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) rr_set(x, in->d[i], known, kind, 0);
+        if (!tm->nlis) return;   /* (listeners: a record all the same, for its event in the serial phase) */
+    }
+    grow1((void **)&sm->acs, &sm->capacs, sm->nacs, sizeof *sm->acs);
+    tacs *c = &sm->acs[sm->nacs++];
+    c->x = x;
+    c->gen = x->gen;
+    c->dep0 = q->dep0;
+    c->ndep = q->ndep - q->dep0;
+    c->known = known;
+    c->in = in;
+    /* (ACS_STORE: no registers to set; an access whose completion is known sets none either) */
+    c->kind = cp ? ACS_CP : wmma ? ACS_WMMA : store || !pending ? ACS_STORE : ACS_LOAD;
+    c->shared = (uint8_t)shared;
+    c->fn = r->fn;
+    if (tm->nlis) {
+        grow1((void **)&sm->recs, &sm->caprecs, sm->nrecs, sizeof *sm->recs);
+        sm->recs[sm->nrecs] = *r;
+        c->rec = sm->nrecs++;
+        c->cnt = a;
+        c->t = t;
+    }
+    if (store || cp || !pending) return;
+    uint64_t tag = TAG_ACS | ai;
+    if (wmma) {
+        for (int i = 0; i < in->mma->na; i++)
+            if (in->mma->a[i] >= WS_SR_COUNT && in->mma->a[i] < tm->nregs) rr_set(x, in->mma->a[i], tag, kind, 0);
+    } else
+        for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) rr_set(x, in->d[i], tag, kind, 0);
+    fresh(tm, x);
 }
 
-/* Issue one instruction of warp x at cycle t. In the parallel phase (serial = 0) memory accounting and block
- * retirement are deferred to the serial phase (a shared-memory access is accounted at once when shared_now says
- * so); in the serial phase everything happens at once. Returns a further cycle to wake x's sub-partition at
- * (NEVER: none). */
+/* Leave warp x's instruction, which the gate would not let run in the parallel phase, to the serial phase of the
+ * window: its pipeline is taken at t, the warp waits for it. */
+static void defer_exec(ws_tm *tm, tw *x, uint64_t t)
+{
+    tsp *sp = x->sp;
+    int p = x->npipe;
+    sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
+    x->ready_saved = x->ready;
+    set_ready(x, NEVER);
+    item(tm, x->blk->sm, IT_EXEC, t, x);
+}
+
+/* The gate of the parallel phase (ws_run.gate): whether the instruction of warp w in record r may run now, on this
+ * thread, without touching what another SM could read in this window; plain stores and atomics are captured for
+ * the serial phase instead (WS_GATE_TAKEN), anything else that touches global memory is left to it whole. */
+static int tm_gate(void *ctx, ws_warp *w, ws_rec *r)
+{
+    ws_tm *tm = ctx;
+    tsm *sm = &tm->sms[w->blk->sm];
+    const ws_insn *in = r->in;
+    sm->gk = GK_NONE;
+    int ok;
+    switch (in->op) {
+    case WS_OP_LD: case WS_OP_LDU:
+        ok = ws_stage_lanes(w->L, r);
+        if (ok < 0) return WS_GATE_DEFER;
+        return (ok & WS_STAGE_GLOBAL) && ws_stage_overlaps(&sm->st, r) ? WS_GATE_DEFER : WS_GATE_RUN;
+    case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
+        ok = ws_stage_lanes(w->L, r);
+        if (ok == WS_STAGE_OTHER) return WS_GATE_RUN;   /* shared or local memory: the SM's own */
+        if (ok == WS_STAGE_GLOBAL) {
+            if (in->op == WS_OP_ST && ws_stage_store(&sm->st, w, r, &sm->ga, &sm->gb)) { sm->gk = GK_STORE; return WS_GATE_TAKEN; }
+            if (in->op != WS_OP_ST && ws_stage_atom(&sm->st, w, r, in->op == WS_OP_ATOM && !(in->flags & WS_F_DEADD), &sm->ga)) {
+                sm->gk = GK_ATOM;
+                return WS_GATE_TAKEN;
+            }
+        }
+        ws_stage_mark(&sm->st, r);
+        return WS_GATE_DEFER;
+    case WS_OP_WMMA_LOAD:
+        if (in->mma && in->mma->space == WS_S_SHARED) return WS_GATE_RUN;
+        return sm->st.wn || sm->st.unknown ? WS_GATE_DEFER : WS_GATE_RUN;
+    case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ:
+        return WS_GATE_RUN;   /* read-only data (the texture path is not coherent with a kernel's own writes) */
+    case WS_OP_CP_ASYNC:   /* it reads global memory at once (its data lands later); only in launches stepped
+                            * cycle by cycle (needs_lockstep), where its own SM's stores of the cycle come after it */
+        return WS_GATE_RUN;
+    case WS_OP_SULD:
+        return sm->st.wn || sm->st.unknown ? WS_GATE_DEFER : WS_GATE_RUN;
+    case WS_OP_CALL:
+        if (in->call && in->call->builtin == WS_BI_NONE) return WS_GATE_RUN;   /* the warp's own frames */
+        break;
+    default:
+        break;
+    }
+    ws_stage_mark(&sm->st, NULL);
+    return WS_GATE_DEFER;
+}
+
+/* A warp of block tb finished at t: its cluster's barrier and the block's retirement, at once in the serial phase,
+ * else left to it. */
+static void warp_finished(ws_tm *tm, tblk *tb, uint64_t t, int serial)
+{
+    if (tb->b->cl) {
+        if (serial) cluster_warp_done(tm, tb, t);
+        else item(tm, tb->sm, IT_CLUSTER, t, tb);
+    }
+    if (tb->b->done) {
+        if (serial) retire_block(tm, tb, t);
+        else item(tm, tb->sm, IT_RETIRE, t, tb);
+    }
+}
+
+/* Issue one instruction of warp x at cycle t. In the parallel phase (serial = 0) what reaches beyond the SM is left
+ * to the window's serial phase: L2 transfers, captured stores and atomics, block retirement, and instructions the
+ * gate keeps back whole (the warp then waits for the serial phase); in the serial phase everything happens at once.
+ * Returns a further cycle to wake x's sub-partition at (NEVER: none). */
 static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
 {
     ws_rec r;
     ws_warp *w = x->w;
     tsp *sp = x->sp;
+    tsm *sm = &tm->sms[x->blk->sm];
+    sm->gk = GK_NONE;
+    int stepped = ws_warp_step(w, &r);
+    if (stepped == WS_STEP_DEFERRED) { defer_exec(tm, x, t); return NEVER; }
     /* stall accounting for the gap since this warp's last issue */
     uint64_t dep = 0, wait_from = t;
     if (t > x->last_issue + 1) {
@@ -915,7 +1137,6 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     }
     acc->stall[WS_ST_SELECTED]++;
     int reason = x->reason;
-    int stepped = ws_warp_step(w, &r);
     if (tm->nlis) issue_event(tm, x, stepped ? &r : NULL, t, wait_from, dep, reason);
     if (!stepped) {
         /* only a reconvergence pop happened: the warp may have finished */
@@ -923,14 +1144,7 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         if (w->state == WS_W_DONE) {
             set_ready(x, NEVER);
             barrier_released(tm, x->blk, t);
-            if (x->blk->b->cl) {
-                if (serial) cluster_warp_done(tm, x->blk, t);
-                else defer(tm, x->blk->sm, PD_CLUSTER, NULL, x->blk);
-            }
-            if (x->blk->b->done) {
-                if (serial) retire_block(tm, x->blk, t);
-                else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
-            }
+            warp_finished(tm, x->blk, t, serial);
         } else compute_ready(tm, x, t + 1);
         return NEVER;
     }
@@ -948,12 +1162,15 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         sp->issue_free = next = t + 1 + extra;
     } else if (sp->sass_bal <= -WS_SASS_ONE) {
         sp->sass_bal += WS_SASS_ONE;
-        sp->free_slot = 1;
+        /* (an instruction that reaches beyond the SM gives its slot up: it was the serial phase's alone) */
+        sp->free_slot = !(in->iflags & WS_IF_SERIAL);
         /* the same warp may use the slot only after a register-only instruction: a memory instruction's results
-         * are scheduled by the memory system, possibly later in the cycle (serial phase) */
+         * are scheduled by the memory system */
         if (!(in->iflags & (WS_IF_MEMSYS | WS_IF_BARRIER | WS_IF_SERIAL)) && !f->rare) next = t;
     }
     int p = in->pipe;
+    /* a pipeline's next free cycle: an instruction run late by the serial phase does not move it back */
+    uint64_t pf = sp->pipe_free[p];
     if (sw == 0 && p != WS_PIPE_TENSOR) {
         /* folded away: no pipeline */
     } else if (f->rare && p == WS_PIPE_TENSOR) {
@@ -966,8 +1183,9 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         if (in->op != WS_OP_WGMMA || in->mma->kind == WS_MX_WGMMA) acc->tensor_insts++;   /* not fence/commit/wait */
         acc->tensor_cycles += (uint64_t)tc;
     } else sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p] * (f->mx_lsu > 1 ? f->mx_lsu : 1);
+    if (serial && tm->win > 1 && pf > sp->pipe_free[p]) sp->pipe_free[p] = pf;
     sp->issued++;
-    sp->last = x;
+    if (!serial || tm->win == 1) sp->last = x;
     x->last_issue = t;
     acc->flops += (uint64_t)in->flops * (uint64_t)__builtin_popcount(r.exec);
     if (f->rare && in->op == WS_OP_CP_BULK) {   /* serial: a bulk copy's sectors; its data lands when they arrive */
@@ -990,11 +1208,27 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
             x->nmx = 1;
         } else x->nmx = ws_mma_accesses(w, in, x->mx);
     }
-    int direct = 0;   /* a shared access accounted at the end */
-    if (((in->iflags & WS_IF_MEMSYS) || mx) && r.exec) {
-        if (serial) mem_account(tm, acc, x, &r, t);
-        else if (!f->rare && !(in->iflags & WS_IF_BARRIER) && w->state == WS_W_RUN && shared_now(tm, x, &r)) direct = 1;
-        else defer(tm, x->blk->sm, PD_MEMSYS, x, NULL)->rec = r;
+    int memop = ((in->iflags & WS_IF_MEMSYS) || mx) && r.exec;
+    if (memop) {
+        if (!serial && sm->gk == GK_ATOM) {   /* captured: applied in the serial phase; a result read later waits */
+            item(tm, x->blk->sm, IT_ATOM, t, x)->a = sm->ga;
+            if (sm->st.atoms[sm->ga].wb) x->nwb++;
+        }
+        if (serial) mem_account(tm, acc, x, &r, t, 0);
+        else if (tm->um_live || in->op == WS_OP_WMMA_STORE) {
+            /* timed whole in the serial phase (managed memory's page faults are the GPU's): its registers wait */
+            grow1((void **)&sm->recs, &sm->caprecs, sm->nrecs, sizeof *sm->recs);
+            sm->recs[sm->nrecs] = r;
+            titem *it = item(tm, x->blk->sm, IT_MEMSYS, t, x);
+            it->b = sm->nrecs++;
+            uint64_t tag = TAG_MEM | it->b;
+            for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) rr_set(x, in->d[i], tag, WS_ST_LONG_SCOREBOARD, 0);
+            if (in->op == WS_OP_WMMA_LOAD && in->mma)
+                for (int i = 0; i < in->mma->na; i++)
+                    if (in->mma->a[i] >= WS_SR_COUNT && in->mma->a[i] < tm->nregs) rr_set(x, in->mma->a[i], tag, WS_ST_LONG_SCOREBOARD, 0);
+            fresh(tm, x);
+        } else mem_par(tm, acc, x, &r, f, t);
+        if (sm->gk == GK_STORE) { titem *it = item(tm, x->blk->sm, IT_STORE, t, x); it->a = sm->ga; it->b = sm->gb; }
     } else {
         uint64_t done = t + extra + (uint64_t)tm->lat_cycles[in->lat];
         uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
@@ -1018,14 +1252,7 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
         /* a finished warp may complete a barrier the others wait at */
         set_ready(x, NEVER);
         barrier_released(tm, x->blk, t);
-        if (x->blk->b->cl) {
-            if (serial) cluster_warp_done(tm, x->blk, t);
-            else defer(tm, x->blk->sm, PD_CLUSTER, NULL, x->blk);
-        }
-        if (x->blk->b->done) {
-            if (serial) retire_block(tm, x->blk, t);
-            else defer(tm, x->blk->sm, PD_RETIRE, NULL, x->blk);
-        }
+        warp_finished(tm, x->blk, t, serial);
         return NEVER;
     } else if (w->state == WS_W_FAULT) {
         set_ready(x, NEVER);
@@ -1042,8 +1269,10 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
                                             (bulk_grp && in->mma->kind == WS_MX_BULK_WAIT))
                         ? RG_VALUE(w, in->mma->extra, __builtin_ctz(r.exec)) : 0, t))
         return NEVER;
-    compute_ready(tm, x, next);
-    return direct ? shared_account(tm, acc, x, &r, f, t) : NEVER;
+    /* an access of the SM's own memories: the warp goes on from the next cycle (its results come from the memory
+     * system) */
+    compute_ready(tm, x, memop && !serial && !(in->iflags & WS_IF_SERIAL) ? t + 1 : next);
+    return NEVER;
 }
 
 /* Let sub-partition sp try to issue at cycle t (the parallel phase: instructions touching global state are
@@ -1052,7 +1281,6 @@ static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
 {
     if (sp->issue_free > t) { sp->wake = sp->issue_free; return; }
     sp->free_slot = 0;
-    uint64_t pre_min = NEVER;   /* the issued warps' ready cycles before their shared accesses were accounted */
 again:;
     tw *best = NULL;
     uint64_t wake = NEVER;
@@ -1082,20 +1310,10 @@ again:;
     }
     sp->eligible_sum += (uint64_t)eligible;
     if (best) {
-        uint64_t pre = NEVER;
-        if (best->nserial) {   /* (compute_ready looked at its next instruction) */
-            /* runs in the serial phase; reserve its pipeline and keep the warp from being picked again */
-            int p = best->npipe;
-            sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
-            best->ready_saved = best->ready;
-            set_ready(best, NEVER);
-            defer(tm, best->blk->sm, PD_ISSUE, best, NULL);
-        } else pre = issue(tm, acc, best, t, 0);
-        if (pre < pre_min) pre_min = pre;
+        issue(tm, acc, best, t, 0);
         if (sp->free_slot) { sp->free_slot = 0; if (sp->issue_free <= t) goto again; }
         if (eligible > 1) wake = t + 1;
         if (best->ready < wake) wake = best->ready;
-        if (pre_min < wake) wake = pre_min;   /* its ready cycle before a shared access was accounted */
         if (sp->issue_free > wake) wake = sp->issue_free;
     }
     /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */
@@ -1118,32 +1336,33 @@ static void sm_cycle(ws_tm *tm, tacc *acc, int s, uint64_t t)
     tm->smwake[s] = w;
 }
 
-/* The cycle SM s runs its parallel phase at next (NEVER: it has nothing to issue until the serial phase wakes it). */
+/* The cycle SM s simulates next (at least NEVER's neighbourhood when it waits for the serial phase). */
 static inline uint64_t sm_next(const ws_tm *tm, int s)
 {
     return tm->smwake[s] > tm->smat[s] ? tm->smwake[s] : tm->smat[s];
 }
 
-/* Run SM s ahead: the parallel phase of its cycles before h, skipping those it sleeps through, up to the first
- * that deferred work to the serial phase (which must run before its next cycle). Nothing of the other SMs is read
- * or written here, so each SM runs ahead on its own and the serial phase takes the deferred work in cycle order,
- * SM by SM in each cycle, as if every SM had stepped cycle by cycle. */
+/* Simulate SM s's cycles before h (the window's end), skipping those it sleeps through. Nothing of the other SMs is
+ * read or written here: what reaches beyond the SM waits in its lists for the serial phase. */
 static void sm_advance(ws_tm *tm, tacc *acc, int s, uint64_t h)
 {
-    if (tm->smpend[s]) return;
     for (;;) {
         uint64_t c = sm_next(tm, s);
         if (c >= h) { if (tm->smat[s] < h) tm->smat[s] = h; return; }
         sm_cycle(tm, acc, s, c);
         tm->smat[s] = c + 1;
-        if (tm->smpend[s]) return;
     }
 }
 
-/* The parallel phase for the active SMs actv[i0..i1): each runs ahead to h. */
-static void phase_parallel(ws_tm *tm, tacc *acc, int i0, int i1, uint64_t h)
+/* The parallel phase of the window ending at h: the calling thread takes active SMs one at a time until none is
+ * left (which thread simulates an SM changes no result). */
+static void phase_parallel(ws_tm *tm, tacc *acc, uint64_t h)
 {
-    for (int i = i0; i < i1; i++) sm_advance(tm, acc, tm->actv[i], h);
+    for (;;) {
+        int i = atomic_fetch_add_explicit(&tm->next_act, 1, memory_order_relaxed);
+        if (i >= tm->nactv) return;
+        sm_advance(tm, acc, tm->actv[i], h);
+    }
 }
 
 /* Lower the wake times of x's sub-partition and SM to x's ready cycle. */
@@ -1153,56 +1372,138 @@ static void wake_for(ws_tm *tm, tw *x)
     if (x->ready < tm->smwake[x->blk->sm]) tm->smwake[x->blk->sm] = x->ready;
 }
 
-/* The serial phase of cycle t for SM s: its deferred work, in the order it was deferred. */
-static void sm_serial(ws_tm *tm, tacc *acc, int s, uint64_t t)
+/* Resolve SM s's accesses that waited for L2 transfers: their registers get the cycle the data is there, a store's
+ * acknowledgements went to its warp when its requests were done. */
+static void acs_resolve(ws_tm *tm, tacc *acc, int s)
 {
-    tm->smpend[s] = 0;
     tsm *sm = &tm->sms[s];
+    for (uint32_t i = 0; i < sm->nacs; i++) {
+        tacs *c = &sm->acs[i];
+        uint64_t done = c->known;
+        for (uint32_t k = 0; k < c->ndep; k++) {
+            uint64_t f = sm->q.req[sm->q.dep[c->dep0 + k]].done;
+            if (f > done) done = f;
+        }
+        if (done > acc->end) acc->end = done;
+        tw *x = c->x;
+        if (tm->nlis)   /* a store's event: when it left the SM */
+            mem_event(tm, x, &sm->recs[c->rec], &c->cnt, c->t, c->kind == ACS_STORE ? c->known : done);
+        if (x->gen != c->gen || c->kind == ACS_STORE) continue;
+        if (c->kind == ACS_CP) { if (done > x->cp.open) x->cp.open = done; continue; }
+        uint64_t tag = TAG_ACS | i;
+        int kind = c->shared ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
+        if (c->kind == ACS_WMMA) {
+            uint64_t e = wmma_ready(tm, x, facts_of(tm, x, c->fn, c->in), c->in, c->shared, done, tag);
+            if (e > acc->end) acc->end = e;
+        } else
+            for (int k = 0; k < 4; k++)
+                if (c->in->d[k] >= WS_SR_COUNT && c->in->d[k] < tm->nregs) rr_set(x, c->in->d[k], done, kind, tag);
+    }
+}
+
+/* One item of SM s's serial work, issued at it->t. */
+static void item_do(ws_tm *tm, tacc *acc, int s, const titem *it)
+{
+    tsm *sm = &tm->sms[s];
+    tw *x = it->p;
+    uint64_t t = it->t;
     sm->now = t;
-    for (int i = 0; i < sm->npend; i++) {
-        tpend *p = &sm->pend[i];
-        tw *x = p->x;
-        switch (p->kind) {
-        case PD_ISSUE:
-            set_ready(x, x->ready_saved);
-            issue(tm, acc, x, t, 1);
-            wake_for(tm, x);
-            break;
-        case PD_MEMSYS:
-            if (!x->blk->b->in_use) break;
-            mem_account(tm, acc, x, &p->rec, t);
-            if (x->w->state == WS_W_RUN && !x->waiting_bar && x->ready != NEVER) compute_ready(tm, x, t + 1);
-            wake_for(tm, x);
-            break;
-        case PD_CLUSTER:
-            cluster_warp_done(tm, p->tb, t);
-            break;
-        default:
-            retire_block(tm, p->tb, t);
-            break;
+    switch (it->kind) {
+    case IT_REQ: {
+        uint64_t f = ws_ms_req_do(tm->ms, s, &sm->q, it->a);
+        const ws_ms_req *r = &sm->q.req[it->a];
+        if (r->kind == WS_MS_REQ_WRITE) {   /* a store's acknowledgement: its block retires no earlier */
+            if (f > acc->end) acc->end = f;
+            const tacs *c = r->owner < sm->nacs ? &sm->acs[r->owner] : NULL;
+            if (c && c->x->gen == c->gen && f > c->x->st_ack) c->x->st_ack = f;
+        }
+        break;
+    }
+    case IT_STORE:
+        ws_stage_apply_store(&sm->st, tm->L, it->a, it->b);
+        break;
+    case IT_ATOM:
+        ws_stage_apply_atom(&sm->st, x->w, it->a);
+        if (sm->st.atoms[it->a].wb) x->nwb--;
+        break;
+    case IT_MEMSYS:
+        mem_account(tm, acc, x, &sm->recs[it->b], t, TAG_MEM | it->b);
+        break;
+    case IT_EXEC:
+        set_ready(x, x->ready_saved);
+        issue(tm, acc, x, t, 1);
+        wake_for(tm, x);
+        break;
+    case IT_CLUSTER:
+        cluster_warp_done(tm, it->p, t);
+        break;
+    default:
+        retire_block(tm, it->p, t);
+        if (tm->retired >= tm->L->nblocks && tm->last_retire == NEVER) tm->last_retire = t;
+        break;
+    }
+}
+
+/* The serial phase that closes the window [t0, h): every SM's items in (cycle, SM, order), then the accesses that
+ * waited for transfers, then the warps whose ready cycle waited for any of it. */
+static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t0, uint64_t h)
+{
+    ws_run *L = tm->L;
+    int (*gate)(void *, ws_warp *, ws_rec *) = L->gate;
+    L->gate = NULL;   /* instructions run whole here */
+    uint32_t span = (uint32_t)(h - t0), total = 0;
+    if (span > tm->capord) {
+        tm->capord = span;
+        tm->cnt = realloc(tm->cnt, sizeof *tm->cnt * (span + 1));
+    }
+    memset(tm->cnt, 0, sizeof *tm->cnt * (span + 1));
+    for (int i = 0; i < tm->nactv; i++) {
+        tsm *sm = &tm->sms[tm->actv[i]];
+        for (uint32_t k = 0; k < sm->nit; k++) tm->cnt[sm->it[k].t - t0 + 1]++;
+        total += sm->nit;
+    }
+    if (total) {
+        for (uint32_t c = 1; c <= span; c++) tm->cnt[c] += tm->cnt[c - 1];
+        if (total > tm->capsorted) {
+            tm->capsorted = total;
+            tm->sorted = realloc(tm->sorted, sizeof *tm->sorted * total);
+        }
+        for (int i = 0; i < tm->nactv; i++) {
+            int s = tm->actv[i];
+            tsm *sm = &tm->sms[s];
+            for (uint32_t k = 0; k < sm->nit; k++) tm->sorted[tm->cnt[sm->it[k].t - t0]++] = (uint64_t)s << 32 | k;
+        }
+        for (uint32_t k = 0; k < total; k++) {
+            int s = (int)(tm->sorted[k] >> 32);
+            item_do(tm, acc, s, &tm->sms[s].it[(uint32_t)tm->sorted[k]]);
         }
     }
-    sm->npend = 0;
-}
-
-/* The serial phase of cycle t: the deferred work of every SM that stopped at t, SM by SM. */
-static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t)
-{
     for (int i = 0; i < tm->nactv; i++) {
         int s = tm->actv[i];
-        if (tm->smpend[s] && tm->smat[s] - 1 == t) sm_serial(tm, acc, s, t);
+        tsm *sm = &tm->sms[s];
+        if (sm->nacs) acs_resolve(tm, acc, s);
+        for (uint32_t k = 0; k < sm->nfresh; k++) {
+            tw *x = sm->fresh[k];
+            if (x->blk->b->in_use && x->w->state == WS_W_RUN && !x->waiting_bar && IS_PEND(x->ready)) {
+                compute_ready(tm, x, x->last_issue + 1);
+                wake_for(tm, x);
+            }
+        }
+        sm->nit = sm->nacs = sm->nrecs = sm->nfresh = 0;
+        ws_ms_defer_reset(&sm->q);
+        ws_stage_clear(&sm->st);
     }
+    L->gate = gate;
 }
 
-/* A simulation thread beside the main one: it runs the parallel phase for its share of the active SMs. */
+/* A simulation thread beside the main one: it takes SMs of each window's parallel phase (phase_parallel). */
 typedef struct tworker {
     pthread_t th;
     ws_tm *tm;
     tacc acc;
-    int s0, s1;                /* its share of the active SMs: ws_tm.actv[s0..s1) */
-    _Atomic uint64_t t;
+    _Atomic uint64_t h;        /* the window's end */
     _Atomic int go, done, quit;
-    _Atomic int park;          /* the main thread simulates alone for a while: sleep instead of spinning */
+    _Atomic int park;          /* between launches: sleep instead of spinning */
     _Atomic int sleeping;      /* waits on `wake` for the next go */
     pthread_mutex_t mu;
     pthread_cond_t wake;
@@ -1239,7 +1540,7 @@ static void send_go(tworker *wk, int gen)
     }
 }
 
-/* Worker loop: wait for a cycle, simulate its SMs' parallel phase, report. */
+/* Worker loop: wait for a window, take SMs of its parallel phase, report. */
 static void *worker_main(void *arg)
 {
     tworker *wk = arg;
@@ -1247,7 +1548,7 @@ static void *worker_main(void *arg)
     for (;;) {
         gen = wait_go(wk, gen);
         if (atomic_load(&wk->quit)) break;
-        phase_parallel(wk->tm, &wk->acc, wk->s0, wk->s1, atomic_load(&wk->t));
+        phase_parallel(wk->tm, &wk->acc, atomic_load(&wk->h));
         atomic_store_explicit(&wk->done, gen, memory_order_release);
     }
     return NULL;
@@ -1258,33 +1559,6 @@ static void wait_done(tworker *wk, int gen)
 {
     for (unsigned spins = 0; atomic_load_explicit(&wk->done, memory_order_acquire) != gen; spins++)
         if (spins > WS_TM_SPINS) sched_yield(); else __builtin_ia32_pause();
-}
-
-/* Monotonic wall-clock time in nanoseconds. */
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* The simulation has reached cycle t: at the end of ad's window, choose how the next one runs (parking the workers
- * when it runs ahead). */
-static void adapt_step(tadapt *ad, tworker **wk, int nwk, uint64_t t)
-{
-    if (t < ad->c0 + WS_TM_WINDOW) return;
-    uint64_t now = now_ns();
-    double per = (double)(now - ad->t0) / (double)(t - ad->c0);
-    int ahead;
-    if (ad->win == 0) { ad->ns_par = per; ahead = 1; ad->win = 1; }
-    else if (ad->win == 1) { ahead = per < ad->ns_par; ad->win = 2; }
-    else if (++ad->win == WS_TM_TRIAL_EVERY + 2) { ahead = 0; ad->win = 0; }
-    else ahead = ad->ahead;
-    if (ahead && !ad->ahead)
-        for (int i = 0; i < nwk; i++) atomic_store(&wk[i]->park, 1);
-    ad->ahead = ahead;
-    ad->t0 = now;
-    ad->c0 = t;
 }
 
 /* At least n workers in tm's pool (started asleep), as many as could be started; returns how many to use (n at
@@ -1334,13 +1608,15 @@ static void pool_stop(ws_tm *tm)
     tm->nwk = 0;
 }
 
-/* Cycles in which fewer SMs than this have work run on the main thread alone: waking the others would cost more
- * than it saves (each SM's parallel phase is independent of the others', so this changes no result). */
-#define WS_TM_PAR_MIN_SMS 8
+/* Simulated cycles between two looks at the watchdog, the progress line and a cooperative grid's barrier. */
+#define WS_TM_LOOK_CYCLES 16384
 
-/* Cycles the SMs may run ahead of the earliest cycle with deferred work (a bound, so that the watchdog and the
- * progress line still come round when one SM computes on its own for long) */
-#define WS_TM_AHEAD 1024
+/* Windows in which fewer SMs than this have work run on the main thread alone: waking the others would cost more
+ * than it saves (which thread simulates an SM changes no result). */
+#define WS_TM_PAR_MIN_SMS 2
+
+/* The longest window (cycles): the serial phase comes at least this often. */
+#define WS_TM_WINDOW_MAX 256
 
 /* Most simulation threads: WS_TM_MAX_THREADS (more are capped). */
 #define WS_TM_MAX_THREADS 256
@@ -1359,22 +1635,39 @@ static int threads_for(const ws_run *L, int nsm)
     return (int)n;
 }
 
-/* The share [*s0, *s1) of thread i of n in count items (the active SMs): contiguous, sizes differing by one at most. */
-static void thread_range(int i, int n, int count, int *s0, int *s1)
-{
-    *s0 = (int)((int64_t)count * i / n);
-    *s1 = (int)((int64_t)count * (i + 1) / n);
-}
-
-/* List the active SMs in tm->actv and share them among the main thread (actv[0..*split)) and the nwk workers. */
-static void act_rebuild(ws_tm *tm, tworker **wk, int nwk, int *split)
+/* List the SMs a block was placed on in tm->actv. */
+static void act_rebuild(ws_tm *tm)
 {
     tm->nactv = 0;
     for (int s = 0; s < tm->nsm; s++) if (tm->sms[s].active) tm->actv[tm->nactv++] = s;
     tm->act_dirty = 0;
-    int i0;
-    thread_range(0, nwk + 1, tm->nactv, &i0, split);
-    for (int i = 0; i < nwk; i++) thread_range(i + 1, nwk + 1, tm->nactv, &wk[i]->s0, &wk[i]->s1);
+}
+
+/* Whether launch L's module has instructions whose effects come long after they issue and reach beyond their SM
+ * in ways the windows do not model (asynchronous copies and their groups, tensor-memory stores, surface stores): its
+ * serial phase then comes every cycle, so that it stays exact. */
+static int needs_lockstep(const ws_run *L)
+{
+    for (int i = 0; i < L->mod->nfuncs; i++) {
+        const ws_func *fn = &L->mod->funcs[i];
+        for (int pc = 0; pc < fn->ncode; pc++) {
+            int op = fn->code[pc].op;
+            if (op == WS_OP_CP_ASYNC || op == WS_OP_CP_BULK || op == WS_OP_WMMA_STORE || op == WS_OP_SUST) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Cycles per window: the shortest time in which anything the serial phase works out can matter to an SM (an L2 or
+ * DRAM transfer's arrival, an acknowledgement, an atomic's result), so that no SM needs it within the window it
+ * was asked in; cycle by cycle where the serial phase reaches into an SM at once (thread block clusters, managed
+ * memory's page faults). */
+static uint64_t window_cycles(const ws_tm *tm, const ws_run *L)
+{
+    if (L->cluster_size || (tm->um.um && ws_um_any(tm->um.um)) || needs_lockstep(L)) return 1;
+    uint64_t w = ws_ms_min_latency(tm->ms);
+    if (w > WS_TM_WINDOW_MAX) w = WS_TM_WINDOW_MAX;
+    return w < 1 ? 1 : w;
 }
 
 /* The timing engine: run the launch, the SMs running ahead of each other (skipping idle cycles) between the serial
@@ -1388,7 +1681,6 @@ static void tm_engine(void *ctx, ws_run *L)
     tm->nsm = d->sm_count > 0 ? d->sm_count : 1;
     tm->sms = calloc((size_t)tm->nsm, sizeof *tm->sms);
     tm->smwake = calloc((size_t)tm->nsm, sizeof *tm->smwake);   /* 0: every SM looks at cycle 0 */
-    tm->smpend = calloc((size_t)tm->nsm, sizeof *tm->smpend);
     tm->smat = calloc((size_t)tm->nsm, sizeof *tm->smat);
     tm->actv = calloc((size_t)tm->nsm, sizeof *tm->actv);
     int nsp = d->subpartitions > 0 ? d->subpartitions : 4;
@@ -1441,6 +1733,7 @@ static void tm_engine(void *ctx, ws_run *L)
         goto placed;
     }
     tm->dispatch_free = (double)start;
+    tm->win_end = 0;
     for (int round = 0; round < bps; round++)
         for (int s = 0; s < tm->nsm; s++) {
             int64_t lin = ws_run_next_block(L);
@@ -1448,33 +1741,33 @@ static void tm_engine(void *ctx, ws_run *L)
             place_block(tm, s, lin, start, dispatch_at(tm, start));
         }
 placed:;
-    uint64_t t = start, steps = 0, next_look = start + WS_TM_AHEAD * 16;
+    uint64_t t = start, next_look = start + WS_TM_LOOK_CYCLES;
     int gb_armed = 0;          /* cooperative grids: the grid-barrier deadlock check's state */
     uint32_t gb_last = 0;
     tacc acc;
     memset(&acc, 0, sizeof acc);
-    int nthreads = threads_for(L, tm->nsm), split = 0, nwk = pool_grow(tm, nthreads - 1);
+    int nthreads = threads_for(L, tm->nsm), nwk = pool_grow(tm, nthreads - 1);
     tworker **wk = tm->wk;
     for (int i = 0; i < nwk; i++) memset(&wk[i]->acc, 0, sizeof wk[i]->acc);
-    act_rebuild(tm, wk, nwk, &split);
+    act_rebuild(tm);
     L->timed = 1;
-    /* one cycle at a time where the serial phase of one SM reaches into others (clusters) or listeners see the events
-     * cycle by cycle; else each SM may run up to WS_TM_AHEAD cycles ahead of the earliest one */
-    const int lockstep = tm->nlis || L->cluster_size;
-    tadapt ad = tm->ad;
-    if (!nwk) ad.ahead = 1;
-    ad.t0 = nwk ? now_ns() : 0;   /* a window starts with the launch */
-    ad.c0 = start;
+    tm->um_live = tm->um.um && ws_um_any(tm->um.um);
+    tm->win = window_cycles(tm, L);
+    tm->last_retire = NEVER;
+    L->gate = tm_gate;
+    L->gate_ctx = tm;
+    uint64_t nwin = 0;
     while (!L->fault) {
-        /* the earliest cycle an SM has to simulate, and the earliest with deferred work */
-        uint64_t nx = NEVER, ps = NEVER;
-        if (tm->act_dirty) act_rebuild(tm, wk, nwk, &split);
+        /* the next window starts at the earliest cycle an SM has something to do */
+        if (tm->act_dirty) act_rebuild(tm);
+        uint64_t t0 = NEVER;
+        int runnable = 0;
         for (int i = 0; i < tm->nactv; i++) {
-            int s = tm->actv[i];
-            if (!tm->smpend[s]) { uint64_t c = sm_next(tm, s); if (c < nx) nx = c; }
-            else if (tm->smat[s] - 1 < ps) ps = tm->smat[s] - 1;
+            uint64_t c = sm_next(tm, tm->actv[i]);
+            if (c < t0) t0 = c;
+            runnable += c != NEVER;
         }
-        if (nx == NEVER && ps == NEVER) {
+        if (t0 >= WS_MS_PEND) {
             if (!L->fault) {
                 L->fault = WS_ERR_LAUNCH_FAILURE;
                 snprintf(L->fault_msg, sizeof L->fault_msg,
@@ -1482,43 +1775,26 @@ placed:;
             }
             break;
         }
-        int ran_ahead = 0;
-        if (nx <= ps) {   /* only once every SM has passed ps can none defer work to before it any more */
-            int ahead = ad.ahead && !lockstep;
-            uint64_t h = nx + (ahead ? WS_TM_AHEAD : 1);
-            int shared = 0;
-            if (nwk && !ahead) {
-                int runnable = 0;
-                for (int i = 0; i < tm->nactv; i++) {
-                    int s = tm->actv[i];
-                    runnable += !tm->smpend[s] && sm_next(tm, s) < h;
-                }
-                shared = runnable >= WS_TM_PAR_MIN_SMS;
+        uint64_t h = t0 + tm->win;
+        tm->win_end = h;
+        tm->nwin = ++nwin;
+        L->cycle = t0;
+        atomic_store_explicit(&tm->next_act, 0, memory_order_relaxed);
+        if (nwk && runnable >= WS_TM_PAR_MIN_SMS) {
+            int gen = ++tm->gen;
+            for (int i = 0; i < nwk; i++) {
+                atomic_store(&wk[i]->h, h);
+                send_go(wk[i], gen);
             }
-            if (shared) {
-                int gen = ++tm->gen;
-                for (int i = 0; i < nwk; i++) {
-                    atomic_store(&wk[i]->t, h);
-                    send_go(wk[i], gen);
-                }
-                phase_parallel(tm, &acc, 0, split, h);
-                for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
-            } else phase_parallel(tm, &acc, 0, tm->nactv, h);
-            ran_ahead = ahead;
-            if (ahead) L->cycle = nx;
-            ps = nx;   /* cycle by cycle: every SM has passed nx now (and the listeners get its events at once) */
-        }
-        if (!ran_ahead) {
-            phase_serial(tm, &acc, ps);
-            if (tm->nlis) flush_events(tm);
-            t = L->cycle = ps;
-            if (tm->retired >= L->nblocks) break;
-            if (nwk) adapt_step(&ad, wk, nwk, t);
-        }
-        /* every 4,096 steps, and at least every WS_TM_AHEAD * 16 cycles (the SMs running ahead cover many cycles in
-         * a step) */
-        if ((++steps & 0xfff) && L->cycle < next_look) continue;
-        next_look = L->cycle + WS_TM_AHEAD * 16;
+            phase_parallel(tm, &acc, h);
+            for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
+        } else phase_parallel(tm, &acc, h);
+        phase_serial(tm, &acc, t0, h);
+        if (tm->nlis) flush_events(tm);
+        t = h - 1;
+        if (tm->retired >= L->nblocks) { t = tm->last_retire; break; }
+        if (L->cycle < next_look) continue;
+        next_look = L->cycle + WS_TM_LOOK_CYCLES;
         if (L->gpu->progress) ws_run_progress(L);
         if (L->coop_ws && ws_run_grid_stuck(L, &gb_armed, &gb_last)) {
             L->fault = WS_ERR_LAUNCH_FAILURE;
@@ -1529,8 +1805,8 @@ placed:;
         }
         ws_run_watchdog(L);
     }
+    L->gate = NULL;
     ws_run_watchdog(L);   /* and at the end: whether a launch exceeded the limit does not depend on when it was looked at */
-    tm->ad = ad;
     for (int i = 0; i < nwk; i++) {   /* the workers sleep until the next launch */
         tacc *a = &wk[i]->acc;
         atomic_store(&wk[i]->park, 1);
@@ -1570,7 +1846,12 @@ placed:;
             free(sp->warps);
             free(sp->rdy);
         }
-        free(sm->pend);
+        free(sm->it);
+        free(sm->acs);
+        free(sm->recs);
+        free(sm->fresh);
+        ws_ms_defer_free(&sm->q);
+        ws_stage_free(&sm->st);
     }
     R->sm_active_cycles_avg = act / tm->nsm;
     double sp_active = act * (double)nsp;   /* sub-partition active cycles */
@@ -1605,13 +1886,11 @@ placed:;
     for (int s = 0; s < tm->nsm; s++) { free(tm->sms[s].ev); free(tm->sms[s].addrs); }
     free(tm->sms);
     free(tm->smwake);
-    free(tm->smpend);
     free(tm->smat);
     tm->smat = NULL;
     free(tm->actv);
     tm->actv = NULL;
     tm->smwake = NULL;
-    tm->smpend = NULL;
     tm->sms = NULL;
     for (int i = 0; i < tm->nfns; i++) free(tm->fns[i].tab);
     tm->nfns = 0;

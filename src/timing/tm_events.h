@@ -1,7 +1,9 @@
 /* tm_events.h - what the timing model tells its listeners: blocks placed on and retired from SMs, every issued
  * warp instruction with its sub-partition and lanes, the intervals a warp stalled and why, barrier waits. Traces
  * and pictures (src/report) are built on it. Events reach the listeners in batches, in an order that does not
- * depend on how many threads simulate the SMs: cycle by cycle, SM by SM, in the order each SM produced them. */
+ * depend on how many threads simulate the SMs: by the cycle the model made them in, SM by SM, in the order each SM
+ * produced them (a block's placement is made when its predecessor retires, a barrier wait when it ends, a memory
+ * event at its instruction's issue). */
 #ifndef WS_TM_EVENTS_H
 #define WS_TM_EVENTS_H
 
@@ -42,6 +44,7 @@ typedef struct ws_tm_event {
     uint32_t conflicts;     /* shared-memory bank-conflict wavefronts */
     const uint64_t *addr;   /* per-lane addresses (32; valid in exec) when the listener asked for them, else NULL */
     uint32_t addr_index;    /* (internal: where addr lives until the batch is handed out) */
+    uint64_t at;            /* (internal: the cycle the model made it in, which orders the batch) */
 } ws_tm_event;
 
 struct ws_tm_result;
