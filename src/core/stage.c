@@ -82,10 +82,30 @@ static int wtest(const ws_stage *s, uint64_t a, uint64_t len)
     return 0;
 }
 
+/* Whether every lane's space in r is sp (compared eight at a time). */
+static inline int one_space(const ws_rec *r, int sp)
+{
+    uint64_t v[4], all = 0x0101010101010101ull * (uint8_t)sp;
+    memcpy(v, r->space, sizeof v);
+    return v[0] == all && v[1] == all && v[2] == all && v[3] == all;
+}
+
 /* Where the executing lanes of r go (see stage.h). */
 int ws_stage_lanes(const ws_run *L, const ws_rec *r)
 {
     unsigned size = r->size ? r->size : 1;
+    if (r->exec == 0xffffffffu && one_space(r, WS_S_GLOBAL)) {   /* the usual case: a whole warp in global memory */
+        uint64_t lo = ~0ull, hi = 0, any = 0;
+        for (int l = 0; l < 32; l++) {
+            uint64_t a = r->addr[l];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            any |= a;
+        }
+        uint64_t off = lo - L->gbase, end = hi - L->gbase + size;
+        int ok = lo >= L->gbase && off < L->glimit && end <= L->glimit && end > off && !(size > 1 && (any & (size - 1)));
+        return ok ? WS_STAGE_GLOBAL : WS_STAGE_BAD;
+    }
     int where = 0;
     for (uint32_t m = r->exec; m; m &= m - 1) {
         int l = __builtin_ctz(m), sp = r->space[l];
@@ -104,6 +124,11 @@ int ws_stage_overlaps(const ws_stage *s, const ws_rec *r)
     if (s->unknown) return 1;
     if (!s->wn) return 0;
     unsigned size = r->size ? r->size : 1;
+    if (r->exec == 0xffffffffu && r->addr[31] - r->addr[0] == 31ull * size && one_space(r, WS_S_GLOBAL)) {
+        uint64_t d = 0;
+        for (int l = 1; l < 32; l++) d |= r->addr[l] - r->addr[l - 1] - size;
+        if (!d) return wtest(s, r->addr[0], 32ull * size);
+    }
     uint64_t lo = 0, hi = 0;   /* the current run of consecutive bytes */
     int have = 0;
     for (uint32_t m = r->exec; m; m &= m - 1) {
@@ -150,6 +175,21 @@ int ws_stage_store(ws_stage *s, ws_warp *w, const ws_rec *r, uint32_t *seg0, uin
     }
     if (grow((void **)&s->segs, &s->capsegs, (size_t)s->nsegs + 32, sizeof *s->segs)) return 0;
     *seg0 = s->nsegs;
+    if (r->exec == 0xffffffffu && n == 1 && (es == 4 || es == 8) && r->addr[31] - r->addr[0] == 31ull * es) {
+        uint64_t d = 0;
+        for (int l = 1; l < 32; l++) d |= r->addr[l] - r->addr[l - 1] - es;
+        if (!d) {   /* a whole warp of consecutive elements: one segment */
+            uint8_t *p = s->bytes + s->nbytes;
+            const uint64_t *src = &RG(in->s[0], 0);
+            if (es == 4) for (int l = 0; l < 32; l++) { uint32_t v = (uint32_t)src[l]; memcpy(p + 4 * l, &v, 4); }
+            else memcpy(p, src, 256);
+            s->segs[s->nsegs++] = (ws_stage_seg){ r->addr[0] - L->gbase, 32 * es, (uint32_t)s->nbytes };
+            s->nbytes += 32 * es;
+            wmark(s, r->addr[0], 32ull * es);
+            *nseg = 1;
+            return 1;
+        }
+    }
     for (uint32_t m = r->exec; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint8_t *p = s->bytes + s->nbytes;
