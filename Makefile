@@ -51,8 +51,9 @@ $(B)/obj/%.o: %.c
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # the runtime is compiled against NVIDIA's headers for exact CUDA types, enums and signatures
-# the core's lane loops are vector code at -O3 (the simulator's hot path; -O2 elsewhere)
+# the core's lane loops and the timing model's are vector code at -O3 (the simulator's hot path; -O2 elsewhere)
 $(B)/obj/src/core/%.o: OPT := $(patsubst -O2,-O3,$(OPT))
+$(B)/obj/src/timing/%.o: OPT := $(patsubst -O2,-O3,$(OPT))
 $(B)/obj/src/runtime/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
 $(B)/obj/src/driver/%.o: CPPFLAGS += -I$(CUDA_HOME)/include
 $(B)/obj/src/libs/%.o: CPPFLAGS += -I$(CUDA_HOME)/include

@@ -175,17 +175,21 @@ int ws_stage_store(ws_stage *s, ws_warp *w, const ws_rec *r, uint32_t *seg0, uin
     }
     if (grow((void **)&s->segs, &s->capsegs, (size_t)s->nsegs + 32, sizeof *s->segs)) return 0;
     *seg0 = s->nsegs;
-    if (r->exec == 0xffffffffu && n == 1 && (es == 4 || es == 8) && r->addr[31] - r->addr[0] == 31ull * es) {
+    if (r->exec == 0xffffffffu && (es == 4 || es == 8) && r->addr[31] - r->addr[0] == 31ull * size) {
         uint64_t d = 0;
-        for (int l = 1; l < 32; l++) d |= r->addr[l] - r->addr[l - 1] - es;
-        if (!d) {   /* a whole warp of consecutive elements: one segment */
+        for (int l = 1; l < 32; l++) d |= r->addr[l] - r->addr[l - 1] - size;
+        if (!d) {   /* a whole warp of consecutive elements or vectors: one segment */
             uint8_t *p = s->bytes + s->nbytes;
-            const uint64_t *src = &RG(in->s[0], 0);
-            if (es == 4) for (int l = 0; l < 32; l++) { uint32_t v = (uint32_t)src[l]; memcpy(p + 4 * l, &v, 4); }
-            else memcpy(p, src, 256);
-            s->segs[s->nsegs++] = (ws_stage_seg){ r->addr[0] - L->gbase, 32 * es, (uint32_t)s->nbytes };
-            s->nbytes += 32 * es;
-            wmark(s, r->addr[0], 32ull * es);
+            for (unsigned k = 0; k < n; k++) {
+                const uint64_t *src = &RG(in->s[k], 0);
+                if (es == 4)
+                    for (int l = 0; l < 32; l++) { uint32_t v = (uint32_t)src[l]; memcpy(p + (size_t)l * size + 4 * k, &v, 4); }
+                else
+                    for (int l = 0; l < 32; l++) memcpy(p + (size_t)l * size + 8 * k, &src[l], 8);
+            }
+            s->segs[s->nsegs++] = (ws_stage_seg){ r->addr[0] - L->gbase, 32 * size, (uint32_t)s->nbytes };
+            s->nbytes += 32 * size;
+            wmark(s, r->addr[0], 32ull * size);
             *nseg = 1;
             return 1;
         }

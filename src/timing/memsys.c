@@ -85,6 +85,18 @@ typedef struct ws_ms_bw {
     uint64_t last;       /* latest completion handed out */
 } ws_ms_bw;
 
+/* A remembered shared-memory access pattern and its wavefronts and conflicts: the lanes' addresses relative to the
+ * first executing lane's (which banks a pattern hits together does not change when the whole pattern moves by
+ * whole words), that lane's byte within its word, the lanes, the width and load or store. */
+typedef struct ws_ms_bmemo {
+    uint32_t d[32];
+    uint32_t mask;
+    uint16_t width;
+    uint8_t store, lo, valid;
+    uint16_t wf, bc;
+} ws_ms_bmemo;
+#define WS_MS_BMEMO 32     /* patterns remembered per SM (direct mapped) */
+
 typedef struct ws_ms_fnfuse {
     const ws_func *fn;
     ws_fuse *tab;        /* fn->ncode entries (ws_ptx_fusion) */
@@ -113,6 +125,7 @@ struct ws_memsys {
     ws_ms_fnfuse *fns;
     int nfns, fns_cap;
     int last_fuse;       /* the entry of fns the last lookup found */
+    ws_ms_bmemo *bmemo;  /* per SM, WS_MS_BMEMO patterns (each SM's own: its thread alone uses them) */
 };
 
 /* Multiplicative hash of a line number into [0, n). */
@@ -439,6 +452,40 @@ void ws_ms_shared_wavefronts(const ws_memsys *ms, const uint64_t *addr, uint32_t
     *conflicts = wf > ideal ? wf - ideal : 0;
 }
 
+/* ws_ms_shared_wavefronts through SM sm's remembered patterns: a loop's access repeats its pattern at other
+ * addresses, and a pattern's counts are found once. */
+static void ws_ms_shared_memo(ws_memsys *ms, int sm, const uint64_t *addr, uint32_t mask, unsigned width,
+                              int is_store, unsigned *wavefronts, unsigned *conflicts)
+{
+    if (!mask || !ms->bmemo) { ws_ms_shared_wavefronts(ms, addr, mask, width, is_store, wavefronts, conflicts); return; }
+    uint32_t d[32];
+    const uint64_t a0 = addr[__builtin_ctz(mask)];
+    if (mask == 0xffffffffu) for (int l = 0; l < 32; l++) d[l] = (uint32_t)(addr[l] - a0);
+    else {
+        memset(d, 0, sizeof d);
+        for (uint32_t m = mask; m; m &= m - 1) d[__builtin_ctz(m)] = (uint32_t)(addr[__builtin_ctz(m)] - a0);
+    }
+    /* a few lanes pick the slot (the whole pattern is compared) */
+    uint64_t h = ((uint64_t)mask << 16) ^ ((uint64_t)width << 8) ^ ((uint64_t)is_store << 4) ^ (a0 & 3);
+    h = (h ^ d[1] ^ ((uint64_t)d[7] << 13) ^ ((uint64_t)d[16] << 27) ^ ((uint64_t)d[31] << 41)) * 0x9E3779B97F4A7C15ull;
+    ws_ms_bmemo *e = &ms->bmemo[(size_t)sm * WS_MS_BMEMO + (unsigned)((h >> 40) % WS_MS_BMEMO)];
+    if (e->valid && e->mask == mask && e->width == width && e->store == is_store && e->lo == (a0 & 3) &&
+        !memcmp(e->d, d, sizeof d)) {
+        *wavefronts = e->wf;
+        *conflicts = e->bc;
+        return;
+    }
+    ws_ms_shared_wavefronts(ms, addr, mask, width, is_store, wavefronts, conflicts);
+    memcpy(e->d, d, sizeof d);
+    e->mask = mask;
+    e->width = (uint16_t)width;
+    e->store = (uint8_t)is_store;
+    e->lo = (uint8_t)(a0 & 3);
+    e->wf = (uint16_t)*wavefronts;
+    e->bc = (uint16_t)*conflicts;
+    e->valid = 1;
+}
+
 /* ---------- ptxas load fusion (LDS.64 / LDS.128 from scalar ld.shared) ---------- */
 /* Fusion role of instruction in of function fn (WS_MS_FUSE_*); *width and *delta describe a leader's access. */
 int ws_ms_fusion(ws_memsys *ms, const ws_func *fn, const ws_insn *in, unsigned *width, int *delta)
@@ -507,7 +554,8 @@ ws_memsys *ws_ms_create(const ws_device *dev)
     ms->l1_bytes = ws_ms_l1_capacity(dev, 0);
     ms->l1 = calloc((size_t)ms->nsm, sizeof *ms->l1);
     ms->pipe = calloc((size_t)ms->nsm, sizeof *ms->pipe);
-    int bad = !ms->l1 || !ms->pipe;
+    ms->bmemo = calloc((size_t)ms->nsm * WS_MS_BMEMO, sizeof *ms->bmemo);
+    int bad = !ms->l1 || !ms->pipe || !ms->bmemo;
     for (int s = 0; s < ms->nsm && !bad; s++)
         bad = ws_ms_cache_init(&ms->l1[s], dev->l1_smem_per_sm, ms->l1_bytes, WS_MS_L1_WAYS);
     if (!bad && ms->have_l2) bad = ws_ms_cache_init(&ms->l2, dev->l2_size, dev->l2_size, WS_MS_L2_WAYS);
@@ -536,6 +584,7 @@ void ws_ms_destroy(ws_memsys *ms)
     free(ms->l1);
     ws_ms_cache_free(&ms->l2);
     free(ms->pipe);
+    free(ms->bmemo);
     ws_ms_bw_free(&ms->dram);
     ws_ms_bw_free(&ms->l2bw);
     if (ms->slice) for (int i = 0; i < ms->nslices; i++) ws_ms_bw_free(&ms->slice[i]);
@@ -1061,7 +1110,7 @@ static uint64_t ws_ms_shared_to(ws_memsys *ms, int sm, const uint64_t *addr, uin
                                 uint64_t now, ws_ms_counts *c, ws_ms_access_counts *a)
 {
     unsigned wf, bc;
-    ws_ms_shared_wavefronts(ms, addr, mask, size, kind == 1, &wf, &bc);
+    ws_ms_shared_memo(ms, sm, addr, mask, size, kind == 1, &wf, &bc);
     a->wavefronts += wf;
     if (kind != 2) a->conflicts += bc;   /* as the counters: atomics count wavefronts only */
     if (kind == 0) { c->shld_requests++; c->shld_wavefronts += wf; c->shld_conflicts += bc; }

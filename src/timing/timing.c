@@ -38,6 +38,7 @@ typedef struct tsi {
     uint8_t nsrc, ndst;
     uint8_t rare;              /* tensor pipe, bulk or asynchronous copies, wmma memory, async groups: issue looks
                                 * at these kinds only when set */
+    uint8_t fast;              /* registers only, no control transfer, no memory: issue_fast may run it */
     uint16_t sass;             /* SASS instructions it stands for (WS_SASS_ONE units) */
     uint16_t hold;             /* what it holds its scheduler for: sass, or WS_SASS_ONE where the preset issues PTX */
     uint8_t fuse, fwidth;      /* ptxas fusion of a shared access (ws_ms_fusion: role, fused width and offset) */
@@ -111,6 +112,8 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     struct tblk *blk;
     const ws_func *sfn;        /* function of stab (the warp's function when it last looked) */
     const tsi *stab;           /* its static facts */
+    const ws_insn *nin;        /* its next instruction as compute_ready saw it (NULL: none), and its facts */
+    const tsi *nf;
     int slot;                  /* its index in sp->warps and sp->rdy while resident, else -1 */
     tgrp wg;                   /* wgmma groups: the multiply-adds */
     tgrp cp;                   /* cp.async groups: the copies' data arriving in shared memory */
@@ -131,7 +134,10 @@ typedef struct tblk {
 
 typedef struct tsp {          /* SM sub-partition: one warp scheduler */
     tw **warps;
-    uint64_t *rdy;             /* warps[k]->ready, dense, for the scheduler's scan (set_ready keeps it) */
+    uint64_t *rdy;             /* warps[k]->ready, dense, for the scheduler's scan (set_ready keeps it); NEVER past
+                                * n up to a multiple of 4 */
+    uint8_t *pipe;             /* warps[k]->npipe, dense */
+    uint32_t *key;             /* greedy-then-oldest: warps[k]'s age (the scan picks the lowest) */
     int n, cap;
     uint64_t wake;             /* nothing can issue before this cycle */
     tw *last;                  /* greedy: the warp that issued last */
@@ -504,6 +510,9 @@ static const tsi *static_facts(ws_tm *tm, const ws_func *fn)
         f->rare = in->pipe == WS_PIPE_TENSOR || in->op == WS_OP_CP_BULK || in->op == WS_OP_CP_ASYNC ||
                   in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE || in->op == WS_OP_WGMMA ||
                   in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL;
+        f->fast = !f->rare && in->mem == WS_MK_NONE && !WS_OP_IS_TENSOR(in->op) &&
+                  !(in->iflags & (WS_IF_CTRL | WS_IF_BARRIER | WS_IF_MEMSYS | WS_IF_SERIAL | WS_IF_GMEM | WS_IF_WARPSYNC |
+                                  WS_IF_TEX | WS_IF_FENCE));
         f->sass = fn->sass_w ? fn->sass_w[pc] : WS_SASS_ONE;
         f->hold = tm->dev->issue_sass ? f->sass : WS_SASS_ONE;
         if (in->op == WS_OP_WMMA_LOAD) {   /* timed as the SASS ptxas makes of it */
@@ -555,11 +564,13 @@ static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
 {
     const ws_warp *w = x->w;
     x->reason = WS_ST_WAIT;
-    if (w->state != WS_W_RUN) { set_ready(x, NEVER); return; }
+    if (w->state != WS_W_RUN) { x->nin = NULL; set_ready(x, NEVER); return; }
     const ws_insn *in = next_insn(w);
+    x->nin = in;
     if (!in) { set_ready(x, earliest); return; }
     x->npipe = in->pipe;
-    const tsi *f = facts_of(tm, x, w->fn, in);
+    if (x->slot >= 0) x->sp->pipe[x->slot] = in->pipe;
+    const tsi *f = x->nf = facts_of(tm, x, w->fn, in);
     uint64_t ready = earliest;
     for (int i = 0; i < f->nsrc; i++) {
         int r = f->src[i];
@@ -626,14 +637,19 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
         x->sp = sp;
         area_update(sp, now);
-        if (sp->n == sp->cap) {
+        if (sp->n + 4 > sp->cap) {
             sp->cap = sp->cap ? sp->cap * 2 : 16;
             sp->warps = realloc(sp->warps, sizeof *sp->warps * (size_t)sp->cap);
             sp->rdy = realloc(sp->rdy, sizeof *sp->rdy * (size_t)sp->cap);
+            sp->pipe = realloc(sp->pipe, (size_t)sp->cap);
+            sp->key = realloc(sp->key, sizeof *sp->key * (size_t)sp->cap);
         }
         x->slot = sp->n;
         sp->rdy[sp->n] = x->ready;
+        sp->pipe[sp->n] = (uint8_t)x->npipe;
+        sp->key[sp->n] = (uint32_t)(x->age & 0x3fffffff);
         sp->warps[sp->n++] = x;
+        for (int k = sp->n; k % 4; k++) sp->rdy[k] = NEVER;
         sp->nres++;
         compute_ready(tm, x, t);
         if (x->ready < sp->wake) sp->wake = x->ready;
@@ -655,6 +671,9 @@ static void unplace_block(ws_tm *tm, tblk *tb, uint64_t t)
                 tw *moved = sp->warps[--sp->n];
                 sp->warps[k] = moved;
                 sp->rdy[k] = sp->rdy[sp->n];
+                sp->pipe[k] = sp->pipe[sp->n];
+                sp->key[k] = sp->key[sp->n];
+                sp->rdy[sp->n] = NEVER;
                 moved->slot = k;
                 break;
             }
@@ -1098,6 +1117,65 @@ static int tm_gate(void *ctx, ws_warp *w, ws_rec *r)
     return WS_GATE_DEFER;
 }
 
+static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest);
+
+/* Issue warp x's next instruction at t when it is one of registers only (tsi.fast) that compute_ready found, it is
+ * at the top of the warp's stack, and nothing observes instructions: executed here without a record, timed as
+ * issue() would. Returns 0 (nothing done) when not. */
+static int issue_fast(ws_tm *tm, tacc *acc, tw *x, uint64_t t)
+{
+    ws_warp *w = x->w;
+    ws_stk *top = &w->stk[w->sp - 1];
+    const ws_insn *in = x->nin;
+    if (top->pc == top->rpc || &w->code[top->pc] != in || w->L->nobs) return 0;
+    top->pc++;
+    uint32_t m = top->mask;
+    w->nthread += (uint64_t)__builtin_popcount(m);
+    if (in->guard >= 0) {
+        uint32_t g = (uint32_t)w->regs[(size_t)in->guard * WS_LANES];
+        if (in->pneg) g = ~g;
+        m &= g;
+    }
+    w->ninst++;
+    if (m) in->fn(w, in, m);   /* (a fault stops the warp; nothing else here can) */
+    /* stall accounting for the gap since this warp's last issue */
+    if (t > x->last_issue + 1) {
+        uint64_t gap = t - x->last_issue - 1;
+        uint64_t dep = x->ready > x->last_issue + 1 ? x->ready - x->last_issue - 1 : 0;
+        if (dep > gap) dep = gap;
+        acc->stall[x->reason] += dep;
+        acc->stall[WS_ST_NOT_SELECTED] += gap - dep;
+    }
+    acc->stall[WS_ST_SELECTED]++;
+    const tsi *f = x->nf;
+    tsp *sp = x->sp;
+    int sw = f->hold;
+    acc->sass_insts += f->sass;
+    uint64_t next = t + 1, extra = 0;
+    sp->sass_bal += sw - WS_SASS_ONE;
+    if (sp->sass_bal >= WS_SASS_ONE) {
+        extra = (uint64_t)(sp->sass_bal / WS_SASS_ONE);
+        sp->sass_bal -= (int)extra * WS_SASS_ONE;
+        sp->issue_free = next = t + 1 + extra;
+    } else if (sp->sass_bal <= -WS_SASS_ONE) {
+        sp->sass_bal += WS_SASS_ONE;
+        sp->free_slot = 1;
+        next = t;
+    }
+    int p = in->pipe;
+    if (sw != 0) sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
+    sp->issued++;
+    sp->last = x;
+    x->last_issue = t;
+    acc->flops += (uint64_t)in->flops * (uint64_t)__builtin_popcount(m);
+    uint64_t done = t + extra + (uint64_t)tm->lat_cycles[in->lat];
+    uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
+    for (int i = 0; i < f->ndst; i++) { x->rr[f->dst[i]] = done; x->rk[f->dst[i]] = kind; }
+    if (w->state == WS_W_FAULT) { set_ready(x, NEVER); return 1; }
+    compute_ready(tm, x, next);
+    return 1;
+}
+
 /* A warp of block tb finished at t: its cluster's barrier and the block's retirement, at once in the serial phase,
  * else left to it. */
 static void warp_finished(ws_tm *tm, tblk *tb, uint64_t t, int serial)
@@ -1121,6 +1199,7 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     ws_rec r;
     ws_warp *w = x->w;
     tsp *sp = x->sp;
+    if (x->nin && x->nf->fast && !serial && !tm->nlis && issue_fast(tm, acc, x, t)) return NEVER;
     tsm *sm = &tm->sms[x->blk->sm];
     sm->gk = GK_NONE;
     int stepped = ws_warp_step(w, &r);
@@ -1275,12 +1354,104 @@ static uint64_t issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     return NEVER;
 }
 
-/* Let sub-partition sp try to issue at cycle t (the parallel phase: instructions touching global state are
- * deferred to the serial phase). */
+/* The warps of a sub-partition whose ready cycle rdy[k] is at most t (bit k; n <= 64, rdy padded with NEVER to a
+ * multiple of 4) and the earliest ready cycle after t (*wake). */
+static inline uint64_t ready_scan(const uint64_t *rdy, int n, uint64_t t, uint64_t *wake)
+{
+    uint64_t r = 0, w = NEVER;
+    for (int k = 0; k < n; k++) {
+        uint64_t v = rdy[k];
+        if (v <= t) r |= 1ull << k;
+        else if (v < w) w = v;
+    }
+    *wake = w;
+    return r;
+}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+/* ready_scan four slots at a time (AVX2: unsigned order by flipping the sign bit). */
+__attribute__((target("avx2"))) static uint64_t ready_scan_avx2(const uint64_t *rdy, int n, uint64_t t, uint64_t *wake)
+{
+    const __m256i bias = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+    const __m256i tb = _mm256_xor_si256(_mm256_set1_epi64x((long long)t), bias);
+    __m256i wmin = _mm256_set1_epi64x(-1);   /* NEVER, biased: the largest signed value is 0x7fff... */
+    wmin = _mm256_xor_si256(wmin, bias);
+    uint64_t r = 0;
+    for (int k = 0; k < n; k += 4) {
+        __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(rdy + k)), bias);
+        __m256i gt = _mm256_cmpgt_epi64(v, tb);   /* later than t */
+        r |= (uint64_t)(~_mm256_movemask_pd(_mm256_castsi256_pd(gt)) & 15) << k;
+        __m256i cand = _mm256_blendv_epi8(_mm256_xor_si256(_mm256_set1_epi64x(-1), bias), v, gt);
+        __m256i lt = _mm256_cmpgt_epi64(wmin, cand);
+        wmin = _mm256_blendv_epi8(wmin, cand, lt);
+    }
+    uint64_t lanes[4];
+    _mm256_storeu_si256((__m256i *)lanes, _mm256_xor_si256(wmin, bias));
+    uint64_t w = lanes[0];
+    for (int i = 1; i < 4; i++) if (lanes[i] < w) w = lanes[i];
+    *wake = w;
+    if (n & 3) r &= (1ull << n) - 1;
+    return r;
+}
+#endif
+
+/* Whether the processor runs ready_scan_avx2 (set once at the first launch). */
+static int g_scan_avx2 = -1;
+
+/* Let sub-partition sp try to issue at cycle t with greedy-then-oldest scheduling (the preset's usual policy): the
+ * last warp to issue if it can, else the oldest that can. */
+static void sp_cycle_gto(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
+{
+again:;
+    uint64_t wake;
+    uint64_t R;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    R = g_scan_avx2 ? ready_scan_avx2(sp->rdy, sp->n, t, &wake) : ready_scan(sp->rdy, sp->n, t, &wake);
+#else
+    R = ready_scan(sp->rdy, sp->n, t, &wake);
+#endif
+    uint64_t E = 0;
+    for (uint64_t m = R; m; m &= m - 1) {
+        int k = __builtin_ctzll(m), p = sp->pipe[k];
+        if (sp->pipe_free[p] > t) {   /* its pipeline is busy: it waits for it */
+            tw *x = sp->warps[k];
+            if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p];
+            x->reason = (p == WS_PIPE_LSU || p == WS_PIPE_TEX) ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE;
+            set_ready(x, sp->pipe_free[p]);
+            continue;
+        }
+        E |= 1ull << k;
+    }
+    int eligible = __builtin_popcountll(E);
+    sp->eligible_sum += (uint64_t)eligible;
+    if (E) {
+        int kb = -1;
+        if (sp->last && sp->last->slot >= 0 && (E >> sp->last->slot & 1)) kb = sp->last->slot;
+        else {
+            uint32_t bk = UINT32_MAX;
+            for (uint64_t m = E; m; m &= m - 1) {
+                int k = __builtin_ctzll(m);
+                if (sp->key[k] < bk) { bk = sp->key[k]; kb = k; }
+            }
+        }
+        tw *best = sp->warps[kb];
+        issue(tm, acc, best, t, 0);
+        if (sp->free_slot) { sp->free_slot = 0; if (sp->issue_free <= t) goto again; }
+        if (eligible > 1) wake = t + 1;
+        if (best->ready < wake) wake = best->ready;
+        if (sp->issue_free > wake) wake = sp->issue_free;
+    }
+    /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */
+    if (sp->wake > t && sp->wake < wake) wake = sp->wake;
+    sp->wake = wake;
+}
+
+/* Let sub-partition sp try to issue at cycle t. */
 static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
 {
     if (sp->issue_free > t) { sp->wake = sp->issue_free; return; }
     sp->free_slot = 0;
+    if (tm->policy == POL_GTO && sp->n <= 64) { sp_cycle_gto(tm, acc, sp, t); return; }
 again:;
     tw *best = NULL;
     uint64_t wake = NEVER;
@@ -1752,6 +1923,9 @@ placed:;
     act_rebuild(tm);
     L->timed = 1;
     tm->um_live = tm->um.um && ws_um_any(tm->um.um);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (g_scan_avx2 < 0) g_scan_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+#endif
     tm->win = window_cycles(tm, L);
     tm->last_retire = NEVER;
     L->gate = tm_gate;
@@ -1845,6 +2019,8 @@ placed:;
             elig += (double)sp->eligible_sum;
             free(sp->warps);
             free(sp->rdy);
+            free(sp->pipe);
+            free(sp->key);
         }
         free(sm->it);
         free(sm->acs);
