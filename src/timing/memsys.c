@@ -68,6 +68,7 @@ typedef struct ws_ms_cache {
     uint32_t epoch;      /* a line of another epoch has its ready cycles and spend at 0 (the clock restarted) */
     ws_ms_line *lines;
     uint32_t sets, ways;
+    uint64_t mod_m;      /* ws_ms_hash's multiplier for sets */
     size_t cap_lines;    /* lines allocated (the largest configuration) */
     size_t cap_sets;     /* entries of sgen */
 } ws_ms_cache;
@@ -126,14 +127,21 @@ struct ws_memsys {
     int nfns, fns_cap;
     int last_fuse;       /* the entry of fns the last lookup found */
     ws_ms_bmemo *bmemo;  /* per SM, WS_MS_BMEMO patterns (each SM's own: its thread alone uses them) */
+    ws_ms_defer **defer; /* per SM, the timing model's queue of the current window (ws_ms_attach_defer), or NULL */
 };
 
-/* Multiplicative hash of a line number into [0, n). */
-static uint32_t ws_ms_hash(uint64_t line, uint32_t n)
+/* Multiplicative hash of a line number into [0, n): the high half of the product modulo n, taken without a
+ * division (m = ws_ms_fastmod_m(n): Lemire, Kaser and Kurz, "Faster remainder by direct computation", exact for
+ * every 32-bit value and n). */
+static inline uint32_t ws_ms_hash(uint64_t line, uint32_t n, uint64_t m)
 {
     uint64_t h = (line ^ (line >> 29)) * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)((h >> 32) % n);
+    uint64_t low = m * (uint32_t)(h >> 32);
+    return (uint32_t)(((unsigned __int128)low * n) >> 64);
 }
+
+/* The multiplier of ws_ms_hash for n (>= 1) sets. */
+static inline uint64_t ws_ms_fastmod_m(uint32_t n) { return UINT64_C(0xFFFFFFFFFFFFFFFF) / n + 1; }
 
 /* Give a cache the geometry of bytes of capacity (at most what it was allocated for) and empty it: every set's
  * ranks start as the permutation 0..ways-1. */
@@ -144,6 +152,7 @@ static void ws_ms_cache_shape(ws_ms_cache *c, size_t bytes, uint32_t ways)
     c->ways = ways;
     c->sets = (uint32_t)(n / ways);
     if (n && !c->sets) { c->sets = 1; c->ways = (uint32_t)n; }
+    c->mod_m = c->sets ? ws_ms_fastmod_m(c->sets) : 0;
     for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) c->rank[i] = (uint8_t)(i % c->ways);
     memset(c->sgen, 0, c->cap_sets * sizeof *c->sgen);
     c->gen = 1;
@@ -199,18 +208,22 @@ static inline void ws_ms_line_restart(ws_ms_line *l, uint32_t e)
 static ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln, size_t *base)
 {
     if (!c->sets) return NULL;
-    uint32_t set = ws_ms_hash(ln, c->sets);
+    uint32_t set = ws_ms_hash(ln, c->sets, c->mod_m);
     size_t b = (size_t)set * c->ways;
     *base = b;
     if (c->sgen[set] != c->gen) return NULL;
     const uint64_t *tags = c->tags + b;
-    for (uint32_t w = 0; w < c->ways; w++)
-        if (tags[w] == ln + 1) {
-            ws_ms_line *l = &c->lines[b + w];
-            if (l->epoch != c->epoch) ws_ms_line_restart(l, c->epoch);   /* as ws_ms_new_launch would have */
-            return l;
-        }
-    return NULL;
+    uint32_t w = c->ways;
+    if (c->ways == WS_MS_L2_WAYS) {   /* the usual shape: all ways compared at once (a line is in one way at most) */
+        uint32_t hit = 0;
+        for (uint32_t k = 0; k < WS_MS_L2_WAYS; k++) hit |= (uint32_t)(tags[k] == ln + 1) << k;
+        if (hit) w = (uint32_t)__builtin_ctz(hit);
+    } else
+        for (uint32_t k = 0; k < c->ways; k++) if (tags[k] == ln + 1) { w = k; break; }
+    if (w == c->ways) return NULL;
+    ws_ms_line *l = &c->lines[b + w];
+    if (l->epoch != c->epoch) ws_ms_line_restart(l, c->epoch);   /* as ws_ms_new_launch would have */
+    return l;
 }
 
 /* Make way w of the set at base the most recently used. */
@@ -585,6 +598,7 @@ void ws_ms_destroy(ws_memsys *ms)
     ws_ms_cache_free(&ms->l2);
     free(ms->pipe);
     free(ms->bmemo);
+    free(ms->defer);
     ws_ms_bw_free(&ms->dram);
     ws_ms_bw_free(&ms->l2bw);
     if (ms->slice) for (int i = 0; i < ms->nslices; i++) ws_ms_bw_free(&ms->slice[i]);
@@ -937,6 +951,7 @@ static uint32_t ws_ms_defer_req(ws_ms_defer *q, int kind, uint64_t ln, unsigned 
     r->mask = (uint8_t)mask;
     r->partial = (uint8_t)partial;
     r->owner = q->owner;
+    r->l1 = NULL;
     return q->nreq++;
 }
 
@@ -1003,9 +1018,15 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
             continue;
         }
         unsigned hit = l ? (m & l->valid) : 0;
-        if (!q && kind == 0 && hit)   /* at once (the serial phase): a fill a later access of this window asked for
-                                       * is not there yet at now */
-            for (unsigned s = 0; s < 4; s++) if (l->ready[s] >= WS_MS_PEND) hit &= ~(1u << s);
+        uint64_t pend[4] = { 0, 0, 0, 0 };   /* at once (the serial phase): what the queue says of pending fills */
+        if (!q && kind == 0 && hit)
+            for (unsigned s = 0; s < 4; s++) {
+                if (!(hit & (1u << s)) || l->ready[s] < WS_MS_PEND) continue;
+                const ws_ms_defer *pq = ms->defer ? ms->defer[sm] : NULL;
+                uint32_t r = (uint32_t)l->ready[s];
+                if (pq && r < pq->nreq && pq->req[r].done) pend[s] = pq->req[r].done;   /* done already */
+                else hit &= ~(1u << s);   /* asked for later in the window: not there yet at now */
+            }
         unsigned miss = m & ~hit, counted = hit;
         if (kind == 1 && l)
             for (unsigned s = 0; s < 4; s++)
@@ -1016,16 +1037,18 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
             for (unsigned s = 0; s < 4; s++)
                 if ((hit & (1u << s)) && !(l->spend & (1u << s)) && l->ready[s] > done) {
                     if (q && l->ready[s] >= WS_MS_PEND) ws_ms_defer_dep(q, (uint32_t)l->ready[s]);
-                    else done = l->ready[s];
+                    else done = pend[s] ? (pend[s] > done ? pend[s] : done) : l->ready[s];
                 }
             if (miss) {
                 uint64_t f;
+                uint32_t r = 0;
                 if (q) {
-                    uint32_t r = ws_ms_defer_req(q, WS_MS_REQ_READ, ln[i], miss, 0, ti);
+                    r = ws_ms_defer_req(q, WS_MS_REQ_READ, ln[i], miss, 0, ti);
                     ws_ms_defer_dep(q, r);
                     f = ws_ms_pend(q, r);
                 } else f = ws_ms_l2_read(ms, ln[i], miss, ti);
                 if (!l) { uint64_t et; uint8_t ed; l = ws_ms_alloc_at(l1, base, ln[i], &et, &ed); }
+                if (q) q->req[r].l1 = l;   /* the line its arrival is for (ws_ms_defer_patch) */
                 if (l) {
                     for (unsigned s = 0; s < 4; s++) if (miss & (1u << s)) l->ready[s] = f;
                     l->valid |= (uint8_t)miss;
@@ -1061,17 +1084,30 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
  * still waiting for it get its arrival. Returns the arrival (reads) or L2's acknowledgement (writes). */
 uint64_t ws_ms_req_do(ws_memsys *ms, int sm, ws_ms_defer *q, uint32_t i)
 {
+    (void)sm;
     ws_ms_req *r = &q->req[i];
     if (r->kind == WS_MS_REQ_WRITE) return r->done = ws_ms_l2_write(ms, r->line, r->mask, r->partial, r->t);
     if (r->kind == WS_MS_REQ_ATOMIC) return r->done = ws_ms_l2_atomic(ms, r->line, r->mask, r->chain, r->t);
-    uint64_t f = ws_ms_l2_read(ms, r->line, r->mask, r->t);
-    size_t base = 0;
-    ws_ms_line *l = ws_ms_lookup(&ms->l1[sm], r->line, &base);
-    if (l) {
+    return r->done = ws_ms_l2_read(ms, r->line, r->mask, r->t);
+}
+
+/* After the serial phase: the SM's L1 sectors still waiting for q's reads get their arrival (a line evicted or
+ * refilled since holds other tags and is left alone). */
+void ws_ms_defer_patch(ws_ms_defer *q)
+{
+    for (uint32_t i = 0; i < q->nreq; i++) {
+        const ws_ms_req *r = &q->req[i];
+        if (r->kind != WS_MS_REQ_READ || !r->l1) continue;
         uint64_t tag = ws_ms_pend(q, i);
-        for (unsigned s = 0; s < 4; s++) if (l->ready[s] == tag) l->ready[s] = f;
+        for (unsigned s = 0; s < 4; s++) if (r->l1->ready[s] == tag) r->l1->ready[s] = r->done;
     }
-    return r->done = f;
+}
+
+/* Let the serial phase's accesses of SM sm at once see which of q's transfers are done (NULL: none). */
+void ws_ms_attach_defer(ws_memsys *ms, int sm, ws_ms_defer *q)
+{
+    if (!ms->defer) ms->defer = calloc((size_t)ms->nsm, sizeof *ms->defer);
+    if (ms->defer && sm >= 0 && sm < ms->nsm) ms->defer[sm] = q;
 }
 
 /* Start a new window of q: no requests, no dependencies; tags of the old window never match again. */

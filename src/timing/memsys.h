@@ -38,8 +38,10 @@ typedef struct ws_memsys ws_memsys;
 /* An L2 transfer that the parallel part of an access (ws_ms_access_l1) leaves to the serial phase: the L1 missed
  * the sectors in mask of line `line` (a read), or writes them through (a write). */
 enum { WS_MS_REQ_READ, WS_MS_REQ_WRITE, WS_MS_REQ_ATOMIC };
+struct ws_ms_line;
 typedef struct ws_ms_req {
     uint64_t line;        /* line number (address / 128) */
+    struct ws_ms_line *l1;   /* reads: the L1 line whose sectors wait for it (ws_ms_defer_patch) */
     uint64_t t;           /* cycle it leaves the SM */
     uint64_t done;        /* ws_ms_req_do: when the data is back at the SM / L2 acknowledged the write */
     uint32_t owner;       /* the caller's: ws_ms_defer.owner when it was queued */
@@ -106,10 +108,14 @@ uint64_t ws_ms_matrix_l1(ws_memsys *ms, int sm, const ws_mx_access *acc, int n, 
 /* The fewest cycles between an access's L2 transfer leaving its SM and its result (data, acknowledgement, atomic's
  * old value) being back there: what the serial phase works out is never needed sooner. */
 uint64_t ws_ms_min_latency(const ws_memsys *ms);
-/* Perform request i of SM sm's queue q in the serial phase, in (cycle, SM) order of the accesses: its L2 part; the
- * SM's L1 sectors waiting for it get its arrival. Returns (and sets q->req[i].done) when the data is back at the SM
- * (read) or L2 acknowledged it (write). */
+/* Perform request i of SM sm's queue q in the serial phase, in (cycle, SM) order of the accesses: its L2 part.
+ * Returns (and sets q->req[i].done) when the data is back at the SM (read) or L2 acknowledged it (write). */
 uint64_t ws_ms_req_do(ws_memsys *ms, int sm, ws_ms_defer *q, uint32_t i);
+/* After the serial phase (SM by SM, on any thread): the SM's L1 sectors waiting for q's reads get their arrival. */
+void ws_ms_defer_patch(ws_ms_defer *q);
+/* Let accesses of SM sm accounted at once (the serial phase) see which of q's transfers are done already: a sector
+ * whose fill q has not yet performed is not there for them (NULL: detach). */
+void ws_ms_attach_defer(ws_memsys *ms, int sm, ws_ms_defer *q);
 /* What the most recent access added to the counters. */
 const ws_ms_access_counts *ws_ms_last_access(const ws_memsys *ms);
 /* ws_ms_access_warp for an access whose executing lanes are all in shared memory, with the instruction's fusion

@@ -1649,22 +1649,37 @@ static void phase_serial(ws_tm *tm, tacc *acc, uint64_t t0, uint64_t h)
             item_do(tm, acc, s, &tm->sms[s].it[(uint32_t)tm->sorted[k]]);
         }
     }
-    for (int i = 0; i < tm->nactv; i++) {
-        int s = tm->actv[i];
-        tsm *sm = &tm->sms[s];
-        if (sm->nacs) acs_resolve(tm, acc, s);
-        for (uint32_t k = 0; k < sm->nfresh; k++) {
-            tw *x = sm->fresh[k];
-            if (x->blk->b->in_use && x->w->state == WS_W_RUN && !x->waiting_bar && IS_PEND(x->ready)) {
-                compute_ready(tm, x, x->last_issue + 1);
-                wake_for(tm, x);
-            }
-        }
-        sm->nit = sm->nacs = sm->nrecs = sm->nfresh = 0;
-        ws_ms_defer_reset(&sm->q);
-        ws_stage_clear(&sm->st);
-    }
     L->gate = gate;
+}
+
+/* SM s after the serial phase: its L1 fills and the accesses that waited for transfers get their cycles, the
+ * warps whose ready cycle waited for any of it look again, and its lists of the window are emptied. Touches SM s
+ * alone (any thread). */
+static void sm_finish(ws_tm *tm, tacc *acc, int s)
+{
+    tsm *sm = &tm->sms[s];
+    ws_ms_defer_patch(&sm->q);
+    if (sm->nacs) acs_resolve(tm, acc, s);
+    for (uint32_t k = 0; k < sm->nfresh; k++) {
+        tw *x = sm->fresh[k];
+        if (x->blk->b->in_use && x->w->state == WS_W_RUN && !x->waiting_bar && IS_PEND(x->ready)) {
+            compute_ready(tm, x, x->last_issue + 1);
+            wake_for(tm, x);
+        }
+    }
+    sm->nit = sm->nacs = sm->nrecs = sm->nfresh = 0;
+    ws_ms_defer_reset(&sm->q);
+    ws_stage_clear(&sm->st);
+}
+
+/* The finishing pass of a window (sm_finish of every active SM): the calling thread takes SMs until none is left. */
+static void phase_finish(ws_tm *tm, tacc *acc)
+{
+    for (;;) {
+        int i = atomic_fetch_add_explicit(&tm->next_act, 1, memory_order_relaxed);
+        if (i >= tm->nactv) return;
+        sm_finish(tm, acc, tm->actv[i]);
+    }
 }
 
 /* A simulation thread beside the main one: it takes SMs of each window's parallel phase (phase_parallel). */
@@ -1672,7 +1687,7 @@ typedef struct tworker {
     pthread_t th;
     ws_tm *tm;
     tacc acc;
-    _Atomic uint64_t h;        /* the window's end */
+    _Atomic uint64_t h;        /* the window's end (0: the finishing pass instead) */
     _Atomic int go, done, quit;
     _Atomic int park;          /* between launches: sleep instead of spinning */
     _Atomic int sleeping;      /* waits on `wake` for the next go */
@@ -1719,7 +1734,9 @@ static void *worker_main(void *arg)
     for (;;) {
         gen = wait_go(wk, gen);
         if (atomic_load(&wk->quit)) break;
-        phase_parallel(wk->tm, &wk->acc, atomic_load(&wk->h));
+        uint64_t h = atomic_load(&wk->h);
+        if (h) phase_parallel(wk->tm, &wk->acc, h);
+        else phase_finish(wk->tm, &wk->acc);
         atomic_store_explicit(&wk->done, gen, memory_order_release);
     }
     return NULL;
@@ -1843,6 +1860,7 @@ static uint64_t window_cycles(const ws_tm *tm, const ws_run *L)
 
 /* The timing engine: run the launch, the SMs running ahead of each other (skipping idle cycles) between the serial
  * phases of the cycles with deferred work. */
+static double g_ser;
 static void tm_engine(void *ctx, ws_run *L)
 {
     ws_tm *tm = ctx;
@@ -1857,6 +1875,7 @@ static void tm_engine(void *ctx, ws_run *L)
     int nsp = d->subpartitions > 0 ? d->subpartitions : 4;
     if (nsp > 8) nsp = 8;
     for (int s = 0; s < tm->nsm; s++) {
+        ws_ms_attach_defer(tm->ms, s, &tm->sms[s].q);
         tm->sms[s].nsp = nsp;
         for (int k = 0; k < nsp; k++) tm->sms[s].sp[k].wake = NEVER;
     }
@@ -1963,7 +1982,19 @@ placed:;
             phase_parallel(tm, &acc, h);
             for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
         } else phase_parallel(tm, &acc, h);
+        struct timespec ts0, ts1; clock_gettime(CLOCK_MONOTONIC, &ts0);
         phase_serial(tm, &acc, t0, h);
+        clock_gettime(CLOCK_MONOTONIC, &ts1); g_ser += (ts1.tv_sec - ts0.tv_sec) * 1e9 + (ts1.tv_nsec - ts0.tv_nsec);
+        atomic_store_explicit(&tm->next_act, 0, memory_order_relaxed);
+        if (nwk && runnable >= WS_TM_PAR_MIN_SMS) {
+            int gen = ++tm->gen;
+            for (int i = 0; i < nwk; i++) {
+                atomic_store(&wk[i]->h, 0);
+                send_go(wk[i], gen);
+            }
+            phase_finish(tm, &acc);
+            for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
+        } else phase_finish(tm, &acc);
         if (tm->nlis) flush_events(tm);
         t = h - 1;
         if (tm->retired >= L->nblocks) { t = tm->last_retire; break; }
@@ -1980,6 +2011,7 @@ placed:;
         ws_run_watchdog(L);
     }
     L->gate = NULL;
+    if (getenv("WS_PROF")) fprintf(stderr, "serial %.3f s windows %lu\n", g_ser / 1e9, (unsigned long)nwin);
     ws_run_watchdog(L);   /* and at the end: whether a launch exceeded the limit does not depend on when it was looked at */
     for (int i = 0; i < nwk; i++) {   /* the workers sleep until the next launch */
         tacc *a = &wk[i]->acc;
@@ -2026,6 +2058,7 @@ placed:;
         free(sm->acs);
         free(sm->recs);
         free(sm->fresh);
+        ws_ms_attach_defer(tm->ms, s, NULL);
         ws_ms_defer_free(&sm->q);
         ws_stage_free(&sm->st);
     }
