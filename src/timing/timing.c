@@ -130,6 +130,8 @@ typedef struct tblk {
     ws_block *b;
     tw *warps;
     int sm;
+    int capwarps, capregs;     /* warps and register slots per warp its arrays hold */
+    struct tblk *next;         /* in ws_tm.tb_free between launches */
 } tblk;
 
 typedef struct tsp {          /* SM sub-partition: one warp scheduler */
@@ -280,12 +282,15 @@ struct ws_tm {
     uint32_t *cnt;             /* the serial phase's ordering: items per cycle of the window, then their places */
     uint32_t capord;
     uint64_t *sorted;          /* items in (cycle, SM, order): SM << 32 | index */
+    tblk *tb_free;             /* blocks' timing state kept from launch to launch */
     uint32_t capsorted;
     ws_tm_event *batch;        /* a window's events for the listeners, in order */
     size_t capbatch;
 };
 
 static void pool_stop(ws_tm *tm);
+static void tblk_free_all(ws_tm *tm);
+static void sm_free(struct tsm *sm);
 
 /* Create a timing model for device dev. */
 ws_tm *ws_tm_create(const ws_device *dev)
@@ -308,6 +313,14 @@ void ws_tm_destroy(ws_tm *tm)
     free(tm->fns);
     free(tm->cnt);
     free(tm->sorted);
+    tblk_free_all(tm);
+    if (tm->sms) {
+        for (int s = 0; s < tm->nsm; s++) sm_free(&tm->sms[s]);
+        free(tm->sms);
+        free(tm->smwake);
+        free(tm->smat);
+        free(tm->actv);
+    }
     free(tm->batch);
     pthread_mutex_destroy(&tm->fns_lock);
     tm_um_free(&tm->um);
@@ -592,6 +605,8 @@ static void area_update(tsp *sp, uint64_t t)
     if (t > sp->area_t) { sp->active_area += (uint64_t)sp->nres * (t - sp->area_t); sp->area_t = t; }
 }
 
+static tblk *tblk_get(ws_tm *tm, int nwarps);
+
 /* Place block lin on SM s at cycle now, its warps issuing from cycle t (>= now: the distributor's launch). Resident
  * warps are counted from now, so that the occupancy area stays a sum over cycles already simulated. */
 static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
@@ -600,15 +615,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
     ws_block *b = ws_run_block_start(L, (uint64_t)lin);
     tsm *sm = &tm->sms[s];
     tblk *tb = b->user;
-    if (!tb) {
-        tb = calloc(1, sizeof *tb);
-        tb->warps = calloc((size_t)b->nwarps, sizeof *tb->warps);
-        for (int i = 0; i < b->nwarps; i++) {
-            tb->warps[i].rr = calloc((size_t)tm->nregs, sizeof(uint64_t));
-            tb->warps[i].rk = calloc((size_t)tm->nregs, 1);
-        }
-        b->user = tb;
-    }
+    if (!tb) b->user = tb = tblk_get(tm, b->nwarps);
     tb->b = b;
     tb->sm = s;
     b->sm = s;
@@ -633,6 +640,8 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         x->gen++;
         x->nwb = 0;
         x->fresh = 0;
+        x->sfn = NULL;   /* (static facts are made afresh in every launch) */
+        x->nin = NULL;
         x->age = tm->age++;
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
         x->sp = sp;
@@ -654,6 +663,84 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         compute_ready(tm, x, t);
         if (x->ready < sp->wake) sp->wake = x->ready;
         if (x->ready < tm->smwake[s]) tm->smwake[s] = x->ready;
+    }
+}
+
+/* Timing state for a block of nwarps warps: one kept from an earlier launch that holds it, else a new one. */
+static tblk *tblk_get(ws_tm *tm, int nwarps)
+{
+    for (tblk **pp = &tm->tb_free; *pp; pp = &(*pp)->next) {
+        tblk *tb = *pp;
+        if (tb->capwarps < nwarps || tb->capregs < tm->nregs) continue;
+        *pp = tb->next;
+        return tb;
+    }
+    tblk *tb = calloc(1, sizeof *tb);
+    tb->warps = calloc((size_t)nwarps, sizeof *tb->warps);
+    tb->capwarps = nwarps;
+    tb->capregs = tm->nregs;
+    for (int i = 0; i < nwarps; i++) {
+        tb->warps[i].rr = calloc((size_t)tm->nregs, sizeof(uint64_t));
+        tb->warps[i].rk = calloc((size_t)tm->nregs, 1);
+    }
+    return tb;
+}
+
+/* Free the blocks' timing state kept between launches. */
+static void tblk_free_all(ws_tm *tm)
+{
+    while (tm->tb_free) {
+        tblk *tb = tm->tb_free;
+        tm->tb_free = tb->next;
+        for (int k = 0; k < tb->capwarps; k++) { free(tb->warps[k].rr); free(tb->warps[k].rk); free(tb->warps[k].mx); }
+        free(tb->warps);
+        free(tb);
+    }
+}
+
+/* Empty SM state sm for a launch on nsp sub-partitions, keeping its arrays (and their capacities). */
+static void sm_reset(tsm *sm, int nsp)
+{
+    tsm keep = *sm;
+    memset(sm, 0, sizeof *sm);
+    sm->it = keep.it; sm->capit = keep.capit;
+    sm->q = keep.q;
+    ws_ms_defer_reset(&sm->q);
+    sm->st = keep.st;
+    ws_stage_clear(&sm->st);
+    sm->acs = keep.acs; sm->capacs = keep.capacs;
+    sm->recs = keep.recs; sm->caprecs = keep.caprecs;
+    sm->fresh = keep.fresh; sm->capfresh = keep.capfresh;
+    sm->ev = keep.ev; sm->capev = keep.capev;
+    sm->addrs = keep.addrs; sm->capaddrs = keep.capaddrs;
+    sm->nsp = nsp;
+    for (int k = 0; k < 8; k++) {
+        tsp *sp = &sm->sp[k];
+        sp->warps = keep.sp[k].warps;
+        sp->rdy = keep.sp[k].rdy;
+        sp->pipe = keep.sp[k].pipe;
+        sp->key = keep.sp[k].key;
+        sp->cap = keep.sp[k].cap;
+        sp->wake = NEVER;
+    }
+}
+
+/* Free SM state sm's arrays. */
+static void sm_free(tsm *sm)
+{
+    free(sm->it);
+    ws_ms_defer_free(&sm->q);
+    ws_stage_free(&sm->st);
+    free(sm->acs);
+    free(sm->recs);
+    free(sm->fresh);
+    free(sm->ev);
+    free(sm->addrs);
+    for (int k = 0; k < 8; k++) {
+        free(sm->sp[k].warps);
+        free(sm->sp[k].rdy);
+        free(sm->sp[k].pipe);
+        free(sm->sp[k].key);
     }
 }
 
@@ -1868,17 +1955,18 @@ static void tm_engine(void *ctx, ws_run *L)
     tm->L = L;
     tm->policy = !strcmp(d->sched_policy, "lrr") ? POL_LRR : !strcmp(d->sched_policy, "lowest") ? POL_LOWEST : POL_GTO;
     tm->nsm = d->sm_count > 0 ? d->sm_count : 1;
-    tm->sms = calloc((size_t)tm->nsm, sizeof *tm->sms);
-    tm->smwake = calloc((size_t)tm->nsm, sizeof *tm->smwake);   /* 0: every SM looks at cycle 0 */
-    tm->smat = calloc((size_t)tm->nsm, sizeof *tm->smat);
-    tm->actv = calloc((size_t)tm->nsm, sizeof *tm->actv);
+    if (!tm->sms) {   /* kept from launch to launch with their arrays (sms_reset empties them) */
+        tm->sms = calloc((size_t)tm->nsm, sizeof *tm->sms);
+        tm->smwake = calloc((size_t)tm->nsm, sizeof *tm->smwake);
+        tm->smat = calloc((size_t)tm->nsm, sizeof *tm->smat);
+        tm->actv = calloc((size_t)tm->nsm, sizeof *tm->actv);
+        for (int s = 0; s < tm->nsm; s++) ws_ms_attach_defer(tm->ms, s, &tm->sms[s].q);
+    }
     int nsp = d->subpartitions > 0 ? d->subpartitions : 4;
     if (nsp > 8) nsp = 8;
-    for (int s = 0; s < tm->nsm; s++) {
-        ws_ms_attach_defer(tm->ms, s, &tm->sms[s].q);
-        tm->sms[s].nsp = nsp;
-        for (int k = 0; k < nsp; k++) tm->sms[s].sp[k].wake = NEVER;
-    }
+    for (int s = 0; s < tm->nsm; s++) sm_reset(&tm->sms[s], nsp);
+    memset(tm->smwake, 0, sizeof *tm->smwake * (size_t)tm->nsm);   /* 0: every SM looks at cycle 0 */
+    memset(tm->smat, 0, sizeof *tm->smat * (size_t)tm->nsm);
     /* pipeline issue intervals (cycles between two warp instructions of one sub-partition) */
     int ws = L->warp_size;
     int per_sp = nsp;
@@ -2049,18 +2137,7 @@ placed:;
             area += (double)sp->active_area;
             issued += (double)sp->issued;
             elig += (double)sp->eligible_sum;
-            free(sp->warps);
-            free(sp->rdy);
-            free(sp->pipe);
-            free(sp->key);
         }
-        free(sm->it);
-        free(sm->acs);
-        free(sm->recs);
-        free(sm->fresh);
-        ws_ms_attach_defer(tm->ms, s, NULL);
-        ws_ms_defer_free(&sm->q);
-        ws_stage_free(&sm->st);
     }
     R->sm_active_cycles_avg = act / tm->nsm;
     double sp_active = act * (double)nsp;   /* sub-partition active cycles */
@@ -2077,12 +2154,11 @@ placed:;
     R->sass_insts = L->entry->sass_w ? (acc.sass_insts + WS_SASS_ONE / 2) / WS_SASS_ONE : 0;
     R->tensor_active_pct = sp_active > 0 ? 100.0 * (double)acc.tensor_cycles / sp_active : 0;
     tm_um_end(&tm->um, &R->um);
-    for (int i = 0; i < L->npool; i++) {
+    for (int i = 0; i < L->npool; i++) {   /* the blocks' timing state goes back to the pool for the next launches */
         tblk *tb = L->pool[i]->user;
         if (!tb) continue;
-        for (int k = 0; k < L->pool[i]->nwarps; k++) { free(tb->warps[k].rr); free(tb->warps[k].rk); free(tb->warps[k].mx); }
-        free(tb->warps);
-        free(tb);
+        tb->next = tm->tb_free;
+        tm->tb_free = tb;
         L->pool[i]->user = NULL;
     }
     /* blocks still resident after a fault are retired by the launcher */
@@ -2092,15 +2168,6 @@ placed:;
         for (int i = 0; i < tm->nlis; i++)
             if (tm->lis[i]->launch_end) tm->lis[i]->launch_end(tm->lis[i]->ctx, L, R);
     }
-    for (int s = 0; s < tm->nsm; s++) { free(tm->sms[s].ev); free(tm->sms[s].addrs); }
-    free(tm->sms);
-    free(tm->smwake);
-    free(tm->smat);
-    tm->smat = NULL;
-    free(tm->actv);
-    tm->actv = NULL;
-    tm->smwake = NULL;
-    tm->sms = NULL;
     for (int i = 0; i < tm->nfns; i++) free(tm->fns[i].tab);
     tm->nfns = 0;
     tm->L = NULL;
