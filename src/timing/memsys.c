@@ -35,6 +35,7 @@
  *    arrive out of time order from different SMs); atomics queue at their L2 slice. */
 #include "memsys.h"
 #include "../ptx/fuse.h"
+#include "../mem/huge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,8 @@ struct ws_memsys {
     int last_fuse;       /* the entry of fns the last lookup found */
     ws_ms_bmemo *bmemo;  /* per SM, WS_MS_BMEMO patterns (each SM's own: its thread alone uses them) */
     ws_ms_defer **defer; /* per SM, the timing model's queue of the current window (ws_ms_attach_defer), or NULL */
+    uint8_t *slab;       /* the caches' arrays (ws_huge_alloc) */
+    size_t slab_bytes;
 };
 
 /* Multiplicative hash of a line number into [0, n): the high half of the product modulo n, taken without a
@@ -158,30 +161,35 @@ static void ws_ms_cache_shape(ws_ms_cache *c, size_t bytes, uint32_t ways)
     c->gen = 1;
 }
 
-/* Allocate a cache able to hold cap_bytes, configured for bytes (<= cap_bytes); 0 on success. */
-static int ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint32_t ways)
+/* Bytes of the arrays of a cache of cap_bytes with `ways` ways (each array on a host cache line). */
+static size_t ws_ms_cache_bytes(size_t cap_bytes, uint32_t ways)
+{
+    size_t n = cap_bytes / WS_MS_LINE, sets = n / ways + 1;
+#define WS_MS_AL(x) (((x) + 63) & ~(size_t)63)
+    return n ? WS_MS_AL(n * sizeof(ws_ms_line)) + WS_MS_AL(n * sizeof(uint64_t)) + WS_MS_AL(n) +
+               WS_MS_AL(sets * sizeof(uint32_t)) : 0;
+}
+
+/* Set up a cache able to hold cap_bytes, configured for bytes (<= cap_bytes), its arrays taken from *slab (zeroed
+ * memory of at least ws_ms_cache_bytes, which it moves past). */
+static void ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint32_t ways, uint8_t **slab)
 {
     memset(c, 0, sizeof *c);
     c->cap_lines = cap_bytes / WS_MS_LINE;
     c->cap_sets = c->cap_lines / ways + 1;
-    if (c->cap_lines) {
-        c->lines = calloc(c->cap_lines, sizeof *c->lines);
-        c->tags = calloc(c->cap_lines, sizeof *c->tags);
-        c->rank = calloc(c->cap_lines, sizeof *c->rank);
-        c->sgen = calloc(c->cap_sets, sizeof *c->sgen);
-        if (!c->lines || !c->tags || !c->rank || !c->sgen) return -1;
-        ws_ms_cache_shape(c, bytes, ways);
-    }
-    return 0;
-}
-
-/* Free a cache's arrays. */
-static void ws_ms_cache_free(ws_ms_cache *c)
-{
-    free(c->lines);
-    free(c->tags);
-    free(c->rank);
-    free(c->sgen);
+    if (!c->cap_lines) return;
+    uint8_t *p = *slab;
+    c->lines = (ws_ms_line *)p;
+    p += WS_MS_AL(c->cap_lines * sizeof *c->lines);
+    c->tags = (uint64_t *)p;
+    p += WS_MS_AL(c->cap_lines * sizeof *c->tags);
+    c->rank = p;
+    p += WS_MS_AL(c->cap_lines);
+    c->sgen = (uint32_t *)p;
+    p += WS_MS_AL(c->cap_sets * sizeof *c->sgen);
+#undef WS_MS_AL
+    *slab = p;
+    ws_ms_cache_shape(c, bytes, ways);
 }
 
 /* Drop every line of a cache: a new generation (an empty way's state and rank are never read: ws_ms_alloc resets
@@ -568,10 +576,14 @@ ws_memsys *ws_ms_create(const ws_device *dev)
     ms->l1 = calloc((size_t)ms->nsm, sizeof *ms->l1);
     ms->pipe = calloc((size_t)ms->nsm, sizeof *ms->pipe);
     ms->bmemo = calloc((size_t)ms->nsm * WS_MS_BMEMO, sizeof *ms->bmemo);
-    int bad = !ms->l1 || !ms->pipe || !ms->bmemo;
-    for (int s = 0; s < ms->nsm && !bad; s++)
-        bad = ws_ms_cache_init(&ms->l1[s], dev->l1_smem_per_sm, ms->l1_bytes, WS_MS_L1_WAYS);
-    if (!bad && ms->have_l2) bad = ws_ms_cache_init(&ms->l2, dev->l2_size, dev->l2_size, WS_MS_L2_WAYS);
+    /* the caches' arrays in one region on huge pages (they are looked up at random) */
+    ms->slab_bytes = (size_t)ms->nsm * ws_ms_cache_bytes(dev->l1_smem_per_sm, WS_MS_L1_WAYS) +
+                     (ms->have_l2 ? ws_ms_cache_bytes(dev->l2_size, WS_MS_L2_WAYS) : 0);
+    ms->slab = ws_huge_alloc(ms->slab_bytes);
+    int bad = !ms->l1 || !ms->pipe || !ms->bmemo || !ms->slab;
+    uint8_t *slab = ms->slab;
+    for (int s = 0; s < ms->nsm && !bad; s++) ws_ms_cache_init(&ms->l1[s], dev->l1_smem_per_sm, ms->l1_bytes, WS_MS_L1_WAYS, &slab);
+    if (!bad && ms->have_l2) ws_ms_cache_init(&ms->l2, dev->l2_size, dev->l2_size, WS_MS_L2_WAYS, &slab);
     double clk = dev->sm_clock_mhz > 0 ? dev->sm_clock_mhz * 1e6 : 1e9;
     double eff = dev->dram_efficiency > 0 ? dev->dram_efficiency : 1.0;
     double dram_bpc = dev->mem_bandwidth_gbs > 0 ? dev->mem_bandwidth_gbs * 1e9 * eff / clk : 0;
@@ -592,10 +604,8 @@ ws_memsys *ws_ms_create(const ws_device *dev)
 void ws_ms_destroy(ws_memsys *ms)
 {
     if (!ms) return;
-    if (ms->l1)
-        for (int s = 0; s < ms->nsm; s++) ws_ms_cache_free(&ms->l1[s]);
     free(ms->l1);
-    ws_ms_cache_free(&ms->l2);
+    ws_huge_free(ms->slab, ms->slab_bytes);
     free(ms->pipe);
     free(ms->bmemo);
     free(ms->defer);
