@@ -237,6 +237,7 @@ struct ws_gpu {
     ws_module **mods;
     int nmods;
     struct ws_cdp *cdp;              /* dynamic parallelism: device-side launches (cdp.c), NULL until first used */
+    struct ws_regpool *regs;         /* the warps' register files (regpool.c), NULL until first used */
     struct ws_block **spare;         /* block storage of the last launch, for the next ones (launch.c): a launch
                                       * reuses it instead of allocating and faulting in fresh pages */
     int nspare, spare_cap;

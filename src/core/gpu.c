@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec.h"
+#include "regpool.h"
 #include "../ptx/link.h"
 #include "observe.h"
 #include "../ptx/parse.h"
@@ -36,6 +37,7 @@ void ws_gpu_destroy(ws_gpu *g)
     free(g->mods);
     ws_cdp_free(g);
     ws_gpu_free_spare(g);
+    ws_regpool_free(g);
     ws_mem_destroy(g->mem);
     free(g);
 }

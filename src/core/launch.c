@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "ops.h"
+#include "regpool.h"
 #include "observe.h"
 
 /* Record a fault for the launch and stop the warp. */
@@ -163,12 +164,12 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     w->rows_ready = 1;
 }
 
-/* Free block b's storage. */
-static void block_free(ws_block *b)
+/* Free block b's storage (its register files back to g's pool). */
+static void block_free(ws_gpu *g, ws_block *b)
 {
     for (int wi = 0; wi < b->nwarps; wi++) {
         ws_warp *w = &b->warps[wi];
-        free(w->reg_stack);
+        ws_regpool_put(g, w->reg_stack, w->reg_stack_slots);
         free(w->local);
         free(w->stk);
         free(w->frames);
@@ -184,7 +185,7 @@ static void block_free(ws_block *b)
 /* Free the block storage kept between launches (ws_gpu_destroy). */
 void ws_gpu_free_spare(ws_gpu *g)
 {
-    for (int i = 0; i < g->nspare; i++) block_free(g->spare[i]);
+    for (int i = 0; i < g->nspare; i++) block_free(g, g->spare[i]);
     free(g->spare);
     g->spare = NULL;
     g->nspare = g->spare_cap = 0;
@@ -194,13 +195,13 @@ void ws_gpu_free_spare(ws_gpu *g)
 static void block_keep(ws_gpu *g, ws_block *b)
 {
     if (g->nspare && g->spare[0]->nwarps != b->nwarps) {
-        for (int i = 0; i < g->nspare; i++) block_free(g->spare[i]);
+        for (int i = 0; i < g->nspare; i++) block_free(g, g->spare[i]);
         g->nspare = 0;
     }
     if (g->nspare == g->spare_cap) {
         int cap = g->spare_cap ? 2 * g->spare_cap : 64;
         ws_block **p = realloc(g->spare, sizeof *p * (size_t)cap);
-        if (!p) { block_free(b); return; }
+        if (!p) { block_free(g, b); return; }
         g->spare = p;
         g->spare_cap = cap;
     }
@@ -245,8 +246,8 @@ static ws_block *block_new(ws_run *L)
     for (int i = 0; i < b->nwarps; i++) {
         ws_warp *w = &b->warps[i];
         if (w->reg_stack_slots < reg_cap) {
-            free(w->reg_stack);
-            w->reg_stack = calloc(reg_cap, sizeof(uint64_t));
+            ws_regpool_put(g, w->reg_stack, w->reg_stack_slots);
+            w->reg_stack = ws_regpool_get(g, reg_cap);
             w->reg_stack_slots = reg_cap;
         }
         if (b->local_stride != L->local_stride) {   /* a new block: 0, and no local memory yet */

@@ -9,7 +9,9 @@
  * reached a reconvergence point and now run on past it (independent progress) to the next one out. */
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include "ops.h"
+#include "regpool.h"
 
 /* backward branches a path takes, while another path of its warp could run, before it gives that one a turn */
 #define WS_ITS_SPINS 256
@@ -307,8 +309,10 @@ static void h_call(ws_warp *w, const ws_insn *in, uint32_t mask)
     size_t need = new_off + (size_t)f->nregs * WS_LANES;
     if (need > w->reg_stack_slots) {
         size_t ns = need * 2;
-        uint64_t *nr = realloc(w->reg_stack, ns * sizeof(uint64_t));
+        uint64_t *nr = ws_regpool_get(w->L->gpu, ns);
         if (!nr) { ws_fault(w, in, WS_ERR_LAUNCH_OUT_OF_RESOURCES, "out of memory for registers"); return; }
+        memcpy(nr, w->reg_stack, w->reg_stack_slots * sizeof(uint64_t));
+        ws_regpool_put(w->L->gpu, w->reg_stack, w->reg_stack_slots);
         w->reg_stack = nr;
         w->reg_stack_slots = ns;
         w->regs = nr + cur_off;
