@@ -573,17 +573,14 @@ static inline void set_ready(tw *x, uint64_t v)
 static void fresh(ws_tm *tm, tw *x);
 
 /* Earliest cycle the next instruction of x can issue, from the scoreboard; sets x->reason. */
-static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
+/* compute_ready for a running warp whose next instruction is in (its facts f). */
+static inline void ready_of(ws_tm *tm, tw *x, uint64_t earliest, const ws_insn *in, const tsi *f)
 {
-    const ws_warp *w = x->w;
     x->reason = WS_ST_WAIT;
-    if (w->state != WS_W_RUN) { x->nin = NULL; set_ready(x, NEVER); return; }
-    const ws_insn *in = next_insn(w);
     x->nin = in;
-    if (!in) { set_ready(x, earliest); return; }
     x->npipe = in->pipe;
     if (x->slot >= 0) x->sp->pipe[x->slot] = in->pipe;
-    const tsi *f = x->nf = facts_of(tm, x, w->fn, in);
+    x->nf = f;
     uint64_t ready = earliest;
     for (int i = 0; i < f->nsrc; i++) {
         int r = f->src[i];
@@ -597,6 +594,18 @@ static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
         if ((in->op == WS_OP_CALL || in->op == WS_OP_RET) && ready < TAG_WAIT) { ready = TAG_WAIT; x->reason = WS_ST_LONG_SCOREBOARD; fresh(tm, x); }
     }
     set_ready(x, ready);
+}
+
+/* Earliest cycle the next instruction of x can issue, from the scoreboard; sets x->reason. */
+static void compute_ready(ws_tm *tm, tw *x, uint64_t earliest)
+{
+    const ws_warp *w = x->w;
+    x->reason = WS_ST_WAIT;
+    if (w->state != WS_W_RUN) { x->nin = NULL; set_ready(x, NEVER); return; }
+    const ws_insn *in = next_insn(w);
+    x->nin = in;
+    if (!in) { set_ready(x, earliest); return; }
+    ready_of(tm, x, earliest, in, facts_of(tm, x, w->fn, in));
 }
 
 /* Accumulate resident-warp area of a sub-partition up to time t. */
@@ -1259,7 +1268,9 @@ static int issue_fast(ws_tm *tm, tacc *acc, tw *x, uint64_t t)
     uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
     for (int i = 0; i < f->ndst; i++) { x->rr[f->dst[i]] = done; x->rk[f->dst[i]] = kind; }
     if (w->state == WS_W_FAULT) { set_ready(x, NEVER); return 1; }
-    compute_ready(tm, x, next);
+    int32_t pc = top->pc;   /* the next instruction, where no reconvergence pop comes first */
+    if (pc != top->rpc && pc < w->fn->ncode && x->sfn == w->fn) ready_of(tm, x, next, &w->code[pc], &x->stab[pc]);
+    else compute_ready(tm, x, next);
     return 1;
 }
 
@@ -1457,7 +1468,8 @@ static inline uint64_t ready_scan(const uint64_t *rdy, int n, uint64_t t, uint64
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 /* ready_scan four slots at a time (AVX2: unsigned order by flipping the sign bit). */
-__attribute__((target("avx2"))) static uint64_t ready_scan_avx2(const uint64_t *rdy, int n, uint64_t t, uint64_t *wake)
+__attribute__((target("avx2"), always_inline)) static inline uint64_t ready_scan_avx2(const uint64_t *rdy, int n, uint64_t t,
+                                                                                   uint64_t *wake)
 {
     const __m256i bias = _mm256_set1_epi64x((long long)0x8000000000000000ull);
     const __m256i tb = _mm256_xor_si256(_mm256_set1_epi64x((long long)t), bias);
@@ -1485,60 +1497,70 @@ __attribute__((target("avx2"))) static uint64_t ready_scan_avx2(const uint64_t *
 /* Whether the processor runs ready_scan_avx2 (set once at the first launch). */
 static int g_scan_avx2 = -1;
 
-/* Let sub-partition sp try to issue at cycle t with greedy-then-oldest scheduling (the preset's usual policy): the
- * last warp to issue if it can, else the oldest that can. */
-static void sp_cycle_gto(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
-{
-again:;
-    uint64_t wake;
-    uint64_t R;
+/* Sub-partition sp at cycle t with greedy-then-oldest scheduling (the presets' policy): the last warp to issue if
+ * it can, else the oldest that can; SCAN is the ready_scan to use (the body is compiled once per processor kind). */
+#define SP_CYCLE_GTO(SCAN) do { \
+again:; \
+    uint64_t wake; \
+    uint64_t R = SCAN(sp->rdy, sp->n, t, &wake); \
+    uint64_t E = 0; \
+    for (uint64_t m = R; m; m &= m - 1) { \
+        int k = __builtin_ctzll(m), p = sp->pipe[k]; \
+        if (sp->pipe_free[p] > t) {   /* its pipeline is busy: it waits for it */ \
+            tw *x = sp->warps[k]; \
+            if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p]; \
+            x->reason = (p == WS_PIPE_LSU || p == WS_PIPE_TEX) ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE; \
+            set_ready(x, sp->pipe_free[p]); \
+            continue; \
+        } \
+        E |= 1ull << k; \
+    } \
+    int eligible = __builtin_popcountll(E); \
+    sp->eligible_sum += (uint64_t)eligible; \
+    if (E) { \
+        int kb = -1; \
+        if (sp->last && sp->last->slot >= 0 && (E >> sp->last->slot & 1)) kb = sp->last->slot; \
+        else { \
+            uint32_t bk = UINT32_MAX; \
+            for (uint64_t m = E; m; m &= m - 1) { \
+                int k = __builtin_ctzll(m); \
+                if (sp->key[k] < bk) { bk = sp->key[k]; kb = k; } \
+            } \
+        } \
+        tw *best = sp->warps[kb]; \
+        issue(tm, acc, best, t, 0); \
+        if (sp->free_slot) { sp->free_slot = 0; if (sp->issue_free <= t) goto again; } \
+        if (eligible > 1) wake = t + 1; \
+        if (best->ready < wake) wake = best->ready; \
+        if (sp->issue_free > wake) wake = sp->issue_free; \
+    } \
+    /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */ \
+    if (sp->wake > t && sp->wake < wake) wake = sp->wake; \
+    sp->wake = wake; \
+} while (0)
+
+/* SP_CYCLE_GTO with the portable scan. */
+static void sp_cycle_gto(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t) { SP_CYCLE_GTO(ready_scan); }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    R = g_scan_avx2 ? ready_scan_avx2(sp->rdy, sp->n, t, &wake) : ready_scan(sp->rdy, sp->n, t, &wake);
-#else
-    R = ready_scan(sp->rdy, sp->n, t, &wake);
-#endif
-    uint64_t E = 0;
-    for (uint64_t m = R; m; m &= m - 1) {
-        int k = __builtin_ctzll(m), p = sp->pipe[k];
-        if (sp->pipe_free[p] > t) {   /* its pipeline is busy: it waits for it */
-            tw *x = sp->warps[k];
-            if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p];
-            x->reason = (p == WS_PIPE_LSU || p == WS_PIPE_TEX) ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE;
-            set_ready(x, sp->pipe_free[p]);
-            continue;
-        }
-        E |= 1ull << k;
-    }
-    int eligible = __builtin_popcountll(E);
-    sp->eligible_sum += (uint64_t)eligible;
-    if (E) {
-        int kb = -1;
-        if (sp->last && sp->last->slot >= 0 && (E >> sp->last->slot & 1)) kb = sp->last->slot;
-        else {
-            uint32_t bk = UINT32_MAX;
-            for (uint64_t m = E; m; m &= m - 1) {
-                int k = __builtin_ctzll(m);
-                if (sp->key[k] < bk) { bk = sp->key[k]; kb = k; }
-            }
-        }
-        tw *best = sp->warps[kb];
-        issue(tm, acc, best, t, 0);
-        if (sp->free_slot) { sp->free_slot = 0; if (sp->issue_free <= t) goto again; }
-        if (eligible > 1) wake = t + 1;
-        if (best->ready < wake) wake = best->ready;
-        if (sp->issue_free > wake) wake = sp->issue_free;
-    }
-    /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */
-    if (sp->wake > t && sp->wake < wake) wake = sp->wake;
-    sp->wake = wake;
+/* SP_CYCLE_GTO with the AVX2 scan in line. */
+__attribute__((target("avx2"))) static void sp_cycle_gto_avx2(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
+{
+    SP_CYCLE_GTO(ready_scan_avx2);
 }
+#endif
 
 /* Let sub-partition sp try to issue at cycle t. */
 static void sp_cycle(ws_tm *tm, tacc *acc, tsp *sp, uint64_t t)
 {
     if (sp->issue_free > t) { sp->wake = sp->issue_free; return; }
     sp->free_slot = 0;
-    if (tm->policy == POL_GTO && sp->n <= 64) { sp_cycle_gto(tm, acc, sp, t); return; }
+    if (tm->policy == POL_GTO && sp->n <= 64) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        if (g_scan_avx2) { sp_cycle_gto_avx2(tm, acc, sp, t); return; }
+#endif
+        sp_cycle_gto(tm, acc, sp, t);
+        return;
+    }
 again:;
     tw *best = NULL;
     uint64_t wake = NEVER;
