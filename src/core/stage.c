@@ -94,17 +94,19 @@ static inline int one_space(const ws_rec *r, int sp)
 int ws_stage_lanes(const ws_run *L, const ws_rec *r)
 {
     unsigned size = r->size ? r->size : 1;
-    if (r->exec == 0xffffffffu && one_space(r, WS_S_GLOBAL)) {   /* the usual case: a whole warp in global memory */
-        uint64_t lo = ~0ull, hi = 0, any = 0;
-        for (int l = 0; l < 32; l++) {
-            uint64_t a = r->addr[l];
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-            any |= a;
+    const uint32_t m = r->exec;
+    const int f = __builtin_ctz(m), n = __builtin_popcount(m);
+    if (!((m >> f) & ((m >> f) + 1)) && one_space(r, WS_S_GLOBAL) &&
+        r->addr[f + n - 1] - r->addr[f] == (uint64_t)(n - 1) * size) {
+        /* the usual case: a run of lanes at consecutive addresses in global memory, checked as one range */
+        uint64_t d = 0;
+        if (n == 32) for (int l = 1; l < 32; l++) d |= r->addr[l] - r->addr[l - 1] - size;   /* (vector code) */
+        else for (int l = f + 1; l < f + n; l++) d |= r->addr[l] - r->addr[l - 1] - size;
+        if (!d) {
+            uint64_t lo = r->addr[f], off = lo - L->gbase, end = off + (uint64_t)n * size;
+            int ok = lo >= L->gbase && off < L->glimit && end <= L->glimit && !(size > 1 && (lo & (size - 1)));
+            return ok ? WS_STAGE_GLOBAL : WS_STAGE_BAD;
         }
-        uint64_t off = lo - L->gbase, end = hi - L->gbase + size;
-        int ok = lo >= L->gbase && off < L->glimit && end <= L->glimit && end > off && !(size > 1 && (any & (size - 1)));
-        return ok ? WS_STAGE_GLOBAL : WS_STAGE_BAD;
     }
     int where = 0;
     for (uint32_t m = r->exec; m; m &= m - 1) {
