@@ -19,6 +19,7 @@ const char *const ws_stall_names[WS_ST_COUNT] = {
 };
 
 #define NEVER UINT64_MAX
+#define WS_TM_MAX_THREADS 256      /* most simulation threads (more are capped) */
 #define WS_TM_GROUPS 8             /* wgmma / cp.async groups a warp tracks (older ones merge) */
 #define WS_TM_TEX_LANES_PER_SP 4   /* texture filtering lanes per sub-partition per cycle (one quad) */
 
@@ -273,7 +274,12 @@ struct ws_tm {
     struct tworker **wk;       /* simulation threads beside the main one, kept from launch to launch */
     int nwk;
     int gen;                   /* the last generation of work handed to them */
-    _Atomic int next_act;      /* the parallel phase: the next of actv[] a thread takes */
+    /* a phase's active SMs shared among nparts threads: part j is actv[part_cur[j]..part_end[j]) (its thread takes
+     * from the front; a thread done with its own part takes from the others'), so that an SM stays with one thread
+     * from window to window and its state in that processor's caches */
+    int nparts;
+    _Atomic int part_cur[WS_TM_MAX_THREADS];
+    int part_end[WS_TM_MAX_THREADS];
     uint64_t win;              /* cycles per window (1: cycle by cycle) */
     uint64_t win_end;          /* the end of the current window (its first cycle not simulated) */
     uint64_t nwin;             /* windows so far (the fresh lists' stamp) */
@@ -1634,15 +1640,33 @@ static void sm_advance(ws_tm *tm, tacc *acc, int s, uint64_t h)
     }
 }
 
-/* The parallel phase of the window ending at h: the calling thread takes active SMs one at a time until none is
- * left (which thread simulates an SM changes no result). */
-static void phase_parallel(ws_tm *tm, tacc *acc, uint64_t h)
+/* Share the active SMs among n threads for the next phase (parts of contiguous SMs). */
+static void parts_setup(ws_tm *tm, int n)
 {
-    for (;;) {
-        int i = atomic_fetch_add_explicit(&tm->next_act, 1, memory_order_relaxed);
-        if (i >= tm->nactv) return;
-        sm_advance(tm, acc, tm->actv[i], h);
+    tm->nparts = n;
+    for (int j = 0; j < n; j++) {
+        atomic_store_explicit(&tm->part_cur[j], (int)((int64_t)tm->nactv * j / n), memory_order_relaxed);
+        tm->part_end[j] = (int)((int64_t)tm->nactv * (j + 1) / n);
     }
+}
+
+/* The next active SM for thread `self` (its own part first, then the others'); -1 when none is left. */
+static int part_take(ws_tm *tm, int self)
+{
+    for (int k = 0; k < tm->nparts; k++) {
+        int j = (self + k) % tm->nparts;
+        if (atomic_load_explicit(&tm->part_cur[j], memory_order_relaxed) >= tm->part_end[j]) continue;
+        int i = atomic_fetch_add_explicit(&tm->part_cur[j], 1, memory_order_relaxed);
+        if (i < tm->part_end[j]) return tm->actv[i];
+    }
+    return -1;
+}
+
+/* The parallel phase of the window ending at h for thread `self`: it takes active SMs until none is left (which
+ * thread simulates an SM changes no result). */
+static void phase_parallel(ws_tm *tm, tacc *acc, uint64_t h, int self)
+{
+    for (int s; (s = part_take(tm, self)) >= 0;) sm_advance(tm, acc, s, h);
 }
 
 /* Lower the wake times of x's sub-partition and SM to x's ready cycle. */
@@ -1781,20 +1805,17 @@ static void sm_finish(ws_tm *tm, tacc *acc, int s)
     ws_stage_clear(&sm->st);
 }
 
-/* The finishing pass of a window (sm_finish of every active SM): the calling thread takes SMs until none is left. */
-static void phase_finish(ws_tm *tm, tacc *acc)
+/* The finishing pass of a window (sm_finish of every active SM) for thread `self`: it takes SMs until none is left. */
+static void phase_finish(ws_tm *tm, tacc *acc, int self)
 {
-    for (;;) {
-        int i = atomic_fetch_add_explicit(&tm->next_act, 1, memory_order_relaxed);
-        if (i >= tm->nactv) return;
-        sm_finish(tm, acc, tm->actv[i]);
-    }
+    for (int s; (s = part_take(tm, self)) >= 0;) sm_finish(tm, acc, s);
 }
 
 /* A simulation thread beside the main one: it takes SMs of each window's parallel phase (phase_parallel). */
 typedef struct tworker {
     pthread_t th;
     ws_tm *tm;
+    int idx;                   /* its part of the active SMs (the main thread's is 0) */
     tacc acc;
     _Atomic uint64_t h;        /* the window's end (0: the finishing pass instead) */
     _Atomic int go, done, quit;
@@ -1844,8 +1865,8 @@ static void *worker_main(void *arg)
         gen = wait_go(wk, gen);
         if (atomic_load(&wk->quit)) break;
         uint64_t h = atomic_load(&wk->h);
-        if (h) phase_parallel(wk->tm, &wk->acc, h);
-        else phase_finish(wk->tm, &wk->acc);
+        if (h) phase_parallel(wk->tm, &wk->acc, h, wk->idx);
+        else phase_finish(wk->tm, &wk->acc, wk->idx);
         atomic_store_explicit(&wk->done, gen, memory_order_release);
     }
     return NULL;
@@ -1870,6 +1891,7 @@ static int pool_grow(ws_tm *tm, int n)
         tworker *k = calloc(1, sizeof *k);
         if (!k) break;
         k->tm = tm;
+        k->idx = tm->nwk + 1;
         atomic_store(&k->go, tm->gen);
         atomic_store(&k->done, tm->gen);
         atomic_store(&k->park, 1);
@@ -1908,6 +1930,23 @@ static void pool_stop(ws_tm *tm)
 /* Simulated cycles between two looks at the watchdog, the progress line and a cooperative grid's barrier. */
 #define WS_TM_LOOK_CYCLES 16384
 
+/* Run a phase over the active SMs with nwk of the workers wk beside the main thread: the parallel phase of the
+ * window ending at h, or (h = 0) the finishing pass. */
+static void run_phase(ws_tm *tm, tacc *acc, tworker **wk, int nwk, uint64_t h)
+{
+    parts_setup(tm, nwk + 1);
+    if (nwk) {
+        int gen = ++tm->gen;
+        for (int i = 0; i < nwk; i++) {
+            atomic_store(&wk[i]->h, h);
+            send_go(wk[i], gen);
+        }
+        if (h) phase_parallel(tm, acc, h, 0); else phase_finish(tm, acc, 0);
+        for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
+    } else if (h) phase_parallel(tm, acc, h, 0);
+    else phase_finish(tm, acc, 0);
+}
+
 /* Windows in which fewer SMs than this have work run on the main thread alone: waking the others would cost more
  * than it saves (which thread simulates an SM changes no result). */
 #define WS_TM_PAR_MIN_SMS 2
@@ -1915,8 +1954,6 @@ static void pool_stop(ws_tm *tm)
 /* The longest window (cycles): the serial phase comes at least this often. */
 #define WS_TM_WINDOW_MAX 256
 
-/* Most simulation threads: WS_TM_MAX_THREADS (more are capped). */
-#define WS_TM_MAX_THREADS 256
 
 /* Threads to simulate with: WARPSIM_THREADS (warpsim run --threads N), else the online cores; one when something
  * observes instructions; at most one per SM and one per block of the grid. */
@@ -1969,7 +2006,6 @@ static uint64_t window_cycles(const ws_tm *tm, const ws_run *L)
 
 /* The timing engine: run the launch, the SMs running ahead of each other (skipping idle cycles) between the serial
  * phases of the cycles with deferred work. */
-static double g_ser;
 static void tm_engine(void *ctx, ws_run *L)
 {
     ws_tm *tm = ctx;
@@ -2082,29 +2118,10 @@ placed:;
         tm->win_end = h;
         tm->nwin = ++nwin;
         L->cycle = t0;
-        atomic_store_explicit(&tm->next_act, 0, memory_order_relaxed);
-        if (nwk && runnable >= WS_TM_PAR_MIN_SMS) {
-            int gen = ++tm->gen;
-            for (int i = 0; i < nwk; i++) {
-                atomic_store(&wk[i]->h, h);
-                send_go(wk[i], gen);
-            }
-            phase_parallel(tm, &acc, h);
-            for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
-        } else phase_parallel(tm, &acc, h);
-        struct timespec ts0, ts1; clock_gettime(CLOCK_MONOTONIC, &ts0);
+        int par = nwk && runnable >= WS_TM_PAR_MIN_SMS;
+        run_phase(tm, &acc, wk, par ? nwk : 0, h);
         phase_serial(tm, &acc, t0, h);
-        clock_gettime(CLOCK_MONOTONIC, &ts1); g_ser += (ts1.tv_sec - ts0.tv_sec) * 1e9 + (ts1.tv_nsec - ts0.tv_nsec);
-        atomic_store_explicit(&tm->next_act, 0, memory_order_relaxed);
-        if (nwk && runnable >= WS_TM_PAR_MIN_SMS) {
-            int gen = ++tm->gen;
-            for (int i = 0; i < nwk; i++) {
-                atomic_store(&wk[i]->h, 0);
-                send_go(wk[i], gen);
-            }
-            phase_finish(tm, &acc);
-            for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
-        } else phase_finish(tm, &acc);
+        run_phase(tm, &acc, wk, par ? nwk : 0, 0);
         if (tm->nlis) flush_events(tm);
         t = h - 1;
         if (tm->retired >= L->nblocks) { t = tm->last_retire; break; }
@@ -2121,7 +2138,6 @@ placed:;
         ws_run_watchdog(L);
     }
     L->gate = NULL;
-    if (getenv("WS_PROF")) fprintf(stderr, "serial %.3f s windows %lu\n", g_ser / 1e9, (unsigned long)nwin);
     ws_run_watchdog(L);   /* and at the end: whether a launch exceeded the limit does not depend on when it was looked at */
     for (int i = 0; i < nwk; i++) {   /* the workers sleep until the next launch */
         tacc *a = &wk[i]->acc;
