@@ -140,6 +140,7 @@ typedef struct tsp {          /* SM sub-partition: one warp scheduler */
     uint64_t *rdy;             /* warps[k]->ready, dense, for the scheduler's scan (set_ready keeps it); NEVER past
                                 * n up to a multiple of 4 */
     uint8_t *pipe;             /* warps[k]->npipe, dense */
+    uint64_t pmask[WS_PIPE_COUNT];   /* the slots below 64 whose next instruction goes to each pipeline */
     uint32_t *key;             /* greedy-then-oldest: warps[k]'s age (the scan picks the lowest) */
     int n, cap;
     uint64_t wake;             /* nothing can issue before this cycle */
@@ -579,13 +580,22 @@ static inline void set_ready(tw *x, uint64_t v)
 static void fresh(ws_tm *tm, tw *x);
 
 /* Earliest cycle the next instruction of x can issue, from the scoreboard; sets x->reason. */
+/* Slot k of sub-partition sp goes to pipeline p next. */
+static inline void set_pipe(tsp *sp, int k, int p)
+{
+    int o = sp->pipe[k];
+    if (o == p) return;
+    if (k < 64) { sp->pmask[o] &= ~(1ull << k); sp->pmask[p] |= 1ull << k; }
+    sp->pipe[k] = (uint8_t)p;
+}
+
 /* compute_ready for a running warp whose next instruction is in (its facts f). */
 static inline void ready_of(ws_tm *tm, tw *x, uint64_t earliest, const ws_insn *in, const tsi *f)
 {
     x->reason = WS_ST_WAIT;
     x->nin = in;
     x->npipe = in->pipe;
-    if (x->slot >= 0) x->sp->pipe[x->slot] = in->pipe;
+    if (x->slot >= 0) set_pipe(x->sp, x->slot, in->pipe);
     x->nf = f;
     uint64_t ready = earliest;
     for (int i = 0; i < f->nsrc; i++) {
@@ -671,6 +681,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         x->slot = sp->n;
         sp->rdy[sp->n] = x->ready;
         sp->pipe[sp->n] = (uint8_t)x->npipe;
+        if (sp->n < 64) sp->pmask[x->npipe] |= 1ull << sp->n;
         sp->key[sp->n] = (uint32_t)(x->age & 0x3fffffff);
         sp->warps[sp->n++] = x;
         for (int k = sp->n; k % 4; k++) sp->rdy[k] = NEVER;
@@ -771,6 +782,9 @@ static void unplace_block(ws_tm *tm, tblk *tb, uint64_t t)
         for (int k = 0; k < sp->n; k++)
             if (sp->warps[k] == x) {
                 tw *moved = sp->warps[--sp->n];
+                if (k < 64) sp->pmask[sp->pipe[k]] &= ~(1ull << k);
+                if (sp->n < 64) sp->pmask[sp->pipe[sp->n]] &= ~(1ull << sp->n);
+                if (k < 64 && k != sp->n) sp->pmask[sp->pipe[sp->n]] |= 1ull << k;
                 sp->warps[k] = moved;
                 sp->rdy[k] = sp->rdy[sp->n];
                 sp->pipe[k] = sp->pipe[sp->n];
@@ -1509,17 +1523,15 @@ static int g_scan_avx2 = -1;
 again:; \
     uint64_t wake; \
     uint64_t R = SCAN(sp->rdy, sp->n, t, &wake); \
-    uint64_t E = 0; \
-    for (uint64_t m = R; m; m &= m - 1) { \
+    uint64_t busy = 0;   /* the slots whose pipeline is busy */ \
+    for (int p = 0; p < WS_PIPE_COUNT; p++) if (sp->pipe_free[p] > t) busy |= sp->pmask[p]; \
+    uint64_t E = R & ~busy; \
+    for (uint64_t m = R & busy; m; m &= m - 1) {   /* ready, but their pipeline is busy: they wait for it */ \
         int k = __builtin_ctzll(m), p = sp->pipe[k]; \
-        if (sp->pipe_free[p] > t) {   /* its pipeline is busy: it waits for it */ \
-            tw *x = sp->warps[k]; \
-            if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p]; \
-            x->reason = (p == WS_PIPE_LSU || p == WS_PIPE_TEX) ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE; \
-            set_ready(x, sp->pipe_free[p]); \
-            continue; \
-        } \
-        E |= 1ull << k; \
+        tw *x = sp->warps[k]; \
+        if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p]; \
+        x->reason = (p == WS_PIPE_LSU || p == WS_PIPE_TEX) ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE; \
+        set_ready(x, sp->pipe_free[p]); \
     } \
     int eligible = __builtin_popcountll(E); \
     sp->eligible_sum += (uint64_t)eligible; \
