@@ -241,6 +241,27 @@ static int async_group(ws_tm *tm, tw *x, int op, int kind, uint64_t n, uint64_t 
 }
 
 
+/* A scheduler issues one SASS instruction a cycle: issuing a PTX instruction of SASS weight sw at t holds sub-partition
+ * sp for its SASS (fractions carry over in sp->sass_bal, so that PTX instructions ptxas folded away take none).
+ * Returns the earliest cycle the same warp may issue again (*extra: the cycles beyond t + 1 the scheduler is held);
+ * a slot left over this cycle is taken when `slot` (sp->free_slot), by this warp too when `reuse`. */
+static inline uint64_t sass_issue(tsp *sp, int sw, uint64_t t, int slot, int reuse, uint64_t *extra)
+{
+    uint64_t next = t + 1;
+    *extra = 0;
+    sp->sass_bal += sw - WS_SASS_ONE;
+    if (sp->sass_bal >= WS_SASS_ONE) {
+        *extra = (uint64_t)(sp->sass_bal / WS_SASS_ONE);
+        sp->sass_bal -= (int)*extra * WS_SASS_ONE;
+        sp->issue_free = next = t + 1 + *extra;
+    } else if (sp->sass_bal <= -WS_SASS_ONE) {
+        sp->sass_bal += WS_SASS_ONE;
+        sp->free_slot = slot;
+        if (reuse) next = t;
+    }
+    return next;
+}
+
 /* Issue warp x's next instruction at t when it is one of registers only (tsi.fast) that compute_ready found, it is
  * at the top of the warp's stack, and nothing observes instructions: executed here without a record, timed as
  * tm_issue() would. Returns 0 (nothing done) when not. */
@@ -273,17 +294,8 @@ static int issue_fast(ws_tm *tm, tacc *acc, tw *x, uint64_t t)
     tsp *sp = x->sp;
     int sw = f->hold;
     acc->sass_insts += f->sass;
-    uint64_t next = t + 1, extra = 0;
-    sp->sass_bal += sw - WS_SASS_ONE;
-    if (sp->sass_bal >= WS_SASS_ONE) {
-        extra = (uint64_t)(sp->sass_bal / WS_SASS_ONE);
-        sp->sass_bal -= (int)extra * WS_SASS_ONE;
-        sp->issue_free = next = t + 1 + extra;
-    } else if (sp->sass_bal <= -WS_SASS_ONE) {
-        sp->sass_bal += WS_SASS_ONE;
-        sp->free_slot = 1;
-        next = t;
-    }
+    uint64_t extra;
+    uint64_t next = sass_issue(sp, sw, t, 1, 1, &extra);
     int p = in->pipe;
     if (sw != 0) sp->pipe_free[p] = t + (uint64_t)tm->pipe_interval[p];
     sp->issued++;
@@ -355,22 +367,12 @@ uint64_t tm_issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     const tsi *f = tm_facts_of(tm, x, r.fn, in);
     int sw = f->hold;
     acc->sass_insts += f->sass;
-    /* a scheduler issues one SASS instruction a cycle: a PTX instruction of s SASS instructions holds it for s
-     * cycles, and fractions carry over (sass_bal), so that PTX instructions ptxas folded away take none */
-    uint64_t next = t + 1, extra = 0;
-    sp->sass_bal += sw - WS_SASS_ONE;
-    if (sp->sass_bal >= WS_SASS_ONE) {
-        extra = (uint64_t)(sp->sass_bal / WS_SASS_ONE);
-        sp->sass_bal -= (int)extra * WS_SASS_ONE;
-        sp->issue_free = next = t + 1 + extra;
-    } else if (sp->sass_bal <= -WS_SASS_ONE) {
-        sp->sass_bal += WS_SASS_ONE;
-        /* (an instruction that reaches beyond the SM gives its slot up: it was the serial phase's alone) */
-        sp->free_slot = !(in->iflags & WS_IF_SERIAL);
-        /* the same warp may use the slot only after a register-only instruction: a memory instruction's results
-         * are scheduled by the memory system */
-        if (!(in->iflags & (WS_IF_MEMSYS | WS_IF_BARRIER | WS_IF_SERIAL)) && !f->rare) next = t;
-    }
+    /* an instruction that reaches beyond the SM gives a free slot up (it was the serial phase's alone); the same
+     * warp may use one only after a register-only instruction (a memory instruction's results are scheduled by the
+     * memory system) */
+    uint64_t extra;
+    uint64_t next = sass_issue(sp, sw, t, !(in->iflags & WS_IF_SERIAL),
+                               !(in->iflags & (WS_IF_MEMSYS | WS_IF_BARRIER | WS_IF_SERIAL)) && !f->rare, &extra);
     int p = in->pipe;
     /* a pipeline's next free cycle: an instruction run late by the serial phase does not move it back */
     uint64_t pf = sp->pipe_free[p];
