@@ -252,3 +252,14 @@ sanitize: all sanitize-build
 	SAN_CC=$(SAN_CC) bash tests/fuzz/run_sanitize.sh $(SAN_B) $(SAN_TESTS)
 
 .PHONY: sanitize sanitize-build
+
+# ---- ThreadSanitizer. `make tsan-build` builds the simulator into $(TSAN_B) with -fsanitize=thread; run a program
+# under it with `LD_PRELOAD=$$(gcc -print-file-name=libtsan.so) setarch -R $(TSAN_B)/warpsim run --timing
+# --threads 2 PROGRAM` (the nvcc-built program needs the runtime preloaded; setarch -R: TSan's memory layout wants
+# address randomization off on this kernel). Managed and pinned host memory map fixed addresses inside TSan's
+# shadow, so programs that use them cannot run under it.
+TSAN_B ?= $(B)-tsan
+tsan-build:
+	$(MAKE) B=$(TSAN_B) CC=gcc CFLAGS='-O1 -g -fsanitize=thread' LDLIBS='-fsanitize=thread $(LDLIBS)' all
+
+.PHONY: tsan-build

@@ -181,7 +181,7 @@ int cli_x_latency_run(cli_xctx *x, json_t *res)
                             "max_regs_per_block = 65536", NULL };
     char preset[4096];
     if (cli_x_preset(x, "teaching-sm-latency", "teaching-sm", lines, preset, sizeof preset)) return -1;
-    char nums[32][8];
+    char nums[32][24];
     const char *args[33];
     for (long long w = 1; w <= wmax; w++) {
         snprintf(nums[w - 1], sizeof nums[0], "%lld", w);
