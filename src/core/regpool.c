@@ -10,11 +10,12 @@
 
 /* a register file given back, for the next one of its size */
 typedef struct rp_free { uint64_t *p; size_t slots; } rp_free;
+/* a region register files are carved from */
+typedef struct rp_chunk { void *p; size_t bytes; } rp_chunk;
 
 struct ws_regpool {
     pthread_mutex_t mu;
-    void **chunk;              /* the regions */
-    size_t *chunk_bytes;
+    rp_chunk *chunk;           /* the regions */
     int nchunk, capchunk;
     uint8_t *cur;              /* the unused rest of the last region */
     size_t left;
@@ -55,15 +56,11 @@ uint64_t *ws_regpool_get(ws_gpu *g, size_t slots)
             void *c = ws_huge_alloc(cb);
             if (c && p->nchunk == p->capchunk) {
                 int cap = p->capchunk ? 2 * p->capchunk : 16;
-                void **nc = realloc(p->chunk, sizeof *nc * (size_t)cap);
-                size_t *nb = realloc(p->chunk_bytes, sizeof *nb * (size_t)cap);
-                if (nc) p->chunk = nc;
-                if (nb) p->chunk_bytes = nb;
-                if (nc && nb) p->capchunk = cap;
+                rp_chunk *nc = realloc(p->chunk, sizeof *nc * (size_t)cap);
+                if (nc) { p->chunk = nc; p->capchunk = cap; }
             }
             if (c && p->nchunk < p->capchunk) {
-                p->chunk[p->nchunk] = c;
-                p->chunk_bytes[p->nchunk++] = cb;
+                p->chunk[p->nchunk++] = (rp_chunk){ c, cb };
                 p->cur = c;
                 p->left = cb;
             } else if (c) ws_huge_free(c, cb);
@@ -98,9 +95,8 @@ void ws_regpool_free(ws_gpu *g)
 {
     struct ws_regpool *p = g->regs;
     if (!p) return;
-    for (int i = 0; i < p->nchunk; i++) ws_huge_free(p->chunk[i], p->chunk_bytes[i]);
+    for (int i = 0; i < p->nchunk; i++) ws_huge_free(p->chunk[i].p, p->chunk[i].bytes);
     free(p->chunk);
-    free(p->chunk_bytes);
     free(p->fr);
     pthread_mutex_destroy(&p->mu);
     free(p);

@@ -90,23 +90,31 @@ static inline int one_space(const ws_rec *r, int sp)
     return v[0] == all && v[1] == all && v[2] == all && v[3] == all;
 }
 
+/* Whether r's executing lanes are adjacent lanes at consecutive addresses, size bytes apart (the usual access:
+ * checked and captured as one range); *first and *n: the lanes. */
+static inline int lane_run(const ws_rec *r, unsigned size, int *first, int *n)
+{
+    const uint32_t m = r->exec;
+    if (!m) return 0;
+    const int f = __builtin_ctz(m), k = __builtin_popcount(m);
+    if (((m >> f) & ((m >> f) + 1)) || r->addr[f + k - 1] - r->addr[f] != (uint64_t)(k - 1) * size) return 0;
+    uint64_t d = 0;
+    if (k == 32) for (int l = 1; l < 32; l++) d |= r->addr[l] - r->addr[l - 1] - size;   /* (vector code) */
+    else for (int l = f + 1; l < f + k; l++) d |= r->addr[l] - r->addr[l - 1] - size;
+    *first = f;
+    *n = k;
+    return !d;
+}
+
 /* Where the executing lanes of r go (see stage.h). */
 int ws_stage_lanes(const ws_run *L, const ws_rec *r)
 {
     unsigned size = r->size ? r->size : 1;
-    const uint32_t m = r->exec;
-    const int f = __builtin_ctz(m), n = __builtin_popcount(m);
-    if (!((m >> f) & ((m >> f) + 1)) && one_space(r, WS_S_GLOBAL) &&
-        r->addr[f + n - 1] - r->addr[f] == (uint64_t)(n - 1) * size) {
-        /* the usual case: a run of lanes at consecutive addresses in global memory, checked as one range */
-        uint64_t d = 0;
-        if (n == 32) for (int l = 1; l < 32; l++) d |= r->addr[l] - r->addr[l - 1] - size;   /* (vector code) */
-        else for (int l = f + 1; l < f + n; l++) d |= r->addr[l] - r->addr[l - 1] - size;
-        if (!d) {
-            uint64_t lo = r->addr[f], off = lo - L->gbase, end = off + (uint64_t)n * size;
-            int ok = lo >= L->gbase && off < L->glimit && end <= L->glimit && !(size > 1 && (lo & (size - 1)));
-            return ok ? WS_STAGE_GLOBAL : WS_STAGE_BAD;
-        }
+    int f, n;
+    if (one_space(r, WS_S_GLOBAL) && lane_run(r, size, &f, &n)) {   /* one range in global memory */
+        uint64_t lo = r->addr[f], off = lo - L->gbase, end = off + (uint64_t)n * size;
+        int ok = lo >= L->gbase && off < L->glimit && end <= L->glimit && !(size > 1 && (lo & (size - 1)));
+        return ok ? WS_STAGE_GLOBAL : WS_STAGE_BAD;
     }
     int where = 0;
     for (uint32_t m = r->exec; m; m &= m - 1) {
@@ -126,11 +134,8 @@ int ws_stage_overlaps(const ws_stage *s, const ws_rec *r)
     if (s->unknown) return 1;
     if (!s->wn) return 0;
     unsigned size = r->size ? r->size : 1;
-    if (r->exec == 0xffffffffu && r->addr[31] - r->addr[0] == 31ull * size && one_space(r, WS_S_GLOBAL)) {
-        uint64_t d = 0;
-        for (int l = 1; l < 32; l++) d |= r->addr[l] - r->addr[l - 1] - size;
-        if (!d) return wtest(s, r->addr[0], 32ull * size);
-    }
+    int f, n;
+    if (one_space(r, WS_S_GLOBAL) && lane_run(r, size, &f, &n)) return wtest(s, r->addr[f], (uint64_t)n * size);
     uint64_t lo = 0, hi = 0;   /* the current run of consecutive bytes */
     int have = 0;
     for (uint32_t m = r->exec; m; m &= m - 1) {
@@ -177,24 +182,22 @@ int ws_stage_store(ws_stage *s, ws_warp *w, const ws_rec *r, uint32_t *seg0, uin
     }
     if (grow((void **)&s->segs, &s->capsegs, (size_t)s->nsegs + 32, sizeof *s->segs)) return 0;
     *seg0 = s->nsegs;
-    if (r->exec == 0xffffffffu && (es == 4 || es == 8) && r->addr[31] - r->addr[0] == 31ull * size) {
-        uint64_t d = 0;
-        for (int l = 1; l < 32; l++) d |= r->addr[l] - r->addr[l - 1] - size;
-        if (!d) {   /* a whole warp of consecutive elements or vectors: one segment */
-            uint8_t *p = s->bytes + s->nbytes;
-            for (unsigned k = 0; k < n; k++) {
-                const uint64_t *src = &RG(in->s[k], 0);
-                if (es == 4)
-                    for (int l = 0; l < 32; l++) { uint32_t v = (uint32_t)src[l]; memcpy(p + (size_t)l * size + 4 * k, &v, 4); }
-                else
-                    for (int l = 0; l < 32; l++) memcpy(p + (size_t)l * size + 8 * k, &src[l], 8);
-            }
-            s->segs[s->nsegs++] = (ws_stage_seg){ r->addr[0] - L->gbase, 32 * size, (uint32_t)s->nbytes };
-            s->nbytes += 32 * size;
-            wmark(s, r->addr[0], 32ull * size);
-            *nseg = 1;
-            return 1;
+    int f, nl;
+    if (r->exec == 0xffffffffu && (es == 4 || es == 8) && lane_run(r, size, &f, &nl)) {
+        /* a whole warp of consecutive elements or vectors: one segment */
+        uint8_t *p = s->bytes + s->nbytes;
+        for (unsigned k = 0; k < n; k++) {
+            const uint64_t *src = &RG(in->s[k], 0);
+            if (es == 4)
+                for (int l = 0; l < 32; l++) { uint32_t v = (uint32_t)src[l]; memcpy(p + (size_t)l * size + 4 * k, &v, 4); }
+            else
+                for (int l = 0; l < 32; l++) memcpy(p + (size_t)l * size + 8 * k, &src[l], 8);
         }
+        s->segs[s->nsegs++] = (ws_stage_seg){ r->addr[0] - L->gbase, 32 * size, (uint32_t)s->nbytes };
+        s->nbytes += 32 * size;
+        wmark(s, r->addr[0], 32ull * size);
+        *nseg = 1;
+        return 1;
     }
     for (uint32_t m = r->exec; m; m &= m - 1) {
         int l = __builtin_ctz(m);

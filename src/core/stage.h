@@ -63,6 +63,8 @@ void ws_stage_mark(ws_stage *s, const ws_rec *r);
  * WS_STAGE_BAD when a lane is anywhere else (another block's shared memory, outside the arena, misaligned). */
 enum { WS_STAGE_BAD = -1, WS_STAGE_GLOBAL = 1, WS_STAGE_OTHER = 2 };
 int ws_stage_lanes(const ws_run *L, const ws_rec *r);
+/* Whether the SM wrote global memory in this window (or left a write of unknown extent to the serial phase). */
+static inline int ws_stage_written(const ws_stage *s) { return s->wn || s->unknown; }
 /* Forget the window's writes (after the serial phase applied them). */
 void ws_stage_clear(ws_stage *s);
 /* Free s's arrays. */

@@ -1090,11 +1090,10 @@ static uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int n
     return done;
 }
 
-/* Perform request i of SM sm's queue q (the serial phase, in (cycle, SM) order): its L2 transfer; the L1 sectors
- * still waiting for it get its arrival. Returns the arrival (reads) or L2's acknowledgement (writes). */
-uint64_t ws_ms_req_do(ws_memsys *ms, int sm, ws_ms_defer *q, uint32_t i)
+/* Perform request i of an SM's queue q (the serial phase, in (cycle, SM) order): its L2 transfer. Returns the
+ * arrival (reads) or L2's acknowledgement (writes). */
+uint64_t ws_ms_req_do(ws_memsys *ms, ws_ms_defer *q, uint32_t i)
 {
-    (void)sm;
     ws_ms_req *r = &q->req[i];
     if (r->kind == WS_MS_REQ_WRITE) return r->done = ws_ms_l2_write(ms, r->line, r->mask, r->partial, r->t);
     if (r->kind == WS_MS_REQ_ATOMIC) return r->done = ws_ms_l2_atomic(ms, r->line, r->mask, r->chain, r->t);

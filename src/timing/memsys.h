@@ -108,9 +108,9 @@ uint64_t ws_ms_matrix_l1(ws_memsys *ms, int sm, const ws_mx_access *acc, int n, 
 /* The fewest cycles between an access's L2 transfer leaving its SM and its result (data, acknowledgement, atomic's
  * old value) being back there: what the serial phase works out is never needed sooner. */
 uint64_t ws_ms_min_latency(const ws_memsys *ms);
-/* Perform request i of SM sm's queue q in the serial phase, in (cycle, SM) order of the accesses: its L2 part.
+/* Perform request i of an SM's queue q in the serial phase, in (cycle, SM) order of the accesses: its L2 part.
  * Returns (and sets q->req[i].done) when the data is back at the SM (read) or L2 acknowledged it (write). */
-uint64_t ws_ms_req_do(ws_memsys *ms, int sm, ws_ms_defer *q, uint32_t i);
+uint64_t ws_ms_req_do(ws_memsys *ms, ws_ms_defer *q, uint32_t i);
 /* After the serial phase (SM by SM, on any thread): the SM's L1 sectors waiting for q's reads get their arrival. */
 void ws_ms_defer_patch(ws_ms_defer *q);
 /* Let accesses of SM sm accounted at once (the serial phase) see which of q's transfers are done already: a sector

@@ -220,8 +220,7 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         for (int k = sp->n; k % 4; k++) sp->rdy[k] = NEVER;
         sp->nres++;
         tm_compute_ready(tm, x, t);
-        if (x->ready < sp->wake) sp->wake = x->ready;
-        if (x->ready < tm->smwake[s]) tm->smwake[s] = x->ready;
+        tm_wake_for(tm, x);
     }
 }
 
@@ -454,8 +453,7 @@ void tm_barrier_released(ws_tm *tm, tblk *tb, uint64_t t)
             tm_compute_ready(tm, x, t + (uint64_t)tm->dev->lat_bar);
             if (x->ready < t + (uint64_t)tm->dev->lat_bar) tm_set_ready(x, t + (uint64_t)tm->dev->lat_bar);
             x->reason = WS_ST_BARRIER;
-            if (x->ready < x->sp->wake) x->sp->wake = x->ready;
-            if (x->ready < tm->smwake[tb->sm]) tm->smwake[tb->sm] = x->ready;
+            tm_wake_for(tm, x);
         }
     }
 }
@@ -525,8 +523,8 @@ static void act_rebuild(ws_tm *tm)
 }
 
 
-/* The timing engine: run the launch, the SMs running ahead of each other (skipping idle cycles) between the serial
- * phases of the cycles with deferred work. */
+/* The timing engine: run the launch in windows of cycles, each SM's simulated on its own (skipping the cycles it
+ * sleeps through) and closed by a serial phase that takes what reached beyond the SMs (tm_window.c). */
 static void tm_engine(void *ctx, ws_run *L)
 {
     ws_tm *tm = ctx;

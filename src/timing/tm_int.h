@@ -309,6 +309,27 @@ static inline void tm_rr_set(tw *x, int d, uint64_t v, int kind, uint64_t tag)
     x->rk[d] = (uint8_t)kind;
 }
 
+/* Set the destination registers (d list) of in of x ready at v, as tm_rr_set. */
+static inline void tm_dst_ready(const ws_tm *tm, tw *x, const ws_insn *in, uint64_t v, int kind, uint64_t tag)
+{
+    for (int i = 0; i < 4; i++)
+        if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) tm_rr_set(x, in->d[i], v, kind, tag);
+}
+
+/* Mark the fragment registers a wmma.load fills (its a list) of x as waiting for pending tag `tag`. */
+static inline void tm_frag_pending(const ws_tm *tm, tw *x, const ws_insn *in, uint64_t tag, int kind)
+{
+    for (int i = 0; i < in->mma->na; i++)
+        if (in->mma->a[i] >= WS_SR_COUNT && in->mma->a[i] < tm->nregs) tm_rr_set(x, in->mma->a[i], tag, kind, 0);
+}
+
+/* Lower the wake times of x's sub-partition and SM to x's ready cycle. */
+static inline void tm_wake_for(ws_tm *tm, tw *x)
+{
+    if (x->ready < x->sp->wake) x->sp->wake = x->ready;
+    if (x->ready < tm->smwake[x->blk->sm]) tm->smwake[x->blk->sm] = x->ready;
+}
+
 /* ---------- shared between the timing files ---------- */
 /* Append an event made at cycle `at` to SM s's batch (only called when someone listens). */
 ws_tm_event *tm_emit(ws_tm *tm, int s, int kind, uint64_t block, uint64_t t0, uint64_t t1, uint64_t at);

@@ -262,6 +262,33 @@ static inline uint64_t sass_issue(tsp *sp, int sw, uint64_t t, int slot, int reu
     return next;
 }
 
+/* Stall accounting for the gap since warp x's last issue, issuing at t: the cycles it waited for x->reason (dep,
+ * returned) and those it was ready but not picked; *wait_from: the first cycle of the gap (t when none). */
+static inline uint64_t stall_gap(tacc *acc, const tw *x, uint64_t t, uint64_t *wait_from)
+{
+    uint64_t dep = 0;
+    *wait_from = t;
+    if (t > x->last_issue + 1) {
+        uint64_t gap = t - x->last_issue - 1;
+        dep = x->ready > x->last_issue + 1 ? x->ready - x->last_issue - 1 : 0;
+        if (dep > gap) dep = gap;
+        acc->stall[x->reason] += dep;
+        acc->stall[WS_ST_NOT_SELECTED] += gap - dep;
+        *wait_from = x->last_issue + 1;
+    }
+    acc->stall[WS_ST_SELECTED]++;
+    return dep;
+}
+
+/* The results of a register-only instruction in (facts f) of x issued at t, held `extra` cycles more: ready after
+ * its latency class's cycles. */
+static inline void alu_results(const ws_tm *tm, tw *x, const tsi *f, const ws_insn *in, uint64_t t, uint64_t extra)
+{
+    uint64_t done = t + extra + (uint64_t)tm->lat_cycles[in->lat];
+    uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
+    for (int i = 0; i < f->ndst; i++) { x->rr[f->dst[i]] = done; x->rk[f->dst[i]] = kind; }
+}
+
 /* Issue warp x's next instruction at t when it is one of registers only (tsi.fast) that compute_ready found, it is
  * at the top of the warp's stack, and nothing observes instructions: executed here without a record, timed as
  * tm_issue() would. Returns 0 (nothing done) when not. */
@@ -281,15 +308,8 @@ static int issue_fast(ws_tm *tm, tacc *acc, tw *x, uint64_t t)
     }
     w->ninst++;
     if (m) in->fn(w, in, m);   /* (a fault stops the warp; nothing else here can) */
-    /* stall accounting for the gap since this warp's last issue */
-    if (t > x->last_issue + 1) {
-        uint64_t gap = t - x->last_issue - 1;
-        uint64_t dep = x->ready > x->last_issue + 1 ? x->ready - x->last_issue - 1 : 0;
-        if (dep > gap) dep = gap;
-        acc->stall[x->reason] += dep;
-        acc->stall[WS_ST_NOT_SELECTED] += gap - dep;
-    }
-    acc->stall[WS_ST_SELECTED]++;
+    uint64_t wait_from;
+    stall_gap(acc, x, t, &wait_from);
     const tsi *f = x->nf;
     tsp *sp = x->sp;
     int sw = f->hold;
@@ -302,9 +322,7 @@ static int issue_fast(ws_tm *tm, tacc *acc, tw *x, uint64_t t)
     sp->last = x;
     x->last_issue = t;
     acc->flops += (uint64_t)in->flops * (uint64_t)__builtin_popcount(m);
-    uint64_t done = t + extra + (uint64_t)tm->lat_cycles[in->lat];
-    uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
-    for (int i = 0; i < f->ndst; i++) { x->rr[f->dst[i]] = done; x->rk[f->dst[i]] = kind; }
+    alu_results(tm, x, f, in, t, extra);
     if (w->state == WS_W_FAULT) { tm_set_ready(x, NEVER); return 1; }
     int32_t pc = top->pc;   /* the next instruction, where no reconvergence pop comes first */
     if (pc != top->rpc && pc < w->fn->ncode && x->sfn == w->fn) ready_of(tm, x, next, &w->code[pc], &x->stab[pc]);
@@ -340,18 +358,8 @@ uint64_t tm_issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
     sm->gk = GK_NONE;
     int stepped = ws_warp_step(w, &r);
     if (stepped == WS_STEP_DEFERRED) { tm_defer_exec(tm, x, t); return NEVER; }
-    /* stall accounting for the gap since this warp's last issue */
-    uint64_t dep = 0, wait_from = t;
-    if (t > x->last_issue + 1) {
-        uint64_t gap = t - x->last_issue - 1;
-        dep = x->ready > x->last_issue + 1 ? x->ready - x->last_issue - 1 : 0;
-        if (dep > gap) dep = gap;
-        acc->stall[x->reason] += dep;
-        acc->stall[WS_ST_NOT_SELECTED] += gap - dep;
-        wait_from = x->last_issue + 1;
-    }
-    acc->stall[WS_ST_SELECTED]++;
     int reason = x->reason;
+    uint64_t wait_from, dep = stall_gap(acc, x, t, &wait_from);
     if (tm->nlis) tm_issue_event(tm, x, stepped ? &r : NULL, t, wait_from, dep, reason);
     if (!stepped) {
         /* only a reconvergence pop happened: the warp may have finished */
@@ -427,18 +435,12 @@ uint64_t tm_issue(ws_tm *tm, tacc *acc, tw *x, uint64_t t, int serial)
             titem *it = tm_item(tm, x->blk->sm, IT_MEMSYS, t, x);
             it->b = sm->nrecs++;
             uint64_t tag = TAG_MEM | it->b;
-            for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) tm_rr_set(x, in->d[i], tag, WS_ST_LONG_SCOREBOARD, 0);
-            if (in->op == WS_OP_WMMA_LOAD && in->mma)
-                for (int i = 0; i < in->mma->na; i++)
-                    if (in->mma->a[i] >= WS_SR_COUNT && in->mma->a[i] < tm->nregs) tm_rr_set(x, in->mma->a[i], tag, WS_ST_LONG_SCOREBOARD, 0);
+            tm_dst_ready(tm, x, in, tag, WS_ST_LONG_SCOREBOARD, 0);
+            if (in->op == WS_OP_WMMA_LOAD && in->mma) tm_frag_pending(tm, x, in, tag, WS_ST_LONG_SCOREBOARD);
             tm_fresh(tm, x);
         } else tm_mem_par(tm, acc, x, &r, f, t);
         if (sm->gk == GK_STORE) { titem *it = tm_item(tm, x->blk->sm, IT_STORE, t, x); it->a = sm->ga; it->b = sm->gb; }
-    } else {
-        uint64_t done = t + extra + (uint64_t)tm->lat_cycles[in->lat];
-        uint8_t kind = (uint8_t)tm->lat_kind[in->lat];
-        for (int i = 0; i < f->ndst; i++) { x->rr[f->dst[i]] = done; x->rk[f->dst[i]] = kind; }
-    }
+    } else alu_results(tm, x, f, in, t, extra);
     if (in->iflags & WS_IF_BARRIER) {
         if (w->state == WS_W_BAR) {
             x->waiting_bar = 1;
@@ -522,6 +524,31 @@ __attribute__((target("avx2"), always_inline)) static inline uint64_t ready_scan
 }
 #endif
 
+/* A ready warp x of sp whose pipeline p is busy at t waits for it (a throttle stall). */
+static inline void pipe_wait(tsp *sp, tw *x, int p)
+{
+    x->reason = (p == WS_PIPE_LSU || p == WS_PIPE_TEX) ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE;
+    tm_set_ready(x, sp->pipe_free[p]);
+}
+
+/* After sp issued warp best at t with `eligible` warps eligible: 1 when a slot left free lets it issue again in this
+ * cycle, else 0 with *wake lowered to when it can next. */
+static inline int issued_next(tsp *sp, const tw *best, int eligible, uint64_t t, uint64_t *wake)
+{
+    if (sp->free_slot) { sp->free_slot = 0; if (sp->issue_free <= t) return 1; }
+    if (eligible > 1) *wake = t + 1;
+    if (best->ready < *wake) *wake = best->ready;
+    if (sp->issue_free > *wake) *wake = sp->issue_free;
+    return 0;
+}
+
+/* Set sp's wake cycle after its cycle t (warps released by a barrier in this cycle lowered sp->wake: the smaller). */
+static inline void sp_set_wake(tsp *sp, uint64_t t, uint64_t wake)
+{
+    if (sp->wake > t && sp->wake < wake) wake = sp->wake;
+    sp->wake = wake;
+}
+
 /* Whether the processor runs ready_scan_avx2 (set once at the first launch). */
 static int g_scan_avx2 = -1;
 
@@ -536,10 +563,8 @@ again:; \
     uint64_t E = R & ~busy; \
     for (uint64_t m = R & busy; m; m &= m - 1) {   /* ready, but their pipeline is busy: they wait for it */ \
         int k = __builtin_ctzll(m), p = sp->pipe[k]; \
-        tw *x = sp->warps[k]; \
         if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p]; \
-        x->reason = (p == WS_PIPE_LSU || p == WS_PIPE_TEX) ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE; \
-        tm_set_ready(x, sp->pipe_free[p]); \
+        pipe_wait(sp, sp->warps[k], p); \
     } \
     int eligible = __builtin_popcountll(E); \
     sp->eligible_sum += (uint64_t)eligible; \
@@ -555,14 +580,9 @@ again:; \
         } \
         tw *best = sp->warps[kb]; \
         tm_issue(tm, acc, best, t, 0); \
-        if (sp->free_slot) { sp->free_slot = 0; if (sp->issue_free <= t) goto again; } \
-        if (eligible > 1) wake = t + 1; \
-        if (best->ready < wake) wake = best->ready; \
-        if (sp->issue_free > wake) wake = sp->issue_free; \
+        if (issued_next(sp, best, eligible, t, &wake)) goto again; \
     } \
-    /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */ \
-    if (sp->wake > t && sp->wake < wake) wake = sp->wake; \
-    sp->wake = wake; \
+    sp_set_wake(sp, t, wake); \
 } while (0)
 
 /* SP_CYCLE_GTO with the portable scan. */
@@ -603,8 +623,7 @@ again:;
         int p = x->npipe;
         if (sp->pipe_free[p] > t) {
             if (sp->pipe_free[p] < wake) wake = sp->pipe_free[p];
-            x->reason = (p == WS_PIPE_LSU || p == WS_PIPE_TEX) ? WS_ST_LG_THROTTLE : WS_ST_MATH_THROTTLE;
-            tm_set_ready(x, sp->pipe_free[p]);
+            pipe_wait(sp, x, p);
             continue;
         }
         eligible++;
@@ -617,14 +636,9 @@ again:;
     sp->eligible_sum += (uint64_t)eligible;
     if (best) {
         tm_issue(tm, acc, best, t, 0);
-        if (sp->free_slot) { sp->free_slot = 0; if (sp->issue_free <= t) goto again; }
-        if (eligible > 1) wake = t + 1;
-        if (best->ready < wake) wake = best->ready;
-        if (sp->issue_free > wake) wake = sp->issue_free;
+        if (issued_next(sp, best, eligible, t, &wake)) goto again;
     }
-    /* warps released by a barrier in this cycle lowered sp->wake; keep the smaller */
-    if (sp->wake > t && sp->wake < wake) wake = sp->wake;
-    sp->wake = wake;
+    sp_set_wake(sp, t, wake);
 }
 
 /* The parallel phase of cycle t for SM s. */

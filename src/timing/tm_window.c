@@ -66,13 +66,10 @@ void tm_mem_account(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, uint64_t t, ui
     uint64_t done = ws_ms_access_warp(tm->ms, tm_tx_sm(x), x->blk->b->linear * 64u + (uint64_t)x->w->warp_in_block, r, from);
     if (tm->nlis) tm_mem_event(tm, x, r, ws_ms_last_access(tm->ms), t, done);
     int kind = (r->space[__builtin_ctz(r->exec)] == WS_S_SHARED) ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
-    uint64_t ack = ws_ms_last_access(tm->ms)->store_ack;
+    uint64_t ack = ws_ms_last_access(tm->ms)->store_ack, end = ack > done ? ack : done;
     if (ack > x->st_ack) x->st_ack = ack;
-    if (ack > done ? ack > acc->end : done > acc->end) acc->end = ack > done ? ack : done;
-    for (int i = 0; i < 4; i++) {
-        int d = in->d[i];
-        if (d >= WS_SR_COUNT && d < tm->nregs) tm_rr_set(x, d, done, kind, tag);
-    }
+    if (end > acc->end) acc->end = end;
+    tm_dst_ready(tm, x, in, done, kind, tag);
 }
 
 /* Account warp x's access r issued at t in the parallel phase: what its SM does at once (ws_ms_access_l1), its L2
@@ -100,14 +97,14 @@ void tm_mem_par(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, const tsi *f, uint
     }
     for (uint32_t i = r0; i < q->nreq; i++) tm_item(tm, s, IT_REQ, t, NULL)->a = i;
     int store = in->mem == WS_MK_STORE || in->mem == WS_MK_REDUCE ||
-                (in->mem == WS_MK_ATOMIC && tm->sms[s].gk == GK_ATOM && !tm->sms[s].st.atoms[tm->sms[s].ga].wb);
+                (in->mem == WS_MK_ATOMIC && sm->gk == GK_ATOM && !sm->st.atoms[sm->ga].wb);
     int kind = shared ? WS_ST_SHORT_SCOREBOARD : WS_ST_LONG_SCOREBOARD;
     int pending = q->ndep > q->dep0;
     if (!pending) {   /* all known now */
         if (known > acc->end) acc->end = known;
         if (cp) { if (known > x->cp.open) x->cp.open = known; }
         else if (wmma) { uint64_t e = wmma_ready(tm, x, f, in, shared, known, 0); if (e > acc->end) acc->end = e; }
-        else if (!store) for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) tm_rr_set(x, in->d[i], known, kind, 0);
+        else if (!store) tm_dst_ready(tm, x, in, known, kind, 0);
         if (!tm->nlis) return;   /* (listeners: a record all the same, for its event in the serial phase) */
     }
     tm_grow1((void **)&sm->acs, &sm->capacs, sm->nacs, sizeof *sm->acs);
@@ -131,11 +128,8 @@ void tm_mem_par(ws_tm *tm, tacc *acc, tw *x, const ws_rec *r, const tsi *f, uint
     }
     if (store || cp || !pending) return;
     uint64_t tag = TAG_ACS | ai;
-    if (wmma) {
-        for (int i = 0; i < in->mma->na; i++)
-            if (in->mma->a[i] >= WS_SR_COUNT && in->mma->a[i] < tm->nregs) tm_rr_set(x, in->mma->a[i], tag, kind, 0);
-    } else
-        for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) tm_rr_set(x, in->d[i], tag, kind, 0);
+    if (wmma) tm_frag_pending(tm, x, in, tag, kind);
+    else tm_dst_ready(tm, x, in, tag, kind, 0);
     tm_fresh(tm, x);
 }
 
@@ -180,14 +174,14 @@ int tm_gate(void *ctx, ws_warp *w, ws_rec *r)
         return WS_GATE_DEFER;
     case WS_OP_WMMA_LOAD:
         if (in->mma && in->mma->space == WS_S_SHARED) return WS_GATE_RUN;
-        return sm->st.wn || sm->st.unknown ? WS_GATE_DEFER : WS_GATE_RUN;
+        return ws_stage_written(&sm->st) ? WS_GATE_DEFER : WS_GATE_RUN;
     case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ:
         return WS_GATE_RUN;   /* read-only data (the texture path is not coherent with a kernel's own writes) */
     case WS_OP_CP_ASYNC:   /* it reads global memory at once (its data lands later); only in launches stepped
                             * cycle by cycle (needs_lockstep), where its own SM's stores of the cycle come after it */
         return WS_GATE_RUN;
     case WS_OP_SULD:
-        return sm->st.wn || sm->st.unknown ? WS_GATE_DEFER : WS_GATE_RUN;
+        return ws_stage_written(&sm->st) ? WS_GATE_DEFER : WS_GATE_RUN;
     case WS_OP_CALL:
         if (in->call && in->call->builtin == WS_BI_NONE) return WS_GATE_RUN;   /* the warp's own frames */
         break;
@@ -228,13 +222,6 @@ static void phase_parallel(ws_tm *tm, tacc *acc, uint64_t h, int self)
     for (int s; (s = part_take(tm, self)) >= 0;) tm_sm_advance(tm, acc, s, h);
 }
 
-/* Lower the wake times of x's sub-partition and SM to x's ready cycle. */
-static void tm_wake_for(ws_tm *tm, tw *x)
-{
-    if (x->ready < x->sp->wake) x->sp->wake = x->ready;
-    if (x->ready < tm->smwake[x->blk->sm]) tm->smwake[x->blk->sm] = x->ready;
-}
-
 /* Resolve SM s's accesses that waited for L2 transfers: their registers get the cycle the data is there, a store's
  * acknowledgements went to its warp when its requests were done. */
 static void acs_resolve(ws_tm *tm, tacc *acc, int s)
@@ -258,9 +245,7 @@ static void acs_resolve(ws_tm *tm, tacc *acc, int s)
         if (c->kind == ACS_WMMA) {
             uint64_t e = wmma_ready(tm, x, tm_facts_of(tm, x, c->fn, c->in), c->in, c->shared, done, tag);
             if (e > acc->end) acc->end = e;
-        } else
-            for (int k = 0; k < 4; k++)
-                if (c->in->d[k] >= WS_SR_COUNT && c->in->d[k] < tm->nregs) tm_rr_set(x, c->in->d[k], done, kind, tag);
+        } else tm_dst_ready(tm, x, c->in, done, kind, tag);
     }
 }
 
@@ -273,7 +258,7 @@ static void item_do(ws_tm *tm, tacc *acc, int s, const titem *it)
     sm->now = t;
     switch (it->kind) {
     case IT_REQ: {
-        uint64_t f = ws_ms_req_do(tm->ms, s, &sm->q, it->a);
+        uint64_t f = ws_ms_req_do(tm->ms, &sm->q, it->a);
         const ws_ms_req *r = &sm->q.req[it->a];
         if (r->kind == WS_MS_REQ_WRITE) {   /* a store's acknowledgement: its block retires no earlier */
             if (f > acc->end) acc->end = f;
