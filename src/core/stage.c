@@ -64,6 +64,8 @@ static void wmark(ws_stage *s, uint64_t a, uint64_t len)
     if (!len) return;
     uint64_t first = a / WS_STAGE_SECTOR, last = (a + len - 1) / WS_STAGE_SECTOR;
     if (wreserve(s, last - first + 1)) { s->unknown = 1; return; }
+    if (!s->wn || a < s->wlo) s->wlo = a;
+    if (!s->wn || a + len > s->whi) s->whi = a + len;
     for (uint64_t sec = first; sec <= last; sec++) {
         uint32_t i = wslot(s, sec + 1);
         if (!s->wkey[i]) { s->wkey[i] = sec + 1; s->wbits[i] = 0; s->wused[s->wn++] = i; }
@@ -74,6 +76,7 @@ static void wmark(ws_stage *s, uint64_t a, uint64_t len)
 /* Whether any of the bytes [a, a + len) of global memory was written in this window. */
 static int wtest(const ws_stage *s, uint64_t a, uint64_t len)
 {
+    if (a >= s->whi || a + len <= s->wlo) return 0;   /* outside every byte written (wn > 0: ws_stage_overlaps) */
     uint64_t first = a / WS_STAGE_SECTOR, last = (a + len - 1) / WS_STAGE_SECTOR;
     for (uint64_t sec = first; sec <= last; sec++) {
         uint32_t i = wslot(s, sec + 1);

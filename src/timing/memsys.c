@@ -156,7 +156,8 @@ static void ws_ms_cache_shape(ws_ms_cache *c, size_t bytes, uint32_t ways)
     c->sets = (uint32_t)(n / ways);
     if (n && !c->sets) { c->sets = 1; c->ways = (uint32_t)n; }
     c->mod_m = c->sets ? ws_ms_fastmod_m(c->sets) : 0;
-    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) c->rank[i] = (uint8_t)(i % c->ways);
+    for (uint32_t w = 0; w < c->ways && c->sets; w++) c->rank[w] = (uint8_t)w;
+    for (size_t i = 1; i < c->sets; i++) memcpy(c->rank + i * c->ways, c->rank, c->ways);
     memset(c->sgen, 0, c->cap_sets * sizeof *c->sgen);
     c->gen = 1;
 }
@@ -261,8 +262,13 @@ static ws_ms_line *ws_ms_alloc_at(ws_ms_cache *c, size_t base, uint64_t ln, uint
         c->sgen[set] = c->gen;
     }
     uint32_t v = c->ways;
-    for (uint32_t w = 0; w < c->ways; w++) if (!tags[w]) { v = w; break; }
-    if (v == c->ways) {
+    if (!tags[c->ways - 1]) {   /* a free way: ways fill in order and only empty together, so the used ones are a prefix */
+        if (c->ways == WS_MS_L2_WAYS) {
+            v = 0;
+            for (uint32_t step = WS_MS_L2_WAYS / 2; step; step >>= 1) v += tags[v + step - 1] ? step : 0;
+        } else
+            for (v = 0; tags[v]; v++) {}
+    } else {
         const uint8_t *r = c->rank + base;
         for (uint32_t w = 0; w < c->ways; w++) if (r[w] == c->ways - 1) { v = w; break; }
         *ev_tag = tags[v] - 1;
@@ -850,17 +856,19 @@ typedef struct ws_ms_lines {
     uint8_t hash[WS_MS_GATHER_HASH];   /* valid once nl > WS_MS_GATHER_LIST */
 } ws_ms_lines;
 
-/* Add the bytes [lo, lo + len) (len >= 1) to a gather: their sectors, new lines appended in address order. */
+/* Add the bytes [lo, lo + len) (len >= 1) to a gather, a line at a time: their sectors, new lines appended in
+ * address order (a line that no longer fits the list is left out). */
 static inline void ws_ms_gather_range(ws_ms_lines *g, uint64_t lo, uint64_t len)
 {
-    uint64_t s0 = lo / WS_MS_SECTOR, s1 = (lo + len - 1) / WS_MS_SECTOR;
-    for (uint64_t s = s0; s <= s1; s++) {
-        uint64_t line = s >> 2;
-        uint8_t bit = (uint8_t)(1u << (s & 3));
+    const uint64_t end = lo + len;
+    for (uint64_t p = lo; p < end;) {
+        uint64_t line = p / WS_MS_LINE, lend = (line + 1) * WS_MS_LINE;
+        if (lend > end) lend = end;
+        unsigned s0 = (unsigned)(p % WS_MS_LINE) / WS_MS_SECTOR, s1 = (unsigned)((lend - 1) % WS_MS_LINE) / WS_MS_SECTOR;
         int k = g->nl - 1;
         if (k < 0 || g->ln[k] != line) k = ws_ms_gather_find(g->ln, g->nl, g->hash, line);
         if (k == g->nl) {
-            if (g->nl == g->maxn) continue;
+            if (g->nl == g->maxn) { p = lend; continue; }
             g->ln[g->nl] = line;
             g->sm[g->nl] = 0;
             if (g->bm) memset(&g->bm[4 * g->nl], 0, 4 * sizeof *g->bm);
@@ -870,14 +878,18 @@ static inline void ws_ms_gather_range(ws_ms_lines *g, uint64_t lo, uint64_t len)
                 for (int j = 0; j < g->nl; j++) ws_ms_gather_put(g->ln, g->hash, j);
             } else if (g->nl > WS_MS_GATHER_LIST + 1) ws_ms_gather_put(g->ln, g->hash, g->nl - 1);
         }
-        g->sm[k] |= bit;
+        g->sm[k] |= (uint8_t)(((2u << s1) - 1) & ~((1u << s0) - 1));
         if (g->bm) {
-            uint64_t slo = s * WS_MS_SECTOR, shi = slo + WS_MS_SECTOR;
-            uint64_t b0 = lo > slo ? lo : slo, b1 = lo + len < shi ? lo + len : shi;
-            uint64_t span = b1 - b0;
-            uint32_t m = span >= 32 ? ~0u : ((1u << span) - 1);
-            g->bm[4 * k + (s & 3)] |= m << (b0 - slo);
+            const uint64_t lb = line * WS_MS_LINE;
+            for (unsigned s = s0; s <= s1; s++) {
+                uint64_t slo = lb + s * WS_MS_SECTOR, shi = slo + WS_MS_SECTOR;
+                uint64_t b0 = p > slo ? p : slo, b1 = lend < shi ? lend : shi;
+                uint64_t span = b1 - b0;
+                uint32_t m = span >= 32 ? ~0u : ((1u << span) - 1);
+                g->bm[4 * k + s] |= m << (b0 - slo);
+            }
         }
+        p = lend;
     }
 }
 
