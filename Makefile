@@ -11,7 +11,7 @@ ifeq ($(ARCH),x86_64)
 OPT     += -mpopcnt
 endif
 CFLAGS  ?= $(OPT) -g
-WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC
+WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC -fno-semantic-interposition
 DEVDIR  := $(CURDIR)/devices
 B       ?= build
 CPPFLAGS += -DWS_DEVICES_DIR='"$(DEVDIR)"' -DWS_BUILD_DIR='"$(CURDIR)/$(B)"'

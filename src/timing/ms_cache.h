@@ -1,0 +1,85 @@
+/* ms_cache.h - the memory system's set-associative caches (L1 per SM, L2): tags, LRU ranks and sector state of
+ * 128-byte lines of four 32-byte sectors, looked up by a division-free hash of the line number (ms_cache.c). */
+#ifndef WS_MS_CACHE_H
+#define WS_MS_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define WS_MS_LINE 128u            /* cache line bytes */
+#define WS_MS_SECTOR 32u           /* sector bytes */
+#define WS_MS_L1_WAYS 16u          /* L1 associativity (sets = capacity / ways / line) */
+#define WS_MS_L2_WAYS 16u
+
+typedef struct ws_ms_line {  /* a line's state beside its tag and LRU rank (ws_ms_cache keeps those apart) */
+    uint64_t ready[4];   /* cycle each sector's data is there (fills in flight count as present) */
+    uint8_t valid, dirty;
+    uint8_t pf;          /* L2: sectors fetched only as the other half of a 64-byte DRAM pair, not yet asked for */
+    uint8_t spend;       /* L1: sectors allocated by a store whose write-through is not yet acknowledged */
+    uint32_t epoch;      /* the cache's epoch its ready cycles belong to (ws_ms_new_launch) */
+} ws_ms_line;
+
+typedef struct ws_ms_cache {
+    /* per way, set after set: tags (line number + 1; 0 = empty) and LRU ranks in arrays of their own so that a
+     * lookup reads one or two host cache lines per set. The ranks of a set are a permutation of 0..ways-1 (0: used
+     * last), so the least recently used way of a full set is the one of rank ways-1: exact LRU in a byte per way. A
+     * set whose generation is not the cache's is empty (a flush only moves the generation on). */
+    uint64_t *tags;
+    uint8_t *rank;
+    uint32_t *sgen;      /* per set: the generation its tags belong to */
+    uint32_t gen;        /* the current generation (>= 1; calloc'd sets, at 0, are empty) */
+    uint32_t epoch;      /* a line of another epoch has its ready cycles and spend at 0 (the clock restarted) */
+    ws_ms_line *lines;
+    uint32_t sets, ways;
+    uint64_t mod_m;      /* ws_ms_hash's multiplier for sets */
+    size_t cap_lines;    /* lines allocated (the largest configuration) */
+    size_t cap_sets;     /* entries of sgen */
+} ws_ms_cache;
+
+/* Line l's clock-dependent state (ready cycles, store acknowledgements) restarted at cycle 0, in epoch e. */
+static inline void ws_ms_line_restart(ws_ms_line *l, uint32_t e)
+{
+    memset(l->ready, 0, sizeof l->ready);
+    l->spend = 0;
+    l->epoch = e;
+}
+
+/* Make way w of the set at base the most recently used. */
+static inline void ws_ms_rank_touch(ws_ms_cache *c, size_t base, uint32_t w)
+{
+    uint8_t *r = c->rank + base;
+    uint8_t old = r[w];
+    if (c->ways == WS_MS_L2_WAYS)   /* the usual shape, a fixed count: one 16-byte compare-and-add */
+        for (uint32_t i = 0; i < WS_MS_L2_WAYS; i++) r[i] = (uint8_t)(r[i] + (r[i] < old));
+    else
+        for (uint32_t i = 0; i < c->ways; i++) r[i] = (uint8_t)(r[i] + (r[i] < old));
+    r[w] = 0;
+}
+
+/* Mark line l of the set at base used now (LRU). */
+static inline void ws_ms_touch(ws_ms_cache *c, size_t base, ws_ms_line *l)
+{
+    ws_ms_rank_touch(c, base, (uint32_t)((size_t)(l - c->lines) - base));
+}
+
+/* Bytes of the arrays of a cache of cap_bytes with `ways` ways (each array on a host cache line). */
+size_t ws_ms_cache_bytes(size_t cap_bytes, uint32_t ways);
+/* Set up a cache able to hold cap_bytes, configured for bytes (<= cap_bytes), its arrays taken from *slab (zeroed
+ * memory of at least ws_ms_cache_bytes, which it moves past). */
+void ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint32_t ways, uint8_t **slab);
+/* Give a cache the geometry of bytes of capacity (at most what it was allocated for) and empty it: every set's
+ * ranks start as the permutation 0..ways-1. */
+void ws_ms_cache_shape(ws_ms_cache *c, size_t bytes, uint32_t ways);
+/* Drop every line of a cache: a new generation (an empty way's state and rank are never read: ws_ms_alloc resets
+ * them); after 2^32 - 1 generations every set is cleared for real. */
+void ws_ms_cache_clear(ws_ms_cache *c);
+/* The line holding line number ln, or NULL (a cache of no capacity holds nothing); *base gets its set's first way
+ * (for ws_ms_alloc_at). */
+ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln, size_t *base);
+/* Make room for line number ln in the set at base (ws_ms_lookup's, which missed): the first empty way, else the
+ * least recently used one (its tag and dirty sectors are returned through ev_tag / ev_dirty); returns the emptied
+ * line, or NULL for a cache of no capacity. */
+ws_ms_line *ws_ms_alloc_at(ws_ms_cache *c, size_t base, uint64_t ln, uint64_t *ev_tag, uint8_t *ev_dirty);
+
+#endif
