@@ -198,7 +198,6 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         x->gen++;
         x->nwb = 0;
         x->fresh = 0;
-        x->sfn = NULL;   /* (static facts are made afresh in every launch) */
         x->nin = NULL;
         x->age = tm->age++;
         tsp *sp = &sm->sp[sm->warp_rr++ % sm->nsp];
@@ -224,13 +223,15 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
     }
 }
 
-/* Timing state for a block of nwarps warps: one kept from an earlier launch that holds it, else a new one. */
+/* Timing state for a block of nwarps warps: one kept from an earlier launch that holds it, else a new one (within
+ * a launch it stays with its block's storage: its warps keep their static facts). */
 static tblk *tblk_get(ws_tm *tm, int nwarps)
 {
     for (tblk **pp = &tm->tb_free; *pp; pp = &(*pp)->next) {
         tblk *tb = *pp;
         if (tb->capwarps < nwarps || tb->capregs < tm->nregs) continue;
         *pp = tb->next;
+        for (int i = 0; i < tb->capwarps; i++) tb->warps[i].sfn = NULL;   /* static facts are made afresh in every launch */
         return tb;
     }
     tblk *tb = calloc(1, sizeof *tb);
