@@ -69,7 +69,13 @@ for _ in range(6):
         break
     iters = int(iters * min(8.0, 1.3 * LONG / max(secs, 0.05)))
 
-rc, out, secs = on_pty(long_args([], 128, iters))
+# a machine whose load fell since the calibration runs the launch faster: one too short for two updates is retried
+# longer (the calibration's aim, about LONG seconds, is what the checks need)
+for attempt in range(3):
+    rc, out, secs = on_pty(long_args([], 128, iters))
+    if rc != 0 or secs >= LONG:
+        break
+    iters = int(iters * min(8.0, 1.3 * LONG / max(secs, 0.05)))
 lines = [s for s in out.split("\r") if "warpsim: spin: " in s and " blocks" in s]
 check(rc == 0 and "PASS long_launch" in out, f"the program passes under a terminal ({secs:.1f} s)", out[-400:])
 check(len(lines) >= 2, f"a {secs:.1f} s launch shows the progress line, updated ({len(lines)} updates)", repr(out[-600:]))
