@@ -231,7 +231,8 @@ static tblk *tblk_get(ws_tm *tm, int nwarps)
         tblk *tb = *pp;
         if (tb->capwarps < nwarps || tb->capregs < tm->nregs) continue;
         *pp = tb->next;
-        for (int i = 0; i < tb->capwarps; i++) tb->warps[i].sfn = NULL;   /* static facts are made afresh in every launch */
+        /* static facts are made afresh in every launch */
+        for (int i = 0; i < tb->capwarps; i++) tb->warps[i].sfn = NULL;
         return tb;
     }
     tblk *tb = calloc(1, sizeof *tb);
