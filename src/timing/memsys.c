@@ -83,6 +83,10 @@ ws_memsys *ws_ms_create(const ws_device *dev)
     uint8_t *slab = ms->slab;
     for (int s = 0; s < ms->nsm && !bad; s++) ws_ms_cache_init(&ms->l1[s], dev->l1_smem_per_sm, ms->l1_bytes, WS_MS_L1_WAYS, &slab);
     if (!bad && ms->have_l2) ws_ms_cache_init(&ms->l2, dev->l2_size, dev->l2_size, WS_MS_L2_WAYS, &slab);
+    if (!bad && ms->have_l2) {
+        ms->l2ready = ws_huge_alloc(ms->l2.cap_lines * 4 * sizeof *ms->l2ready);
+        bad = !ms->l2ready;
+    }
     double clk = dev->sm_clock_mhz > 0 ? dev->sm_clock_mhz * 1e6 : 1e9;
     double eff = dev->dram_efficiency > 0 ? dev->dram_efficiency : 1.0;
     double dram_bpc = dev->mem_bandwidth_gbs > 0 ? dev->mem_bandwidth_gbs * 1e9 * eff / clk : 0;
@@ -105,6 +109,7 @@ void ws_ms_destroy(ws_memsys *ms)
     if (!ms) return;
     free(ms->l1);
     ws_huge_free(ms->slab, ms->slab_bytes);
+    if (ms->l2ready) ws_huge_free(ms->l2ready, ms->l2.cap_lines * 4 * sizeof *ms->l2ready);
     free(ms->pipe);
     free(ms->bmemo);
     free(ms->defer);
@@ -149,8 +154,10 @@ void ws_ms_new_launch(ws_memsys *ms)
     for (int s = 0; s < ms->nsm; s++) ws_ms_cache_clear(&ms->l1[s]);
     /* every line's ready cycles and spend read as 0 from now on (ws_ms_lookup); after 2^32 - 1 launches, reset
      * for real so that no line's stale epoch can come round again */
-    if (++ms->l2.epoch == 0 && ms->l2.lines)
+    if (++ms->l2.epoch == 0 && ms->l2.lines) {
         for (size_t i = 0; i < ms->l2.cap_lines; i++) ws_ms_line_restart(&ms->l2.lines[i], 0);
+        memset(ms->l2ready, 0, ms->l2.cap_lines * 4 * sizeof *ms->l2ready);
+    }
     memset(ms->pipe, 0, sizeof *ms->pipe * (size_t)ms->nsm);
     ws_ms_bw_clear(&ms->dram);
     ws_ms_bw_clear(&ms->l2bw);

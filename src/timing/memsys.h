@@ -111,6 +111,18 @@ uint64_t ws_ms_min_latency(const ws_memsys *ms);
 /* Perform request i of an SM's queue q in the serial phase, in (cycle, SM) order of the accesses: its L2 part.
  * Returns (and sets q->req[i].done) when the data is back at the SM (read) or L2 acknowledged it (write). */
 uint64_t ws_ms_req_do(ws_memsys *ms, ws_ms_defer *q, uint32_t i);
+/* ws_ms_req_do in two stages (ms_global.c): the tag stage (the L2's tags, LRU order and sector states: what no time
+ * changes) into *o, then the time stage (bandwidth, ready cycles, counters). Time stages must come in the order of
+ * their tag stages and may come later, on another thread; nothing else may use the L2 in between. */
+typedef struct ws_ms_l2tag {
+    uint32_t slot;        /* the L2 line (its index in the L2's lines) */
+    uint8_t valid, pf;    /* its valid and fetched-only sectors before the transfer */
+    uint8_t fetch;        /* sectors fetched from DRAM */
+    uint8_t evd;          /* dirty sectors of the line it evicted (written back) */
+    uint8_t fresh;        /* allocated, or of another epoch: its ready cycles restart at 0 */
+} ws_ms_l2tag;
+void ws_ms_req_tag(ws_memsys *ms, const ws_ms_defer *q, uint32_t i, ws_ms_l2tag *o);
+uint64_t ws_ms_req_time(ws_memsys *ms, ws_ms_defer *q, uint32_t i, const ws_ms_l2tag *o);
 /* After the serial phase (SM by SM, on any thread): the SM's L1 sectors waiting for q's reads get their arrival. */
 void ws_ms_defer_patch(ws_ms_defer *q);
 /* Let accesses of SM sm accounted at once (the serial phase) see which of q's transfers are done already: a sector

@@ -73,9 +73,9 @@ static inline uint32_t ws_ms_hash(uint64_t line, uint32_t n, uint64_t m)
     return (uint32_t)(((unsigned __int128)low * n) >> 64);
 }
 
-/* The line holding line number ln, or NULL (a cache of no capacity holds nothing); *base gets its set's first way
- * (for ws_ms_alloc_at). */
-static inline ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln, size_t *base)
+/* ws_ms_lookup without the restart of a line of another epoch (its ready cycles and spend are left as they are:
+ * the caller sees l->epoch != c->epoch). */
+static inline ws_ms_line *ws_ms_lookup_keep(ws_ms_cache *c, uint64_t ln, size_t *base)
 {
     if (!c->sets) return NULL;
     uint32_t set = ws_ms_hash(ln, c->sets, c->mod_m);
@@ -91,16 +91,22 @@ static inline ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln, size_t *base
     } else
         for (uint32_t k = 0; k < c->ways; k++) if (tags[k] == ln + 1) { w = k; break; }
     if (w == c->ways) return NULL;
-    ws_ms_line *l = &c->lines[b + w];
-    if (l->epoch != c->epoch) ws_ms_line_restart(l, c->epoch);   /* as ws_ms_new_launch would have */
+    return &c->lines[b + w];
+}
+
+/* The line holding line number ln, or NULL (a cache of no capacity holds nothing); *base gets its set's first way
+ * (for ws_ms_alloc_at). */
+static inline ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln, size_t *base)
+{
+    ws_ms_line *l = ws_ms_lookup_keep(c, ln, base);
+    if (l && l->epoch != c->epoch) ws_ms_line_restart(l, c->epoch);   /* as ws_ms_new_launch would have */
     return l;
 }
 
-/* Make room for line number ln in the set at base (ws_ms_lookup's, which missed): the first empty way, else the
- * least recently used one (its tag and dirty sectors are returned through ev_tag / ev_dirty); returns the emptied
- * line, or NULL for a cache of no capacity. */
-static inline ws_ms_line *ws_ms_alloc_at(ws_ms_cache *c, size_t base, uint64_t ln, uint64_t *ev_tag,
-                                         uint8_t *ev_dirty)
+/* ws_ms_alloc_at but for the line's ready cycles, which keep what they held (the L2's tag stage: its time stage
+ * clears them in its turn). */
+static inline ws_ms_line *ws_ms_alloc_keep(ws_ms_cache *c, size_t base, uint64_t ln, uint64_t *ev_tag,
+                                           uint8_t *ev_dirty)
 {
     *ev_tag = 0;
     *ev_dirty = 0;
@@ -126,10 +132,21 @@ static inline ws_ms_line *ws_ms_alloc_at(ws_ms_cache *c, size_t base, uint64_t l
         *ev_dirty = c->lines[base + v].dirty;
     }
     ws_ms_line *l = &c->lines[base + v];
-    memset(l, 0, sizeof *l);
+    l->valid = l->dirty = l->pf = l->spend = 0;
     l->epoch = c->epoch;
     tags[v] = ln + 1;
     ws_ms_rank_touch(c, base, v);
+    return l;
+}
+
+/* Make room for line number ln in the set at base (ws_ms_lookup's, which missed): the first empty way, else the
+ * least recently used one (its tag and dirty sectors are returned through ev_tag / ev_dirty); returns the emptied
+ * line, or NULL for a cache of no capacity. */
+static inline ws_ms_line *ws_ms_alloc_at(ws_ms_cache *c, size_t base, uint64_t ln, uint64_t *ev_tag,
+                                         uint8_t *ev_dirty)
+{
+    ws_ms_line *l = ws_ms_alloc_keep(c, base, ln, ev_tag, ev_dirty);
+    if (l) memset(l->ready, 0, sizeof l->ready);
     return l;
 }
 

@@ -3,121 +3,140 @@
  * parallel phase leaves to its serial phase, and bulk copies. */
 #include "ms_int.h"
 
-/* Fetch the missing sectors of the 64-byte pairs that the sectors in need belong to, from DRAM into line l of
- * L2 at cycle t; returns the cycle the data is in L2. */
-static uint64_t ws_ms_dram_fill(ws_memsys *ms, ws_ms_line *l, unsigned need, uint64_t t)
+/* ---------- L2 and DRAM: each transfer in two stages ----------
+ * The tag stage (ws_ms_l2_tag) does what no time changes: the L2's tags and LRU order, allocations, evictions and
+ * the sectors' valid, dirty and fetched-only bits. The time stage (ws_ms_l2_time) does the rest from what the tag
+ * stage left in a ws_ms_l2tag: the bandwidth ledgers, the sectors' ready cycles and the counters. The time stages
+ * must come in the order of the tag stages, but may come later: a line's ready cycles belong to the time stage
+ * alone (ms->l2ready, apart from the lines; an allocation or another epoch leaves them to it), so the serial phase
+ * can run the tag stages of its transfers on another thread ahead of their time stages. */
+
+/* Tag stage of a DRAM fill of the missing sectors in need of line l: the 64-byte pairs they belong to become valid
+ * (the halves not asked for marked fetched-only); records them in o->fetch. */
+static void ws_ms_fill_tag(ws_ms_line *l, unsigned need, ws_ms_l2tag *o)
 {
     unsigned fetch = 0;
     for (unsigned p = 0; p < 4; p += 2) {
         unsigned pm = 3u << p;
         if (need & pm) fetch |= pm & ~(unsigned)l->valid;
     }
+    l->valid |= (uint8_t)fetch;
+    l->pf |= (uint8_t)(fetch & ~need);
+    o->fetch = (uint8_t)fetch;
+}
+
+/* Time stage of that fill at cycle t into the ready cycles rd of its line; returns the cycle the data is in L2. */
+static uint64_t ws_ms_fill_time(ws_memsys *ms, uint64_t *rd, unsigned fetch, uint64_t t)
+{
     unsigned n = (unsigned)__builtin_popcount(fetch);
     if (!n) return t;
     uint64_t done = ws_ms_bw_take(&ms->dram, t, (double)n * WS_MS_SECTOR) + ms->lat_dram - ms->lat_l2;
     ms->c.dram_read_bytes += (uint64_t)n * WS_MS_SECTOR;
     for (unsigned s = 0; s < 4; s++)
-        if (fetch & (1u << s)) l->ready[s] = done;
-    l->valid |= (uint8_t)fetch;
-    l->pf |= (uint8_t)(fetch & ~need);
+        if (fetch & (1u << s)) rd[s] = done;
     return done;
 }
 
-/* L2 line for line number ln, allocated (writing back a dirty victim) when absent; NULL without an L2. */
-static ws_ms_line *ws_ms_l2_line(ws_memsys *ms, uint64_t ln, uint64_t t)
+/* Tag stage of an L2 transfer (WS_MS_REQ_*) of the sectors in mask of line ln (see above). */
+static void ws_ms_l2_tag(ws_memsys *ms, int kind, uint64_t ln, unsigned mask, ws_ms_l2tag *o)
 {
+    memset(o, 0, sizeof *o);
+    if (!ms->have_l2) return;
+    ws_ms_cache *c = &ms->l2;
     size_t base = 0;
-    ws_ms_line *l = ws_ms_lookup(&ms->l2, ln, &base);
-    if (l) { ws_ms_touch(&ms->l2, base, l); return l; }
-    uint64_t evt;
-    uint8_t evd;
-    l = ws_ms_alloc_at(&ms->l2, base, ln, &evt, &evd);
-    if (evd) {
-        unsigned n = (unsigned)__builtin_popcount(evd);
-        ms->c.dram_write_bytes += (uint64_t)n * WS_MS_SECTOR;
-        ws_ms_bw_take(&ms->dram, t, (double)n * WS_MS_SECTOR);
-    }
-    return l;
-}
-
-/* Read the sectors in mask of line ln from L2 (the L1 missed them) at cycle t: counts lookups, hits and DRAM
- * fills; returns the cycle the data is back at the SM. */
-static uint64_t ws_ms_l2_read(ws_memsys *ms, uint64_t ln, unsigned mask, uint64_t t)
-{
-    unsigned n = (unsigned)__builtin_popcount(mask);
-    ms->c.l2_sectors += n;
-    ms->c.l2_read_sectors_from_l1 += n;
-    uint64_t t2 = ws_ms_bw_take(&ms->l2bw, t, (double)n * WS_MS_SECTOR);
-    if (!ms->have_l2) {
-        ms->c.dram_read_bytes += (uint64_t)n * WS_MS_SECTOR;
-        return ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR) + ms->lat_dram;
-    }
-    ws_ms_line *l = ws_ms_l2_line(ms, ln, t2);
-    unsigned hit = mask & l->valid, miss = mask & ~hit, counted = hit;
-    /* a sector that came only as the other half of a DRAM pair and is still on its way counts as a miss
-     * (ncu: hist's neighbouring warps' sectors miss, copy_col's later blocks' sectors hit) */
-    for (unsigned s = 0; s < 4; s++)
-        if ((hit & l->pf & (1u << s)) && l->ready[s] > t2) counted &= ~(1u << s);
-    l->pf &= (uint8_t)~mask;
-    ms->c.l2_hit_sectors += (unsigned)__builtin_popcount(counted);
-    uint64_t done = t2 + ms->lat_l2;
-    for (unsigned s = 0; s < 4; s++)
-        if ((hit & (1u << s)) && l->ready[s] + ms->lat_l2 > done) done = l->ready[s] + ms->lat_l2;
-    if (miss) {
-        uint64_t f = ws_ms_dram_fill(ms, l, miss, t2) + ms->lat_l2;
-        if (f > done) done = f;
-    }
-    return done;
-}
-
-/* Write the sectors in mask of line ln into L2 at cycle t (write-back, allocate without fetch: a hit); returns the
- * cycle the SM has L2's acknowledgement. Sectors in partial (not every byte written) cost the L2 twice the
- * bandwidth (a read-modify-write of the sector: copy_col's 4-byte stores to 32 lines per request take 36k cycles on
- * the H200, twice what full sectors would). */
-static uint64_t ws_ms_l2_write(ws_memsys *ms, uint64_t ln, unsigned mask, unsigned partial, uint64_t t)
-{
-    unsigned n = (unsigned)__builtin_popcount(mask), np = (unsigned)__builtin_popcount(partial & mask);
-    ms->c.l2_sectors += n;
-    ms->c.l2_hit_sectors += n;
-    uint64_t t2 = ws_ms_bw_take(&ms->l2bw, t, (double)(n + np) * WS_MS_SECTOR);
-    if (!ms->have_l2) {
-        ms->c.dram_write_bytes += (uint64_t)n * WS_MS_SECTOR;
-        return ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR) + ms->lat_dram;
-    }
-    ws_ms_line *l = ws_ms_l2_line(ms, ln, t2);
-    for (unsigned s = 0; s < 4; s++)
-        if ((mask & (1u << s)) && !(l->valid & (1u << s))) l->ready[s] = t2;
-    l->valid |= (uint8_t)mask;
-    l->dirty |= (uint8_t)mask;
-    return t2 + ms->lat_l2;   /* the acknowledgement: a round trip to the slice after the data was accepted */
-}
-
-/* An atomic or reduction on the sectors in mask of line ln at cycle t; chain[s] = the most lanes that operate on
- * one word of sector s. The slice's atomic unit updates every word of a sector at once, but operations on the
- * same word follow one another: a sector costs l2_atomic_cycles (the read-modify-write of one word:
- * dot_shfl - dot_tree) per operation of its longest chain (a warp's 32 lanes on 8 words: 4). Absent sectors are
- * fetched (an atomic reads the old value). Returns when the results are back. */
-static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, const uint8_t *chain, uint64_t t)
-{
-    unsigned n = (unsigned)__builtin_popcount(mask);
-    ms->c.l2_sectors += n;
-    uint64_t t2 = ws_ms_bw_take(&ms->l2bw, t, (double)n * WS_MS_SECTOR);
-    uint64_t ready = t2;
-    if (ms->have_l2) {
-        ws_ms_line *l = ws_ms_l2_line(ms, ln, t2);
-        unsigned hit = mask & l->valid;
-        ms->c.l2_hit_sectors += (unsigned)__builtin_popcount(hit);
-        for (unsigned s = 0; s < 4; s++)
-            if ((hit & (1u << s)) && l->ready[s] > ready) ready = l->ready[s];   /* data still arriving */
-        if (mask & ~hit) {
-            uint64_t f = ws_ms_dram_fill(ms, l, mask & ~hit, t2);
-            if (f > ready) ready = f;
+    ws_ms_line *l = ws_ms_lookup_keep(c, ln, &base);
+    if (l) {
+        ws_ms_touch(c, base, l);
+        if (l->epoch != c->epoch) {   /* as ws_ms_new_launch would have: its ready cycles restart (time stage) */
+            l->epoch = c->epoch;
+            l->spend = 0;
+            o->fresh = 1;
         }
+    } else {   /* allocated, a dirty victim written back (time stage) */
+        uint64_t evt;
+        uint8_t evd;
+        l = ws_ms_alloc_keep(c, base, ln, &evt, &evd);
+        o->evd = evd;
+        o->fresh = 1;
+    }
+    o->slot = (uint32_t)(l - c->lines);
+    o->valid = l->valid;
+    o->pf = l->pf;
+    unsigned miss = mask & ~(unsigned)l->valid;
+    if (kind == WS_MS_REQ_WRITE) {   /* write-back, allocate without fetch */
+        l->valid |= (uint8_t)mask;
+        l->dirty |= (uint8_t)mask;
+    } else if (kind == WS_MS_REQ_ATOMIC) {   /* an atomic reads the old value: absent sectors are fetched */
+        if (miss) ws_ms_fill_tag(l, miss, o);
         l->dirty |= (uint8_t)mask;
     } else {
-        ms->c.dram_read_bytes += (uint64_t)n * WS_MS_SECTOR;
-        ready = ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR) + ms->lat_dram - ms->lat_l2;
+        l->pf &= (uint8_t)~mask;
+        if (miss) ws_ms_fill_tag(l, miss, o);
     }
+}
+
+/* Time stage of an L2 transfer (WS_MS_REQ_*) of the sectors in mask of line ln (partial: not wholly written;
+ * chain: an atomic's longest chains per sector, see ws_ms_l2_atomic) leaving its SM at cycle t, after its tag stage
+ * o: returns when the data is back at the SM (reads, atomics) or L2's acknowledgement is (writes). */
+static uint64_t ws_ms_l2_time(ws_memsys *ms, int kind, uint64_t ln, unsigned mask, unsigned partial,
+                              const uint8_t *chain, uint64_t t, const ws_ms_l2tag *o)
+{
+    unsigned n = (unsigned)__builtin_popcount(mask);
+    unsigned np = kind == WS_MS_REQ_WRITE ? (unsigned)__builtin_popcount(partial & mask) : 0;
+    ms->c.l2_sectors += n;
+    if (kind == WS_MS_REQ_READ) ms->c.l2_read_sectors_from_l1 += n;
+    if (kind == WS_MS_REQ_WRITE) ms->c.l2_hit_sectors += n;
+    /* written sectors not wholly written cost the L2 twice the bandwidth (see ws_ms_l2_write) */
+    uint64_t t2 = ws_ms_bw_take(&ms->l2bw, t, (double)(n + np) * WS_MS_SECTOR);
+    uint64_t ready = t2;
+    if (!ms->have_l2) {
+        if (kind == WS_MS_REQ_WRITE) {
+            ms->c.dram_write_bytes += (uint64_t)n * WS_MS_SECTOR;
+            return ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR) + ms->lat_dram;
+        }
+        ms->c.dram_read_bytes += (uint64_t)n * WS_MS_SECTOR;
+        if (kind == WS_MS_REQ_READ) return ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR) + ms->lat_dram;
+        ready = ws_ms_bw_take(&ms->dram, t2, (double)n * WS_MS_SECTOR) + ms->lat_dram - ms->lat_l2;
+    } else {
+        uint64_t *rd = ms->l2ready + (size_t)o->slot * 4;
+        if (o->fresh) memset(rd, 0, 4 * sizeof *rd);
+        if (o->evd) {
+            unsigned ne = (unsigned)__builtin_popcount(o->evd);
+            ms->c.dram_write_bytes += (uint64_t)ne * WS_MS_SECTOR;
+            ws_ms_bw_take(&ms->dram, t2, (double)ne * WS_MS_SECTOR);
+        }
+        unsigned hit = mask & o->valid;
+        if (kind == WS_MS_REQ_WRITE) {
+            for (unsigned s = 0; s < 4; s++)
+                if ((mask & (1u << s)) && !(o->valid & (1u << s))) rd[s] = t2;
+            return t2 + ms->lat_l2;   /* the acknowledgement: a round trip to the slice after the data was accepted */
+        }
+        if (kind == WS_MS_REQ_READ) {
+            /* a sector that came only as the other half of a DRAM pair and is still on its way counts as a miss
+             * (ncu: hist's neighbouring warps' sectors miss, copy_col's later blocks' sectors hit) */
+            unsigned counted = hit;
+            for (unsigned s = 0; s < 4; s++)
+                if ((hit & o->pf & (1u << s)) && rd[s] > t2) counted &= ~(1u << s);
+            ms->c.l2_hit_sectors += (unsigned)__builtin_popcount(counted);
+            uint64_t done = t2 + ms->lat_l2;
+            for (unsigned s = 0; s < 4; s++)
+                if ((hit & (1u << s)) && rd[s] + ms->lat_l2 > done) done = rd[s] + ms->lat_l2;
+            if (mask & ~hit) {
+                uint64_t f = ws_ms_fill_time(ms, rd, o->fetch, t2) + ms->lat_l2;
+                if (f > done) done = f;
+            }
+            return done;
+        }
+        ms->c.l2_hit_sectors += (unsigned)__builtin_popcount(hit);
+        for (unsigned s = 0; s < 4; s++)
+            if ((hit & (1u << s)) && rd[s] > ready) ready = rd[s];   /* data still arriving */
+        if (mask & ~hit) {
+            uint64_t f = ws_ms_fill_time(ms, rd, o->fetch, t2);
+            if (f > ready) ready = f;
+        }
+    }
+    /* an atomic: the slice's atomic unit updates every word of a sector at once, but operations on the same word
+     * follow one another */
     uint64_t done = ready;
     if (ms->slice) {
         for (unsigned s = 0; s < 4; s++) {
@@ -129,6 +148,38 @@ static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, const
         }
     }
     return done + ms->lat_l2;
+}
+
+/* Read the sectors in mask of line ln from L2 (the L1 missed them) at cycle t: counts lookups, hits and DRAM
+ * fills; returns the cycle the data is back at the SM. */
+static uint64_t ws_ms_l2_read(ws_memsys *ms, uint64_t ln, unsigned mask, uint64_t t)
+{
+    ws_ms_l2tag o;
+    ws_ms_l2_tag(ms, WS_MS_REQ_READ, ln, mask, &o);
+    return ws_ms_l2_time(ms, WS_MS_REQ_READ, ln, mask, 0, NULL, t, &o);
+}
+
+/* Write the sectors in mask of line ln into L2 at cycle t (write-back, allocate without fetch: a hit); returns the
+ * cycle the SM has L2's acknowledgement. Sectors in partial (not every byte written) cost the L2 twice the
+ * bandwidth (a read-modify-write of the sector: copy_col's 4-byte stores to 32 lines per request take 36k cycles on
+ * the H200, twice what full sectors would). */
+static uint64_t ws_ms_l2_write(ws_memsys *ms, uint64_t ln, unsigned mask, unsigned partial, uint64_t t)
+{
+    ws_ms_l2tag o;
+    ws_ms_l2_tag(ms, WS_MS_REQ_WRITE, ln, mask, &o);
+    return ws_ms_l2_time(ms, WS_MS_REQ_WRITE, ln, mask, partial, NULL, t, &o);
+}
+
+/* An atomic or reduction on the sectors in mask of line ln at cycle t; chain[s] = the most lanes that operate on
+ * one word of sector s. The slice's atomic unit updates every word of a sector at once, but operations on the
+ * same word follow one another: a sector costs l2_atomic_cycles (the read-modify-write of one word:
+ * dot_shfl - dot_tree) per operation of its longest chain (a warp's 32 lanes on 8 words: 4). Absent sectors are
+ * fetched (an atomic reads the old value). Returns when the results are back. */
+static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, const uint8_t *chain, uint64_t t)
+{
+    ws_ms_l2tag o;
+    ws_ms_l2_tag(ms, WS_MS_REQ_ATOMIC, ln, mask, &o);
+    return ws_ms_l2_time(ms, WS_MS_REQ_ATOMIC, ln, mask, 0, chain, t, &o);
 }
 
 /* Lines a gather keeps in a plain list before it indexes them in a hash table (scattered accesses: one line per
@@ -413,10 +464,23 @@ uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int nitems, 
  * arrival (reads) or L2's acknowledgement (writes). */
 uint64_t ws_ms_req_do(ws_memsys *ms, ws_ms_defer *q, uint32_t i)
 {
+    ws_ms_l2tag o;
+    ws_ms_req_tag(ms, q, i, &o);
+    return ws_ms_req_time(ms, q, i, &o);
+}
+
+/* The tag stage of request i of q (see memsys.h). */
+void ws_ms_req_tag(ws_memsys *ms, const ws_ms_defer *q, uint32_t i, ws_ms_l2tag *o)
+{
+    const ws_ms_req *r = &q->req[i];
+    ws_ms_l2_tag(ms, r->kind, r->line, r->mask, o);
+}
+
+/* The time stage of request i of q after its tag stage o (see memsys.h). */
+uint64_t ws_ms_req_time(ws_memsys *ms, ws_ms_defer *q, uint32_t i, const ws_ms_l2tag *o)
+{
     ws_ms_req *r = &q->req[i];
-    if (r->kind == WS_MS_REQ_WRITE) return r->done = ws_ms_l2_write(ms, r->line, r->mask, r->partial, r->t);
-    if (r->kind == WS_MS_REQ_ATOMIC) return r->done = ws_ms_l2_atomic(ms, r->line, r->mask, r->chain, r->t);
-    return r->done = ws_ms_l2_read(ms, r->line, r->mask, r->t);
+    return r->done = ws_ms_l2_time(ms, r->kind, r->line, r->mask, r->partial, r->chain, r->t, o);
 }
 
 /* After the serial phase: the SM's L1 sectors still waiting for q's reads get their arrival (a line evicted or

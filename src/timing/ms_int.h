@@ -57,6 +57,8 @@ struct ws_memsys {
     int last_fuse;       /* the entry of fns the last lookup found */
     ws_ms_bmemo *bmemo;  /* per SM, WS_MS_BMEMO patterns (each SM's own: its thread alone uses them) */
     ws_ms_defer **defer; /* per SM, the timing model's queue of the current window (ws_ms_attach_defer), or NULL */
+    uint64_t *l2ready;   /* per L2 line, its sectors' ready cycles: the time stage's alone, apart from the lines'
+                          * states that the tag stage changes (ms_global.c), so that two threads share no host line */
     uint8_t *slab;       /* the caches' arrays (ws_huge_alloc) */
     size_t slab_bytes;
 };

@@ -35,6 +35,7 @@ void ws_tm_destroy(ws_tm *tm)
     free(tm->fns);
     free(tm->cnt);
     free(tm->sorted);
+    free(tm->l2tag);
     tblk_free_all(tm);
     if (tm->sms) {
         for (int s = 0; s < tm->nsm; s++) sm_free(&tm->sms[s]);
@@ -611,6 +612,7 @@ placed:;
     tm->um_live = tm->um.um && ws_um_any(tm->um.um);
     tm_sched_init();
     tm->win = tm_window_cycles(tm, L);
+    tm->tagwk = nwk ? wk[0] : NULL;   /* the serial phases' L2 tag stages run there */
     tm->last_retire = NEVER;
     L->gate = tm_gate;
     L->gate_ctx = tm;
@@ -657,6 +659,7 @@ placed:;
         ws_run_watchdog(L);
     }
     L->gate = NULL;
+    tm->tagwk = NULL;
     ws_run_watchdog(L);   /* and at the end: whether a launch exceeded the limit does not depend on when it was looked at */
     for (int i = 0; i < nwk; i++) {   /* the workers sleep until the next launch */
         tacc *a = &wk[i]->acc;

@@ -253,6 +253,12 @@ struct ws_tm {
     uint32_t *cnt;             /* the serial phase's ordering: items per cycle of the window, then their places */
     uint32_t capord;
     uint64_t *sorted;          /* items in (cycle, SM, order): SM << 32 | index */
+    ws_ms_l2tag *l2tag;        /* per item of sorted: its L2 transfer's tag stage (when a worker runs them ahead) */
+    uint32_t capl2tag;
+    uint32_t ntag;             /* items of the serial phase whose tag stages the worker runs */
+    struct tworker *tagwk;     /* the worker that runs them (NULL: the main thread does both stages) */
+    _Atomic uint32_t tag_done; /* items before this one have their tag stage done (the worker's progress) */
+    _Atomic uint32_t main_done;   /* the main thread is past the items before this one (tm_window.c) */
     tblk *tb_free;             /* blocks' timing state kept from launch to launch */
     uint32_t capsorted;
     ws_tm_event *batch;        /* a window's events for the listeners, in order */

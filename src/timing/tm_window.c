@@ -249,8 +249,9 @@ static void acs_resolve(ws_tm *tm, tacc *acc, int s)
     }
 }
 
-/* One item of SM s's serial work, issued at it->t. */
-static void item_do(ws_tm *tm, tacc *acc, int s, const titem *it)
+/* One item of SM s's serial work, issued at it->t; tag: an IT_REQ's tag stage when the worker ran it (NULL: both
+ * stages here). */
+static void item_do(ws_tm *tm, tacc *acc, int s, const titem *it, const ws_ms_l2tag *tag)
 {
     tsm *sm = &tm->sms[s];
     tw *x = it->p;
@@ -258,7 +259,7 @@ static void item_do(ws_tm *tm, tacc *acc, int s, const titem *it)
     sm->now = t;
     switch (it->kind) {
     case IT_REQ: {
-        uint64_t f = ws_ms_req_do(tm->ms, &sm->q, it->a);
+        uint64_t f = tag ? ws_ms_req_time(tm->ms, &sm->q, it->a, tag) : ws_ms_req_do(tm->ms, &sm->q, it->a);
         const ws_ms_req *r = &sm->q.req[it->a];
         if (r->kind == WS_MS_REQ_WRITE) {   /* a store's acknowledgement: its block retires no earlier */
             if (f > acc->end) acc->end = f;
@@ -292,6 +293,86 @@ static void item_do(ws_tm *tm, tacc *acc, int s, const titem *it)
     }
 }
 
+/* Spins before a thread waiting for another yields the processor (or sleeps, when parked). */
+#define WS_TM_SPINS 4096
+
+/* L2 transfers of a serial phase from which their tag stages run on a worker ahead of the main thread (fewer are
+ * not worth the worker's start and the handshakes). */
+#define SERIAL_SPLIT_MIN 256
+/* The worker's tag stages are published to the main thread every this many items (a power of two). */
+#define SERIAL_TAG_PUBLISH 16
+/* The phase (tworker.h) of a worker running the tag stages (tm_phase_tag). */
+#define TM_PHASE_TAG UINT64_MAX
+
+static int tm_worker_go(ws_tm *tm, tworker *wk, uint64_t h);
+static void tm_worker_wait(tworker *wk, int gen);
+
+/* Whether an item of the serial phase uses the L2 in ways known only when it runs (an instruction run whole, an
+ * access timed whole): the worker's tag stages wait for the main thread to be past it. */
+static inline int item_uses_l2(int kind) { return kind == IT_EXEC || kind == IT_MEMSYS; }
+
+/* The worker's part of a split serial phase (serial_split): the tag stages of the IT_REQ items of tm->sorted in
+ * order, published through tm->tag_done; at an item that uses the L2 itself it waits for the main thread. */
+static void tm_phase_tag(ws_tm *tm)
+{
+    const uint32_t total = tm->ntag;
+    for (uint32_t k = 0; k < total; k++) {
+        int s = (int)(tm->sorted[k] >> 32);
+        const titem *it = &tm->sms[s].it[(uint32_t)tm->sorted[k]];
+        if (it->kind == IT_REQ) ws_ms_req_tag(tm->ms, &tm->sms[s].q, it->a, &tm->l2tag[k]);
+        else if (item_uses_l2(it->kind)) {
+            atomic_store_explicit(&tm->tag_done, k, memory_order_release);
+            for (unsigned spins = 0; atomic_load_explicit(&tm->main_done, memory_order_acquire) <= k; spins++)
+                if (spins > WS_TM_SPINS) sched_yield(); else __builtin_ia32_pause();
+        }
+        if (!((k + 1) & (SERIAL_TAG_PUBLISH - 1))) atomic_store_explicit(&tm->tag_done, k + 1, memory_order_release);
+    }
+    atomic_store_explicit(&tm->tag_done, total, memory_order_release);
+}
+
+/* Wait until the worker's tag stages reach item k (all items before it done). */
+static inline void tag_wait(ws_tm *tm, uint32_t k)
+{
+    for (unsigned spins = 0; atomic_load_explicit(&tm->tag_done, memory_order_acquire) < k; spins++)
+        if (spins > WS_TM_SPINS) sched_yield(); else __builtin_ia32_pause();
+}
+
+/* The serial phase's items in order with the tag stages of their L2 transfers on tm->tagwk ahead of the main
+ * thread, which does their time stages and everything else: the same results as one thread doing both (the time
+ * stages come in the tag stages' order, and nothing else touches the L2 meanwhile). */
+static void serial_split(ws_tm *tm, tacc *acc, uint32_t total)
+{
+    if (total > tm->capl2tag) {
+        free(tm->l2tag);
+        tm->l2tag = malloc(sizeof *tm->l2tag * total);
+        tm->capl2tag = tm->l2tag ? total : 0;
+    }
+    if (!tm->l2tag) {   /* no room: both stages here */
+        for (uint32_t k = 0; k < total; k++) {
+            int s = (int)(tm->sorted[k] >> 32);
+            item_do(tm, acc, s, &tm->sms[s].it[(uint32_t)tm->sorted[k]], NULL);
+        }
+        return;
+    }
+    tm->ntag = total;
+    atomic_store(&tm->tag_done, 0);
+    atomic_store(&tm->main_done, 0);
+    int gen = tm_worker_go(tm, tm->tagwk, TM_PHASE_TAG);
+    for (uint32_t k = 0; k < total; k++) {
+        int s = (int)(tm->sorted[k] >> 32);
+        const titem *it = &tm->sms[s].it[(uint32_t)tm->sorted[k]];
+        if (it->kind == IT_REQ) {
+            tag_wait(tm, k + 1);
+            item_do(tm, acc, s, it, &tm->l2tag[k]);
+        } else if (item_uses_l2(it->kind)) {
+            tag_wait(tm, k);   /* the worker waits here for this item */
+            item_do(tm, acc, s, it, NULL);
+            atomic_store_explicit(&tm->main_done, k + 1, memory_order_release);
+        } else item_do(tm, acc, s, it, NULL);
+    }
+    tm_worker_wait(tm->tagwk, gen);
+}
+
 /* The serial phase that closes the window [t0, h): every SM's items in (cycle, SM, order), then the accesses that
  * waited for transfers, then the warps whose ready cycle waited for any of it. */
 void tm_phase_serial(ws_tm *tm, tacc *acc, uint64_t t0, uint64_t h)
@@ -305,9 +386,10 @@ void tm_phase_serial(ws_tm *tm, tacc *acc, uint64_t t0, uint64_t h)
         tm->cnt = realloc(tm->cnt, sizeof *tm->cnt * (span + 1));
     }
     memset(tm->cnt, 0, sizeof *tm->cnt * (span + 1));
+    uint32_t nreq = 0;   /* L2 transfers among the items */
     for (int i = 0; i < tm->nactv; i++) {
         tsm *sm = &tm->sms[tm->actv[i]];
-        for (uint32_t k = 0; k < sm->nit; k++) tm->cnt[sm->it[k].t - t0 + 1]++;
+        for (uint32_t k = 0; k < sm->nit; k++) { tm->cnt[sm->it[k].t - t0 + 1]++; nreq += sm->it[k].kind == IT_REQ; }
         total += sm->nit;
     }
     if (total) {
@@ -321,10 +403,12 @@ void tm_phase_serial(ws_tm *tm, tacc *acc, uint64_t t0, uint64_t h)
             tsm *sm = &tm->sms[s];
             for (uint32_t k = 0; k < sm->nit; k++) tm->sorted[tm->cnt[sm->it[k].t - t0]++] = (uint64_t)s << 32 | k;
         }
-        for (uint32_t k = 0; k < total; k++) {
-            int s = (int)(tm->sorted[k] >> 32);
-            item_do(tm, acc, s, &tm->sms[s].it[(uint32_t)tm->sorted[k]]);
-        }
+        if (tm->tagwk && tm->win > 1 && nreq >= SERIAL_SPLIT_MIN) serial_split(tm, acc, total);
+        else
+            for (uint32_t k = 0; k < total; k++) {
+                int s = (int)(tm->sorted[k] >> 32);
+                item_do(tm, acc, s, &tm->sms[s].it[(uint32_t)tm->sorted[k]], NULL);
+            }
     }
     L->gate = gate;
 }
@@ -355,9 +439,6 @@ static void phase_finish(ws_tm *tm, tacc *acc, int self)
     for (int s; (s = part_take(tm, self)) >= 0;) sm_finish(tm, acc, s);
 }
 
-
-/* Spins before a worker waiting for work yields the processor (or sleeps, when parked). */
-#define WS_TM_SPINS 4096
 
 /* Wait until worker wk's go differs from v (spinning, then yielding; sleeping while parked); returns it. */
 static int wait_go(tworker *wk, int v)
@@ -396,7 +477,8 @@ static void *worker_main(void *arg)
         gen = wait_go(wk, gen);
         if (atomic_load(&wk->quit)) break;
         uint64_t h = atomic_load(&wk->h);
-        if (h) phase_parallel(wk->tm, &wk->acc, h, wk->idx);
+        if (h == TM_PHASE_TAG) tm_phase_tag(wk->tm);
+        else if (h) phase_parallel(wk->tm, &wk->acc, h, wk->idx);
         else phase_finish(wk->tm, &wk->acc, wk->idx);
         atomic_store_explicit(&wk->done, gen, memory_order_release);
     }
@@ -409,6 +491,18 @@ static void wait_done(tworker *wk, int gen)
     for (unsigned spins = 0; atomic_load_explicit(&wk->done, memory_order_acquire) != gen; spins++)
         if (spins > WS_TM_SPINS) sched_yield(); else __builtin_ia32_pause();
 }
+
+/* Start worker wk alone on phase h (TM_PHASE_TAG, a window's end, or 0); returns the generation to wait for. */
+static int tm_worker_go(ws_tm *tm, tworker *wk, uint64_t h)
+{
+    int gen = ++tm->gen;
+    atomic_store(&wk->h, h);
+    send_go(wk, gen);
+    return gen;
+}
+
+/* Wait until worker wk finished generation gen (tm_worker_go's). */
+static void tm_worker_wait(tworker *wk, int gen) { wait_done(wk, gen); }
 
 /* At least n workers in tm's pool (started asleep), as many as could be started; returns how many to use (n at
  * most). */
