@@ -76,7 +76,7 @@ static void ws_ms_l2_tag(ws_memsys *ms, int kind, uint64_t ln, unsigned mask, ws
 }
 
 /* Time stage of an L2 transfer (WS_MS_REQ_*) of the sectors in mask of line ln (partial: not wholly written;
- * chain: an atomic's longest chains per sector, see ws_ms_l2_atomic) leaving its SM at cycle t, after its tag stage
+ * chain: an atomic's longest chains per sector, see ws_ms_l2_now) leaving its SM at cycle t, after its tag stage
  * o: returns when the data is back at the SM (reads, atomics) or L2's acknowledgement is (writes). */
 static uint64_t ws_ms_l2_time(ws_memsys *ms, int kind, uint64_t ln, unsigned mask, unsigned partial,
                               const uint8_t *chain, uint64_t t, const ws_ms_l2tag *o)
@@ -86,7 +86,7 @@ static uint64_t ws_ms_l2_time(ws_memsys *ms, int kind, uint64_t ln, unsigned mas
     ms->c.l2_sectors += n;
     if (kind == WS_MS_REQ_READ) ms->c.l2_read_sectors_from_l1 += n;
     if (kind == WS_MS_REQ_WRITE) ms->c.l2_hit_sectors += n;
-    /* written sectors not wholly written cost the L2 twice the bandwidth (see ws_ms_l2_write) */
+    /* written sectors not wholly written cost the L2 twice the bandwidth (see ws_ms_l2_now) */
     uint64_t t2 = ws_ms_bw_take(&ms->l2bw, t, (double)(n + np) * WS_MS_SECTOR);
     uint64_t ready = t2;
     if (!ms->have_l2) {
@@ -150,36 +150,22 @@ static uint64_t ws_ms_l2_time(ws_memsys *ms, int kind, uint64_t ln, unsigned mas
     return done + ms->lat_l2;
 }
 
-/* Read the sectors in mask of line ln from L2 (the L1 missed them) at cycle t: counts lookups, hits and DRAM
- * fills; returns the cycle the data is back at the SM. */
-static uint64_t ws_ms_l2_read(ws_memsys *ms, uint64_t ln, unsigned mask, uint64_t t)
+/* An L2 transfer (WS_MS_REQ_*) of the sectors in mask of line ln leaving its SM at cycle t, both stages at once:
+ * - a read (the L1 missed them) counts lookups, hits and DRAM fills; returns when the data is back at the SM;
+ * - a write (write-back, allocate without fetch: a hit) returns when the SM has L2's acknowledgement; sectors in
+ *   partial (not every byte written) cost the L2 twice the bandwidth (a read-modify-write of the sector: copy_col's
+ *   4-byte stores to 32 lines per request take 36k cycles on the H200, twice what full sectors would);
+ * - an atomic or reduction (chain[s]: the most lanes that operate on one word of sector s) fetches absent sectors
+ *   (it reads the old value); the slice's atomic unit updates every word of a sector at once, but operations on the
+ *   same word follow one another: a sector costs l2_atomic_cycles (the read-modify-write of one word: dot_shfl -
+ *   dot_tree) per operation of its longest chain (a warp's 32 lanes on 8 words: 4). Returns when the results are
+ *   back. */
+static uint64_t ws_ms_l2_now(ws_memsys *ms, int kind, uint64_t ln, unsigned mask, unsigned partial,
+                             const uint8_t *chain, uint64_t t)
 {
     ws_ms_l2tag o;
-    ws_ms_l2_tag(ms, WS_MS_REQ_READ, ln, mask, &o);
-    return ws_ms_l2_time(ms, WS_MS_REQ_READ, ln, mask, 0, NULL, t, &o);
-}
-
-/* Write the sectors in mask of line ln into L2 at cycle t (write-back, allocate without fetch: a hit); returns the
- * cycle the SM has L2's acknowledgement. Sectors in partial (not every byte written) cost the L2 twice the
- * bandwidth (a read-modify-write of the sector: copy_col's 4-byte stores to 32 lines per request take 36k cycles on
- * the H200, twice what full sectors would). */
-static uint64_t ws_ms_l2_write(ws_memsys *ms, uint64_t ln, unsigned mask, unsigned partial, uint64_t t)
-{
-    ws_ms_l2tag o;
-    ws_ms_l2_tag(ms, WS_MS_REQ_WRITE, ln, mask, &o);
-    return ws_ms_l2_time(ms, WS_MS_REQ_WRITE, ln, mask, partial, NULL, t, &o);
-}
-
-/* An atomic or reduction on the sectors in mask of line ln at cycle t; chain[s] = the most lanes that operate on
- * one word of sector s. The slice's atomic unit updates every word of a sector at once, but operations on the
- * same word follow one another: a sector costs l2_atomic_cycles (the read-modify-write of one word:
- * dot_shfl - dot_tree) per operation of its longest chain (a warp's 32 lanes on 8 words: 4). Absent sectors are
- * fetched (an atomic reads the old value). Returns when the results are back. */
-static uint64_t ws_ms_l2_atomic(ws_memsys *ms, uint64_t ln, unsigned mask, const uint8_t *chain, uint64_t t)
-{
-    ws_ms_l2tag o;
-    ws_ms_l2_tag(ms, WS_MS_REQ_ATOMIC, ln, mask, &o);
-    return ws_ms_l2_time(ms, WS_MS_REQ_ATOMIC, ln, mask, 0, chain, t, &o);
+    ws_ms_l2_tag(ms, kind, ln, mask, &o);
+    return ws_ms_l2_time(ms, kind, ln, mask, partial, chain, t, &o);
 }
 
 /* Lines a gather keeps in a plain list before it indexes them in a hash table (scattered accesses: one line per
@@ -393,7 +379,7 @@ uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int nitems, 
                 ws_ms_defer_dep(q, r);
                 continue;
             }
-            uint64_t f = ws_ms_l2_atomic(ms, ln[i], m, chain, ti);
+            uint64_t f = ws_ms_l2_now(ms, WS_MS_REQ_ATOMIC, ln[i], m, 0, chain, ti);
             if (f > done) done = f;
             continue;
         }
@@ -426,7 +412,7 @@ uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int nitems, 
                     r = ws_ms_defer_req(q, WS_MS_REQ_READ, ln[i], miss, 0, ti);
                     ws_ms_defer_dep(q, r);
                     f = ws_ms_pend(q, r);
-                } else f = ws_ms_l2_read(ms, ln[i], miss, ti);
+                } else f = ws_ms_l2_now(ms, WS_MS_REQ_READ, ln[i], miss, 0, NULL, ti);
                 if (!l) { uint64_t et; uint8_t ed; l = ws_ms_alloc_at(l1, base, ln[i], &et, &ed); }
                 if (q) q->req[r].l1 = l;   /* the line its arrival is for (ws_ms_defer_patch) */
                 if (l) {
@@ -451,7 +437,7 @@ uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int nitems, 
                     if ((m & (1u << s)) && bm[4 * i + s] != ~0u) partial |= 1u << s;
                 if (q) ws_ms_defer_dep(q, ws_ms_defer_req(q, WS_MS_REQ_WRITE, ln[i], m, partial, ti));
                 else {
-                    uint64_t ack = ws_ms_l2_write(ms, ln[i], m, partial, ti);
+                    uint64_t ack = ws_ms_l2_now(ms, WS_MS_REQ_WRITE, ln[i], m, partial, NULL, ti);
                     if (ack > x->a->store_ack) x->a->store_ack = ack;
                 }
             }
@@ -464,9 +450,8 @@ uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int nitems, 
  * arrival (reads) or L2's acknowledgement (writes). */
 uint64_t ws_ms_req_do(ws_memsys *ms, ws_ms_defer *q, uint32_t i)
 {
-    ws_ms_l2tag o;
-    ws_ms_req_tag(ms, q, i, &o);
-    return ws_ms_req_time(ms, q, i, &o);
+    ws_ms_req *r = &q->req[i];
+    return r->done = ws_ms_l2_now(ms, r->kind, r->line, r->mask, r->partial, r->chain, r->t);
 }
 
 /* The tag stage of request i of q (see memsys.h). */
@@ -533,10 +518,13 @@ uint64_t ws_ms_bulk(ws_memsys *ms, int sm, const uint64_t *runs, int nruns, int 
             uint64_t ln = r < nruns ? a / (4 * WS_MS_SECTOR) : ~1ull;
             if (ln != line && mask) {   /* the previous line is complete */
                 if (is_write) {   /* done when L2 has acknowledged the last line */
-                    uint64_t ack = ws_ms_l2_write(ms, line, mask, mask & ~full, (uint64_t)tw);
+                    uint64_t ack = ws_ms_l2_now(ms, WS_MS_REQ_WRITE, line, mask, mask & ~full, NULL, (uint64_t)tw);
                     if (ack > done) done = ack;
                     tw += ms->bulk_store_cpl;
-                } else { uint64_t f = ws_ms_l2_read(ms, line, mask, t); if (f > done) done = f; }
+                } else {
+                    uint64_t f = ws_ms_l2_now(ms, WS_MS_REQ_READ, line, mask, 0, NULL, t);
+                    if (f > done) done = f;
+                }
                 t++;
                 mask = full = 0;
             }

@@ -304,8 +304,23 @@ static void item_do(ws_tm *tm, tacc *acc, int s, const titem *it, const ws_ms_l2
 /* The phase (tworker.h) of a worker running the tag stages (tm_phase_tag). */
 #define TM_PHASE_TAG UINT64_MAX
 
-static int tm_worker_go(ws_tm *tm, tworker *wk, uint64_t h);
-static void tm_worker_wait(tworker *wk, int gen);
+static void worker_start(tworker *wk, uint64_t h, int gen);
+static void wait_done(tworker *wk, int gen);
+
+/* One step of a wait for another thread: a pause, then (after WS_TM_SPINS of them) yielding the processor. */
+static inline void spin_step(unsigned spins)
+{
+    if (spins > WS_TM_SPINS) sched_yield(); else __builtin_ia32_pause();
+}
+
+/* The serial phase's items in (cycle, SM, order), both stages of their L2 transfers here. */
+static void items_in_order(ws_tm *tm, tacc *acc, uint32_t total)
+{
+    for (uint32_t k = 0; k < total; k++) {
+        int s = (int)(tm->sorted[k] >> 32);
+        item_do(tm, acc, s, &tm->sms[s].it[(uint32_t)tm->sorted[k]], NULL);
+    }
+}
 
 /* Whether an item of the serial phase uses the L2 in ways known only when it runs (an instruction run whole, an
  * access timed whole): the worker's tag stages wait for the main thread to be past it. */
@@ -323,7 +338,7 @@ static void tm_phase_tag(ws_tm *tm)
         else if (item_uses_l2(it->kind)) {
             atomic_store_explicit(&tm->tag_done, k, memory_order_release);
             for (unsigned spins = 0; atomic_load_explicit(&tm->main_done, memory_order_acquire) <= k; spins++)
-                if (spins > WS_TM_SPINS) sched_yield(); else __builtin_ia32_pause();
+                spin_step(spins);
         }
         if (!((k + 1) & (SERIAL_TAG_PUBLISH - 1))) atomic_store_explicit(&tm->tag_done, k + 1, memory_order_release);
     }
@@ -333,8 +348,7 @@ static void tm_phase_tag(ws_tm *tm)
 /* Wait until the worker's tag stages reach item k (all items before it done). */
 static inline void tag_wait(ws_tm *tm, uint32_t k)
 {
-    for (unsigned spins = 0; atomic_load_explicit(&tm->tag_done, memory_order_acquire) < k; spins++)
-        if (spins > WS_TM_SPINS) sched_yield(); else __builtin_ia32_pause();
+    for (unsigned spins = 0; atomic_load_explicit(&tm->tag_done, memory_order_acquire) < k; spins++) spin_step(spins);
 }
 
 /* The serial phase's items in order with the tag stages of their L2 transfers on tm->tagwk ahead of the main
@@ -347,17 +361,12 @@ static void serial_split(ws_tm *tm, tacc *acc, uint32_t total)
         tm->l2tag = malloc(sizeof *tm->l2tag * total);
         tm->capl2tag = tm->l2tag ? total : 0;
     }
-    if (!tm->l2tag) {   /* no room: both stages here */
-        for (uint32_t k = 0; k < total; k++) {
-            int s = (int)(tm->sorted[k] >> 32);
-            item_do(tm, acc, s, &tm->sms[s].it[(uint32_t)tm->sorted[k]], NULL);
-        }
-        return;
-    }
+    if (!tm->l2tag) { items_in_order(tm, acc, total); return; }   /* no room: both stages here */
     tm->ntag = total;
     atomic_store(&tm->tag_done, 0);
     atomic_store(&tm->main_done, 0);
-    int gen = tm_worker_go(tm, tm->tagwk, TM_PHASE_TAG);
+    int gen = ++tm->gen;
+    worker_start(tm->tagwk, TM_PHASE_TAG, gen);
     for (uint32_t k = 0; k < total; k++) {
         int s = (int)(tm->sorted[k] >> 32);
         const titem *it = &tm->sms[s].it[(uint32_t)tm->sorted[k]];
@@ -370,7 +379,7 @@ static void serial_split(ws_tm *tm, tacc *acc, uint32_t total)
             atomic_store_explicit(&tm->main_done, k + 1, memory_order_release);
         } else item_do(tm, acc, s, it, NULL);
     }
-    tm_worker_wait(tm->tagwk, gen);
+    wait_done(tm->tagwk, gen);
 }
 
 /* The serial phase that closes the window [t0, h): every SM's items in (cycle, SM, order), then the accesses that
@@ -404,11 +413,7 @@ void tm_phase_serial(ws_tm *tm, tacc *acc, uint64_t t0, uint64_t h)
             for (uint32_t k = 0; k < sm->nit; k++) tm->sorted[tm->cnt[sm->it[k].t - t0]++] = (uint64_t)s << 32 | k;
         }
         if (tm->tagwk && tm->win > 1 && nreq >= SERIAL_SPLIT_MIN) serial_split(tm, acc, total);
-        else
-            for (uint32_t k = 0; k < total; k++) {
-                int s = (int)(tm->sorted[k] >> 32);
-                item_do(tm, acc, s, &tm->sms[s].it[(uint32_t)tm->sorted[k]], NULL);
-            }
+        else items_in_order(tm, acc, total);
     }
     L->gate = gate;
 }
@@ -488,21 +493,15 @@ static void *worker_main(void *arg)
 /* Wait until worker wk reported generation gen. */
 static void wait_done(tworker *wk, int gen)
 {
-    for (unsigned spins = 0; atomic_load_explicit(&wk->done, memory_order_acquire) != gen; spins++)
-        if (spins > WS_TM_SPINS) sched_yield(); else __builtin_ia32_pause();
+    for (unsigned spins = 0; atomic_load_explicit(&wk->done, memory_order_acquire) != gen; spins++) spin_step(spins);
 }
 
-/* Start worker wk alone on phase h (TM_PHASE_TAG, a window's end, or 0); returns the generation to wait for. */
-static int tm_worker_go(ws_tm *tm, tworker *wk, uint64_t h)
+/* Start worker wk on phase h (TM_PHASE_TAG, a window's end, or 0) as generation gen (wait_done waits for it). */
+static void worker_start(tworker *wk, uint64_t h, int gen)
 {
-    int gen = ++tm->gen;
     atomic_store(&wk->h, h);
     send_go(wk, gen);
-    return gen;
 }
-
-/* Wait until worker wk finished generation gen (tm_worker_go's). */
-static void tm_worker_wait(tworker *wk, int gen) { wait_done(wk, gen); }
 
 /* At least n workers in tm's pool (started asleep), as many as could be started; returns how many to use (n at
  * most). */
@@ -559,10 +558,7 @@ void tm_run_phase(ws_tm *tm, tacc *acc, tworker **wk, int nwk, uint64_t h)
     parts_setup(tm, nwk + 1);
     if (nwk) {
         int gen = ++tm->gen;
-        for (int i = 0; i < nwk; i++) {
-            atomic_store(&wk[i]->h, h);
-            send_go(wk[i], gen);
-        }
+        for (int i = 0; i < nwk; i++) worker_start(wk[i], h, gen);
         if (h) phase_parallel(tm, acc, h, 0); else phase_finish(tm, acc, 0);
         for (int i = 0; i < nwk; i++) wait_done(wk[i], gen);
     } else if (h) phase_parallel(tm, acc, h, 0);
