@@ -76,13 +76,14 @@ ws_memsys *ws_ms_create(const ws_device *dev)
     ms->pipe = calloc((size_t)ms->nsm, sizeof *ms->pipe);
     ms->bmemo = calloc((size_t)ms->nsm * WS_MS_BMEMO, sizeof *ms->bmemo);
     /* the caches' arrays in one region on huge pages (they are looked up at random) */
-    ms->slab_bytes = (size_t)ms->nsm * ws_ms_cache_bytes(dev->l1_smem_per_sm, WS_MS_L1_WAYS) +
-                     (ms->have_l2 ? ws_ms_cache_bytes(dev->l2_size, WS_MS_L2_WAYS) : 0);
+    ms->slab_bytes = (size_t)ms->nsm * ws_ms_cache_bytes(dev->l1_smem_per_sm, WS_MS_L1_WAYS, sizeof(ws_ms_line)) +
+                     (ms->have_l2 ? ws_ms_cache_bytes(dev->l2_size, WS_MS_L2_WAYS, sizeof(ws_ms_lstate)) : 0);
     ms->slab = ws_huge_alloc(ms->slab_bytes);
     int bad = !ms->l1 || !ms->pipe || !ms->bmemo || !ms->slab;
     uint8_t *slab = ms->slab;
-    for (int s = 0; s < ms->nsm && !bad; s++) ws_ms_cache_init(&ms->l1[s], dev->l1_smem_per_sm, ms->l1_bytes, WS_MS_L1_WAYS, &slab);
-    if (!bad && ms->have_l2) ws_ms_cache_init(&ms->l2, dev->l2_size, dev->l2_size, WS_MS_L2_WAYS, &slab);
+    for (int s = 0; s < ms->nsm && !bad; s++) ws_ms_cache_init(&ms->l1[s], dev->l1_smem_per_sm, ms->l1_bytes, WS_MS_L1_WAYS,
+                                                                        sizeof(ws_ms_line), &slab);
+    if (!bad && ms->have_l2) ws_ms_cache_init(&ms->l2, dev->l2_size, dev->l2_size, WS_MS_L2_WAYS, sizeof(ws_ms_lstate), &slab);
     if (!bad && ms->have_l2) {
         ms->l2ready = ws_huge_alloc(ms->l2.cap_lines * 4 * sizeof *ms->l2ready);
         bad = !ms->l2ready;
@@ -152,10 +153,10 @@ void ws_ms_flush(ws_memsys *ms)
 void ws_ms_new_launch(ws_memsys *ms)
 {
     for (int s = 0; s < ms->nsm; s++) ws_ms_cache_clear(&ms->l1[s]);
-    /* every line's ready cycles and spend read as 0 from now on (ws_ms_lookup); after 2^32 - 1 launches, reset
+    /* every line's ready cycles and spend read as 0 from now on (ws_ms_l1_lookup, the L2's tag stage); after 2^32 - 1 launches, reset
      * for real so that no line's stale epoch can come round again */
     if (++ms->l2.epoch == 0 && ms->l2.lines) {
-        for (size_t i = 0; i < ms->l2.cap_lines; i++) ws_ms_line_restart(&ms->l2.lines[i], 0);
+        for (size_t i = 0; i < ms->l2.cap_lines; i++) { ws_ms_state(&ms->l2, i)->spend = 0; ws_ms_state(&ms->l2, i)->epoch = 0; }
         memset(ms->l2ready, 0, ms->l2.cap_lines * 4 * sizeof *ms->l2ready);
     }
     memset(ms->pipe, 0, sizeof *ms->pipe * (size_t)ms->nsm);

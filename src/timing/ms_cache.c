@@ -20,26 +20,28 @@ void ws_ms_cache_shape(ws_ms_cache *c, size_t bytes, uint32_t ways)
     c->gen = 1;
 }
 
-/* Bytes of the arrays of a cache of cap_bytes with `ways` ways (each array on a host cache line). */
-size_t ws_ms_cache_bytes(size_t cap_bytes, uint32_t ways)
+/* Bytes of the arrays of a cache of cap_bytes with `ways` ways and lines of lsize bytes (each array on a host cache
+ * line). */
+size_t ws_ms_cache_bytes(size_t cap_bytes, uint32_t ways, size_t lsize)
 {
     size_t n = cap_bytes / WS_MS_LINE, sets = n / ways + 1;
 #define WS_MS_AL(x) (((x) + 63) & ~(size_t)63)
-    return n ? WS_MS_AL(n * sizeof(ws_ms_line)) + WS_MS_AL(n * sizeof(uint64_t)) + WS_MS_AL(n) +
+    return n ? WS_MS_AL(n * lsize) + WS_MS_AL(n * sizeof(uint64_t)) + WS_MS_AL(n) +
                WS_MS_AL(sets * sizeof(uint32_t)) : 0;
 }
 
-/* Set up a cache able to hold cap_bytes, configured for bytes (<= cap_bytes), its arrays taken from *slab (zeroed
- * memory of at least ws_ms_cache_bytes, which it moves past). */
-void ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint32_t ways, uint8_t **slab)
+/* Set up a cache able to hold cap_bytes, configured for bytes (<= cap_bytes), with lines of lsize bytes, its arrays
+ * taken from *slab (zeroed memory of at least ws_ms_cache_bytes, which it moves past). */
+void ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint32_t ways, size_t lsize, uint8_t **slab)
 {
     memset(c, 0, sizeof *c);
     c->cap_lines = cap_bytes / WS_MS_LINE;
     c->cap_sets = c->cap_lines / ways + 1;
     if (!c->cap_lines) return;
     uint8_t *p = *slab;
-    c->lines = (ws_ms_line *)p;
-    p += WS_MS_AL(c->cap_lines * sizeof *c->lines);
+    c->lines = p;
+    c->lsize = (uint32_t)lsize;
+    p += WS_MS_AL(c->cap_lines * lsize);
     c->tags = (uint64_t *)p;
     p += WS_MS_AL(c->cap_lines * sizeof *c->tags);
     c->rank = p;

@@ -12,12 +12,17 @@
 #define WS_MS_L1_WAYS 16u          /* L1 associativity (sets = capacity / ways / line) */
 #define WS_MS_L2_WAYS 16u
 
-typedef struct ws_ms_line {  /* a line's state beside its tag and LRU rank (ws_ms_cache keeps those apart) */
-    uint64_t ready[4];   /* cycle each sector's data is there (fills in flight count as present) */
+typedef struct ws_ms_lstate {  /* a line's sectors beside its tag and LRU rank (ws_ms_cache keeps those apart) */
     uint8_t valid, dirty;
     uint8_t pf;          /* L2: sectors fetched only as the other half of a 64-byte DRAM pair, not yet asked for */
     uint8_t spend;       /* L1: sectors allocated by a store whose write-through is not yet acknowledged */
     uint32_t epoch;      /* the cache's epoch its ready cycles belong to (ws_ms_new_launch) */
+} ws_ms_lstate;
+
+typedef struct ws_ms_line {  /* an L1 line: its state and its sectors' ready cycles (the L2 keeps only the state: its
+                              * ready cycles are the time stage's, ms->l2ready) */
+    ws_ms_lstate s;
+    uint64_t ready[4];   /* cycle each sector's data is there (fills in flight count as present) */
 } ws_ms_line;
 
 typedef struct ws_ms_cache {
@@ -30,19 +35,18 @@ typedef struct ws_ms_cache {
     uint32_t *sgen;      /* per set: the generation its tags belong to */
     uint32_t gen;        /* the current generation (>= 1; calloc'd sets, at 0, are empty) */
     uint32_t epoch;      /* a line of another epoch has its ready cycles and spend at 0 (the clock restarted) */
-    ws_ms_line *lines;
+    uint8_t *lines;      /* per way, set after set: a ws_ms_lstate at the start of lsize bytes (L1: a ws_ms_line) */
+    uint32_t lsize;
     uint32_t sets, ways;
     uint64_t mod_m;      /* ws_ms_hash's multiplier for sets */
     size_t cap_lines;    /* lines allocated (the largest configuration) */
     size_t cap_sets;     /* entries of sgen */
 } ws_ms_cache;
 
-/* Line l's clock-dependent state (ready cycles, store acknowledgements) restarted at cycle 0, in epoch e. */
-static inline void ws_ms_line_restart(ws_ms_line *l, uint32_t e)
+/* The state of slot i (way i % ways of set i / ways) of cache c. */
+static inline ws_ms_lstate *ws_ms_state(const ws_ms_cache *c, size_t i)
 {
-    memset(l->ready, 0, sizeof l->ready);
-    l->spend = 0;
-    l->epoch = e;
+    return (ws_ms_lstate *)(void *)(c->lines + i * c->lsize);
 }
 
 /* Make way w of the set at base the most recently used. */
@@ -57,12 +61,6 @@ static inline void ws_ms_rank_touch(ws_ms_cache *c, size_t base, uint32_t w)
     r[w] = 0;
 }
 
-/* Mark line l of the set at base used now (LRU). */
-static inline void ws_ms_touch(ws_ms_cache *c, size_t base, ws_ms_line *l)
-{
-    ws_ms_rank_touch(c, base, (uint32_t)((size_t)(l - c->lines) - base));
-}
-
 /* Multiplicative hash of a line number into [0, n): the high half of the product modulo n, taken without a
  * division (m = ws_ms_fastmod_m(n): Lemire, Kaser and Kurz, "Faster remainder by direct computation", exact for
  * every 32-bit value and n). */
@@ -73,44 +71,35 @@ static inline uint32_t ws_ms_hash(uint64_t line, uint32_t n, uint64_t m)
     return (uint32_t)(((unsigned __int128)low * n) >> 64);
 }
 
-/* ws_ms_lookup without the restart of a line of another epoch (its ready cycles and spend are left as they are:
- * the caller sees l->epoch != c->epoch). */
-static inline ws_ms_line *ws_ms_lookup_keep(ws_ms_cache *c, uint64_t ln, size_t *base)
+/* The way of the set at *base (its first way's slot, set here) that holds line number ln, or -1 (also for a cache
+ * of no capacity). A line of another epoch is left as it is (the caller sees its epoch differ from the cache's). */
+static inline int ws_ms_find(ws_ms_cache *c, uint64_t ln, size_t *base)
 {
-    if (!c->sets) return NULL;
+    *base = 0;
+    if (!c->sets) return -1;
     uint32_t set = ws_ms_hash(ln, c->sets, c->mod_m);
     size_t b = (size_t)set * c->ways;
     *base = b;
-    if (c->sgen[set] != c->gen) return NULL;
+    if (c->sgen[set] != c->gen) return -1;
     const uint64_t *tags = c->tags + b;
-    uint32_t w = c->ways;
     if (c->ways == WS_MS_L2_WAYS) {   /* the usual shape: all ways compared at once (a line is in one way at most) */
         uint32_t hit = 0;
         for (uint32_t k = 0; k < WS_MS_L2_WAYS; k++) hit |= (uint32_t)(tags[k] == ln + 1) << k;
-        if (hit) w = (uint32_t)__builtin_ctz(hit);
-    } else
-        for (uint32_t k = 0; k < c->ways; k++) if (tags[k] == ln + 1) { w = k; break; }
-    if (w == c->ways) return NULL;
-    return &c->lines[b + w];
+        return hit ? __builtin_ctz(hit) : -1;
+    }
+    for (uint32_t k = 0; k < c->ways; k++) if (tags[k] == ln + 1) return (int)k;
+    return -1;
 }
 
-/* The line holding line number ln, or NULL (a cache of no capacity holds nothing); *base gets its set's first way
- * (for ws_ms_alloc_at). */
-static inline ws_ms_line *ws_ms_lookup(ws_ms_cache *c, uint64_t ln, size_t *base)
-{
-    ws_ms_line *l = ws_ms_lookup_keep(c, ln, base);
-    if (l && l->epoch != c->epoch) ws_ms_line_restart(l, c->epoch);   /* as ws_ms_new_launch would have */
-    return l;
-}
-
-/* ws_ms_alloc_at but for the line's ready cycles, which keep what they held (the L2's tag stage: its time stage
- * clears them in its turn). */
-static inline ws_ms_line *ws_ms_alloc_keep(ws_ms_cache *c, size_t base, uint64_t ln, uint64_t *ev_tag,
-                                           uint8_t *ev_dirty)
+/* Make room for line number ln in the set at base (ws_ms_find's, which missed): the first empty way, else the least
+ * recently used one (its tag and dirty sectors are returned through ev_tag / ev_dirty); returns the way, its state
+ * cleared and of the current epoch, made the most recently used, or -1 for a cache of no capacity. Ready cycles,
+ * where the line has them, are the caller's. */
+static inline int ws_ms_alloc(ws_ms_cache *c, size_t base, uint64_t ln, uint64_t *ev_tag, uint8_t *ev_dirty)
 {
     *ev_tag = 0;
     *ev_dirty = 0;
-    if (!c->sets) return NULL;
+    if (!c->sets) return -1;
     size_t set = base / c->ways;
     uint64_t *tags = c->tags + base;
     if (c->sgen[set] != c->gen) {
@@ -129,32 +118,50 @@ static inline ws_ms_line *ws_ms_alloc_keep(ws_ms_cache *c, size_t base, uint64_t
         const uint8_t *r = c->rank + base;
         for (uint32_t w = 0; w < c->ways; w++) if (r[w] == c->ways - 1) { v = w; break; }
         *ev_tag = tags[v] - 1;
-        *ev_dirty = c->lines[base + v].dirty;
+        *ev_dirty = ws_ms_state(c, base + v)->dirty;
     }
-    ws_ms_line *l = &c->lines[base + v];
+    ws_ms_lstate *l = ws_ms_state(c, base + v);
     l->valid = l->dirty = l->pf = l->spend = 0;
     l->epoch = c->epoch;
     tags[v] = ln + 1;
     ws_ms_rank_touch(c, base, v);
-    return l;
+    return (int)v;
 }
 
-/* Make room for line number ln in the set at base (ws_ms_lookup's, which missed): the first empty way, else the
- * least recently used one (its tag and dirty sectors are returned through ev_tag / ev_dirty); returns the emptied
- * line, or NULL for a cache of no capacity. */
-static inline ws_ms_line *ws_ms_alloc_at(ws_ms_cache *c, size_t base, uint64_t ln, uint64_t *ev_tag,
-                                         uint8_t *ev_dirty)
+/* An L1 (a cache of ws_ms_line): the line holding line number ln, or NULL; a line of another epoch restarts (its
+ * ready cycles and spend at 0, as ws_ms_new_launch would have). *base and *way: as ws_ms_find gives them. */
+static inline ws_ms_line *ws_ms_l1_lookup(ws_ms_cache *c, uint64_t ln, size_t *base, int *way)
 {
-    ws_ms_line *l = ws_ms_alloc_keep(c, base, ln, ev_tag, ev_dirty);
-    if (l) memset(l->ready, 0, sizeof l->ready);
+    int w = *way = ws_ms_find(c, ln, base);
+    if (w < 0) return NULL;
+    ws_ms_line *l = (ws_ms_line *)(void *)ws_ms_state(c, *base + (size_t)w);
+    if (l->s.epoch != c->epoch) {
+        memset(l->ready, 0, sizeof l->ready);
+        l->s.spend = 0;
+        l->s.epoch = c->epoch;
+    }
     return l;
 }
 
-/* Bytes of the arrays of a cache of cap_bytes with `ways` ways (each array on a host cache line). */
-size_t ws_ms_cache_bytes(size_t cap_bytes, uint32_t ways);
-/* Set up a cache able to hold cap_bytes, configured for bytes (<= cap_bytes), its arrays taken from *slab (zeroed
- * memory of at least ws_ms_cache_bytes, which it moves past). */
-void ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint32_t ways, uint8_t **slab);
+/* An L1: ws_ms_alloc with the line's ready cycles at 0 (the victim is dropped: an L1 writes through). */
+static inline ws_ms_line *ws_ms_l1_alloc(ws_ms_cache *c, size_t base, uint64_t ln)
+{
+    uint64_t et;
+    uint8_t ed;
+    int w = ws_ms_alloc(c, base, ln, &et, &ed);
+    if (w < 0) return NULL;
+    ws_ms_line *l = (ws_ms_line *)(void *)ws_ms_state(c, base + (size_t)w);
+    memset(l->ready, 0, sizeof l->ready);
+    return l;
+}
+
+/* Bytes of the arrays of a cache of cap_bytes with `ways` ways and lines of lsize bytes (each array on a host cache
+ * line). */
+size_t ws_ms_cache_bytes(size_t cap_bytes, uint32_t ways, size_t lsize);
+/* Set up a cache able to hold cap_bytes, configured for bytes (<= cap_bytes), with lines of lsize bytes (a
+ * ws_ms_lstate first), its arrays taken from *slab (zeroed memory of at least ws_ms_cache_bytes, which it moves
+ * past). */
+void ws_ms_cache_init(ws_ms_cache *c, size_t cap_bytes, size_t bytes, uint32_t ways, size_t lsize, uint8_t **slab);
 /* Give a cache the geometry of bytes of capacity (at most what it was allocated for) and empty it: every set's
  * ranks start as the permutation 0..ways-1. */
 void ws_ms_cache_shape(ws_ms_cache *c, size_t bytes, uint32_t ways);

@@ -13,7 +13,7 @@
 
 /* Tag stage of a DRAM fill of the missing sectors in need of line l: the 64-byte pairs they belong to become valid
  * (the halves not asked for marked fetched-only); records them in o->fetch. */
-static void ws_ms_fill_tag(ws_ms_line *l, unsigned need, ws_ms_l2tag *o)
+static void ws_ms_fill_tag(ws_ms_lstate *l, unsigned need, ws_ms_l2tag *o)
 {
     unsigned fetch = 0;
     for (unsigned p = 0; p < 4; p += 2) {
@@ -44,9 +44,11 @@ static void ws_ms_l2_tag(ws_memsys *ms, int kind, uint64_t ln, unsigned mask, ws
     if (!ms->have_l2) return;
     ws_ms_cache *c = &ms->l2;
     size_t base = 0;
-    ws_ms_line *l = ws_ms_lookup_keep(c, ln, &base);
-    if (l) {
-        ws_ms_touch(c, base, l);
+    int w = ws_ms_find(c, ln, &base);
+    ws_ms_lstate *l;
+    if (w >= 0) {
+        l = ws_ms_state(c, base + (size_t)w);
+        ws_ms_rank_touch(c, base, (uint32_t)w);
         if (l->epoch != c->epoch) {   /* as ws_ms_new_launch would have: its ready cycles restart (time stage) */
             l->epoch = c->epoch;
             l->spend = 0;
@@ -55,11 +57,12 @@ static void ws_ms_l2_tag(ws_memsys *ms, int kind, uint64_t ln, unsigned mask, ws
     } else {   /* allocated, a dirty victim written back (time stage) */
         uint64_t evt;
         uint8_t evd;
-        l = ws_ms_alloc_keep(c, base, ln, &evt, &evd);
+        w = ws_ms_alloc(c, base, ln, &evt, &evd);
+        l = ws_ms_state(c, base + (size_t)w);
         o->evd = evd;
         o->fresh = 1;
     }
-    o->slot = (uint32_t)(l - c->lines);
+    o->slot = (uint32_t)(base + (size_t)w);
     o->valid = l->valid;
     o->pf = l->pf;
     unsigned miss = mask & ~(unsigned)l->valid;
@@ -367,10 +370,11 @@ uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int nitems, 
         unsigned m = smk[i];
         uint64_t ti = t + (uint64_t)i;
         size_t base = 0;
-        ws_ms_line *l = ws_ms_lookup(l1, ln[i], &base);
+        int way;
+        ws_ms_line *l = ws_ms_l1_lookup(l1, ln[i], &base, &way);
         if (kind == 2) {
             /* atomics are performed at L2; drop stale L1 copies */
-            if (l) { l->valid &= (uint8_t)~m; l->spend &= (uint8_t)~m; }
+            if (l) { l->s.valid &= (uint8_t)~m; l->s.spend &= (uint8_t)~m; }
             uint8_t chain[4];
             ws_ms_sector_chains(items, nitems, ln[i], chain);
             if (q) {
@@ -383,7 +387,7 @@ uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int nitems, 
             if (f > done) done = f;
             continue;
         }
-        unsigned hit = l ? (m & l->valid) : 0;
+        unsigned hit = l ? (m & l->s.valid) : 0;
         uint64_t pend[4] = { 0, 0, 0, 0 };   /* at once (the serial phase): what the queue says of pending fills */
         if (!q && kind == 0 && hit)
             for (unsigned s = 0; s < 4; s++) {
@@ -396,12 +400,12 @@ uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int nitems, 
         unsigned miss = m & ~hit, counted = hit;
         if (kind == 1 && l)
             for (unsigned s = 0; s < 4; s++)
-                if ((hit & l->spend & (1u << s)) && l->ready[s] > ti) counted &= ~(1u << s);
+                if ((hit & l->s.spend & (1u << s)) && l->ready[s] > ti) counted &= ~(1u << s);
         c->l1_hit_sectors += (unsigned)__builtin_popcount(counted);
-        if (l) ws_ms_touch(l1, base, l);
+        if (l) ws_ms_rank_touch(l1, base, (uint32_t)way);
         if (kind == 0) {
             for (unsigned s = 0; s < 4; s++)
-                if ((hit & (1u << s)) && !(l->spend & (1u << s)) && l->ready[s] > done) {
+                if ((hit & (1u << s)) && !(l->s.spend & (1u << s)) && l->ready[s] > done) {
                     if (q && l->ready[s] >= WS_MS_PEND) ws_ms_defer_dep(q, (uint32_t)l->ready[s]);
                     else done = pend[s] ? (pend[s] > done ? pend[s] : done) : l->ready[s];
                 }
@@ -413,23 +417,23 @@ uint64_t ws_ms_global(ws_memsys *ms, int sm, const uint64_t *items, int nitems, 
                     ws_ms_defer_dep(q, r);
                     f = ws_ms_pend(q, r);
                 } else f = ws_ms_l2_now(ms, WS_MS_REQ_READ, ln[i], miss, 0, NULL, ti);
-                if (!l) { uint64_t et; uint8_t ed; l = ws_ms_alloc_at(l1, base, ln[i], &et, &ed); }
+                if (!l) l = ws_ms_l1_alloc(l1, base, ln[i]);
                 if (q) q->req[r].l1 = l;   /* the line its arrival is for (ws_ms_defer_patch) */
                 if (l) {
                     for (unsigned s = 0; s < 4; s++) if (miss & (1u << s)) l->ready[s] = f;
-                    l->valid |= (uint8_t)miss;
-                    l->spend &= (uint8_t)~miss;
+                    l->s.valid |= (uint8_t)miss;
+                    l->s.spend &= (uint8_t)~miss;
                 }
                 if (!q && f > done) done = f;
             }
         } else {
             /* stores: write through (local stores stay in L1), allocate the written sectors in L1 */
-            if (miss && !l) { uint64_t et; uint8_t ed; l = ws_ms_alloc_at(l1, base, ln[i], &et, &ed); }
+            if (miss && !l) l = ws_ms_l1_alloc(l1, base, ln[i]);
             if (l) {
                 /* a store-allocated sector counts as present for later stores once the write is acknowledged */
                 for (unsigned s = 0; s < 4; s++) if ((miss & (1u << s))) l->ready[s] = ti + (local ? 0 : ms->lat_l1);
-                if (!local) l->spend |= (uint8_t)miss;
-                l->valid |= (uint8_t)m;
+                if (!local) l->s.spend |= (uint8_t)miss;
+                l->s.valid |= (uint8_t)m;
             }
             if (!local) {
                 unsigned partial = 0;
