@@ -223,9 +223,10 @@ void chk_init_load(ws_chk *c, chk_ish *s, ws_warp *w, const ws_rec *r, int l, in
 {
     if (!undef && !s->dirty) return;   /* every register is defined, and stays so */
     const ws_insn *in = r->in;
-    size_t off = (size_t)(w->regs - w->reg_stack);
-    uint64_t *S = s->rsh + off;
-    uint32_t *O = s->rorg + off;
+    size_t off = ws_warp_win(w);
+    const int lo = w->L->mod->sr_lo;
+    uint64_t *S = ws_rows_at(s->rsh + off, lo);
+    uint32_t *O = ws_rows_at32(s->rorg + off, lo);
     if (in->op == WS_OP_RED) return;
     if (in->op == WS_OP_ATOM) {   /* an atomic on undefined memory was reported as a use: its result is defined */
         chk_sput(S, O, in->d[0], l, 0, 0);
@@ -252,9 +253,10 @@ uint32_t chk_init_store_undef(const chk_ish *s, ws_warp *w, const ws_rec *r, int
     const ws_insn *in = r->in;
     *org = 0;
     if (in->op != WS_OP_ST || !s->dirty) return 0;
-    size_t off = (size_t)(w->regs - w->reg_stack);
-    const uint64_t *S = s->rsh + off;
-    const uint32_t *O = s->rorg + off;
+    size_t off = ws_warp_win(w);
+    const int lo = w->L->mod->sr_lo;
+    const uint64_t *S = ws_rows_at(s->rsh + off, lo);
+    const uint32_t *O = ws_rows_at32(s->rorg + off, lo);
     unsigned es = (unsigned)ws_type_size(in->type), n = in->ns ? in->ns : 1;
     if (es == 16) { es = 8; n = 2; }
     uint32_t u = 0;
@@ -357,8 +359,8 @@ static void call_pre(ws_chk *c, ws_warp *w, chk_ish *s, const ws_rec *r, const u
             local_copy(s, w, l, new_local + f->param_off[i], (uint64_t)w->local_base + call->args[i].src_off,
                        f->param_size[i]);
     }
-    size_t cur = (size_t)(w->regs - w->reg_stack), nw = cur + (size_t)w->fn->nregs * WS_LANES;
-    size_t need = nw + (size_t)f->nregs * WS_LANES;
+    size_t cur = ws_warp_win(w), nw = cur + ws_win_slots(w->L->mod, w->fn);
+    size_t need = nw + ws_win_slots(w->L->mod, f);
     if (ish_grow(s, need)) return;
     if (s->dirty) {   /* a clean shadow is all zeros already */
         memset(s->rsh + nw, 0, (need - nw) * sizeof *s->rsh);
@@ -400,14 +402,16 @@ void chk_init_pre(void *ctx, ws_warp *w, const ws_rec *r)
     const ws_insn *in = r->in;
     if (!s->dirty) {   /* every register is defined: nothing to propagate, no use to report but printf's */
         if (in->op == WS_OP_CALL) {
-            size_t off0 = (size_t)(w->regs - w->reg_stack);
-            call_pre(c, w, s, r, s->rsh + off0, s->rorg + off0);
+            size_t off0 = ws_warp_win(w);
+            call_pre(c, w, s, r, ws_rows_at(s->rsh + off0, w->L->mod->sr_lo),
+                     ws_rows_at32(s->rorg + off0, w->L->mod->sr_lo));
         }
         return;
     }
-    size_t off = (size_t)(w->regs - w->reg_stack);
-    uint64_t *S = s->rsh + off;
-    uint32_t *O = s->rorg + off;
+    size_t off = ws_warp_win(w);
+    const int lo = w->L->mod->sr_lo;
+    uint64_t *S = ws_rows_at(s->rsh + off, lo);
+    uint32_t *O = ws_rows_at32(s->rorg + off, lo);
     uint32_t ex = r->exec, gu = 0;
     if (in->guard >= 0) {
         gu = chk_pget(S, in->guard) & r->active;

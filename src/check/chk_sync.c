@@ -262,10 +262,10 @@ static uint64_t state_hash(const ws_warp *w)
     }
     MIX(w->nframes);
     MIX(w->local_base);
-    MIX(w->regs - w->reg_stack);
+    MIX(ws_warp_win(w));
     MIX(w->exited);
-    size_t n = (size_t)w->fn->nregs * WS_LANES;
-    for (size_t i = 0; i < n; i++) MIX(w->regs[i]);
+    size_t n = (size_t)w->fn->nregs * WS_LANES;   /* rows sr_lo..nregs-1: the window's storage */
+    for (size_t i = (size_t)w->L->mod->sr_lo * WS_LANES; i < n; i++) MIX(w->regs[i]);
 #undef MIX
     return h;
 }

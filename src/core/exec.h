@@ -27,6 +27,7 @@ struct ws_module {
     size_t dyn_base;             /* offset of dynamic shared memory in every block of this module */
     size_t dyn_align;            /* alignment of the dynamic shared region */
     uint64_t sreg_used;          /* bit k: some instruction reads or writes special-register operand k */
+    int sr_lo;                   /* the lowest special register of sreg_used: register windows start at its row */
     int cluster_barrier;         /* some instruction is a barrier.cluster (a launch without clusters makes every
                                   * block a cluster of one) */
     ws_kernel *kernels;          /* one per entry */
@@ -49,7 +50,7 @@ typedef struct ws_stk { int32_t pc, rpc; uint32_t mask, need; uint16_t spins; ui
 /* call frame */
 typedef struct ws_frame {
     const ws_func *fn;       /* caller */
-    size_t regs_off;         /* caller's register window (offset in the register stack) */
+    size_t regs_off;         /* caller's register window (offset of its storage in the register stack: ws_warp_win) */
     uint32_t caller_local;   /* caller's local frame base */
     int stk_base;            /* index of the callee's first stack entry */
     const ws_insn *call;     /* the call instruction (for return values) */
@@ -207,6 +208,33 @@ typedef struct ws_run {
     ws_cluster *cl_open;             /* the cluster whose blocks are being started */
 } ws_run;
 
+
+/* Row 0 of a register window whose storage starts at p with row lo (its module's sr_lo: no instruction reads or
+ * writes a row below it, so a window keeps rows lo..nregs-1 only). The rows below lo lie outside the storage and
+ * are never touched; the address is formed without pointer arithmetic outside it. */
+static inline uint64_t *ws_rows_at(uint64_t *p, int lo)
+{
+    return (uint64_t *)((uintptr_t)p - (uintptr_t)lo * WS_LANES * sizeof *p);
+}
+
+/* ws_rows_at for a checker's 32-bit shadow of the rows. */
+static inline uint32_t *ws_rows_at32(uint32_t *p, int lo)
+{
+    return (uint32_t *)((uintptr_t)p - (uintptr_t)lo * WS_LANES * sizeof *p);
+}
+
+/* The offset in w's register stack of its current window's storage (row sr_lo). */
+static inline size_t ws_warp_win(const ws_warp *w)
+{
+    uintptr_t first = (uintptr_t)w->regs + (uintptr_t)w->L->mod->sr_lo * WS_LANES * sizeof *w->regs;   /* row sr_lo */
+    return (first - (uintptr_t)w->reg_stack) / sizeof *w->regs;
+}
+
+/* Slots of a register window of function f in module m. */
+static inline size_t ws_win_slots(const ws_module *m, const ws_func *f)
+{
+    return (size_t)(f->nregs - m->sr_lo) * WS_LANES;
+}
 /* The simulated cycle warp w's SM is at (timing mode: each SM keeps its own clock while it runs ahead). */
 static inline uint64_t ws_warp_now(const ws_warp *w)
 {

@@ -99,7 +99,7 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     w->nframes = 0;
     w->fn = f;
     w->code = f->code;
-    w->regs = w->reg_stack;
+    w->regs = ws_rows_at(w->reg_stack, L->mod->sr_lo);
     w->local_base = 0;
     w->warp_in_block = wi;
     w->blk = b;
@@ -224,7 +224,7 @@ static void block_keep(ws_gpu *g, ws_block *b)
 static ws_block *block_new(ws_run *L)
 {
     ws_gpu *g = L->gpu;
-    size_t reg_cap = (size_t)L->entry->nregs * WS_LANES;   /* calls grow it on demand */
+    size_t reg_cap = ws_win_slots(L->mod, L->entry);   /* calls grow it on demand */
     ws_block *b;
     if (g->nspare && g->spare[g->nspare - 1]->nwarps == L->warps_per_block) b = g->spare[--g->nspare];
     else {

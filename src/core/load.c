@@ -227,6 +227,7 @@ ws_module *ws_module_link(ws_gpu *g, ws_ptx_module *p, char *err, size_t errlen)
     layout_shared(m);
     relocate(m);
     m->sreg_used = sregs_used(p);
+    m->sr_lo = __builtin_ctzll(m->sreg_used);
     for (int i = 0; i < p->nfuncs && !m->cluster_barrier; i++)
         for (int c = 0; c < p->funcs[i].ncode; c++) if (p->funcs[i].code[c].op == WS_OP_BAR_CLUSTER) m->cluster_barrier = 1;
     for (int i = 0; i < p->nfuncs; i++) {

@@ -231,7 +231,7 @@ int ws_stage_atom(ws_stage *s, ws_warp *w, const ws_rec *r, int wb, uint32_t *id
     a->in = in;
     a->mask = r->exec;
     a->wb = (uint8_t)wb;
-    a->regs_off = (size_t)(w->regs - w->reg_stack);
+    a->regs_off = ws_warp_win(w);
     const int b = in->s[0], c = in->s[1];
     for (uint32_t m = r->exec; m; m &= m - 1) {
         int l = __builtin_ctz(m);
@@ -255,7 +255,7 @@ void ws_stage_apply_store(const ws_stage *s, ws_run *L, uint32_t seg0, uint32_t 
 void ws_stage_apply_atom(const ws_stage *s, ws_warp *w, uint32_t idx)
 {
     const ws_stage_atomop *a = &s->atoms[idx];
-    uint64_t *R = w->reg_stack + a->regs_off;
+    uint64_t *R = ws_rows_at(w->reg_stack + a->regs_off, w->L->mod->sr_lo);
     const int d = a->in->d[0];
     for (uint32_t m = a->mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);

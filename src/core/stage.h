@@ -22,7 +22,8 @@ typedef struct ws_stage_atom {
     const ws_insn *in;
     uint32_t mask;             /* lanes that execute it */
     uint8_t wb;                /* write the old values to its destination (the result is read later) */
-    size_t regs_off;           /* the register window the result goes to (an offset in the warp's register stack) */
+    size_t regs_off;           /* the register window the result goes to (its storage's offset in the warp's register stack:
+                                * ws_warp_win) */
     uint64_t off[32], b[32], c[32];
 } ws_stage_atomop;
 

@@ -162,7 +162,7 @@ static void frame_return(ws_warp *w)
     }
     w->fn = fr->fn;
     w->code = fr->fn->code;
-    w->regs = w->reg_stack + fr->regs_off;
+    w->regs = ws_rows_at(w->reg_stack + fr->regs_off, w->L->mod->sr_lo);
     w->local_base = fr->caller_local;
 }
 
@@ -303,10 +303,11 @@ static void h_call(ws_warp *w, const ws_insn *in, uint32_t mask)
                  f->name, stride);
         return;
     }
-    /* register window for the callee */
-    size_t cur_off = (size_t)(w->regs - w->reg_stack);
-    size_t new_off = cur_off + (size_t)w->fn->nregs * WS_LANES;
-    size_t need = new_off + (size_t)f->nregs * WS_LANES;
+    /* register window for the callee (windows hold rows sr_lo..nregs-1: ws_rows_at) */
+    const int lo = w->L->mod->sr_lo;
+    size_t cur_off = ws_warp_win(w);
+    size_t new_off = cur_off + ws_win_slots(w->L->mod, w->fn);
+    size_t need = new_off + ws_win_slots(w->L->mod, f);
     if (need > w->reg_stack_slots) {
         size_t ns = need * 2;
         uint64_t *nr = ws_regpool_get(w->L->gpu, ns);
@@ -315,7 +316,7 @@ static void h_call(ws_warp *w, const ws_insn *in, uint32_t mask)
         ws_regpool_put(w->L->gpu, w->reg_stack, w->reg_stack_slots);
         w->reg_stack = nr;
         w->reg_stack_slots = ns;
-        w->regs = nr + cur_off;
+        w->regs = ws_rows_at(nr + cur_off, lo);
     }
     /* arguments */
     uint32_t m = mask;
@@ -326,8 +327,8 @@ static void h_call(ws_warp *w, const ws_insn *in, uint32_t mask)
         for (int i = 0; i < c->nargs && i < f->nparams; i++)
             memcpy(base + new_local + f->param_off[i], base + w->local_base + c->args[i].src_off, f->param_size[i]);
     }
-    uint64_t *nr = w->reg_stack + new_off;
-    memcpy(nr, w->regs, sizeof(uint64_t) * WS_SR_COUNT * WS_LANES);
+    uint64_t *nr = ws_rows_at(w->reg_stack + new_off, lo);   /* the callee's row 0 */
+    memcpy(nr + (size_t)lo * WS_LANES, w->reg_stack + cur_off, sizeof(uint64_t) * (size_t)(WS_SR_COUNT - lo) * WS_LANES);
     for (int k = 0; k < f->nconst; k++) {
         uint64_t v = f->const_val[k], *slot = nr + (size_t)(f->first_const + k) * WS_LANES;
         for (int l = 0; l < WS_LANES; l++) slot[l] = v;

@@ -153,20 +153,22 @@ enum { WS_BI_NONE, WS_BI_VPRINTF, WS_BI_ASSERTFAIL, WS_BI_MALLOC, WS_BI_FREE,
 /* linkage of a module-level function or variable, as its PTX declares it */
 enum ws_linkage { WS_LINK_LOCAL, WS_LINK_VISIBLE, WS_LINK_WEAK, WS_LINK_EXTERN };
 
-/* special registers: operand numbers [0, WS_SR_COUNT) of every function */
+/* special registers: operand numbers [0, WS_SR_COUNT) of every function. The rarely used come first and those every
+ * module uses last (the sink, the carry, thread and block ids): a warp's register window starts at the lowest one its
+ * module uses (ws_module.sr_lo), so the rows below it take no memory. */
 enum ws_sreg {
-    WS_SR_TID_X, WS_SR_TID_Y, WS_SR_TID_Z, WS_SR_NTID_X, WS_SR_NTID_Y, WS_SR_NTID_Z,
-    WS_SR_CTAID_X, WS_SR_CTAID_Y, WS_SR_CTAID_Z, WS_SR_NCTAID_X, WS_SR_NCTAID_Y, WS_SR_NCTAID_Z,
-    WS_SR_LANEID, WS_SR_WARPID, WS_SR_NWARPID, WS_SR_SMID, WS_SR_NSMID, WS_SR_GRIDID,
-    WS_SR_LANEMASK_EQ, WS_SR_LANEMASK_LE, WS_SR_LANEMASK_LT, WS_SR_LANEMASK_GE, WS_SR_LANEMASK_GT,
-    WS_SR_DYN_SMEM, WS_SR_TOTAL_SMEM,
-    WS_SR_WARP_SZ,        /* the PTX constant WARP_SZ: threads per warp of the device */
-    WS_SR_ENVREG1, WS_SR_ENVREG2,   /* %envreg1/2: high/low halves of a cooperative grid's workspace address */
     /* thread block clusters (sm_90): the cluster's id in the grid, the block's id and rank in its cluster */
     WS_SR_CLUSTERID_X, WS_SR_CLUSTERID_Y, WS_SR_CLUSTERID_Z, WS_SR_NCLUSTERID_X, WS_SR_NCLUSTERID_Y, WS_SR_NCLUSTERID_Z,
     WS_SR_CLUSTER_CTAID_X, WS_SR_CLUSTER_CTAID_Y, WS_SR_CLUSTER_CTAID_Z,
     WS_SR_CLUSTER_NCTAID_X, WS_SR_CLUSTER_NCTAID_Y, WS_SR_CLUSTER_NCTAID_Z,
     WS_SR_CLUSTER_CTARANK, WS_SR_CLUSTER_NCTARANK, WS_SR_IS_EXPLICIT_CLUSTER,
+    WS_SR_ENVREG1, WS_SR_ENVREG2,   /* %envreg1/2: high/low halves of a cooperative grid's workspace address */
+    WS_SR_GRIDID, WS_SR_NSMID, WS_SR_SMID, WS_SR_DYN_SMEM, WS_SR_TOTAL_SMEM, WS_SR_NWARPID, WS_SR_WARPID,
+    WS_SR_LANEMASK_EQ, WS_SR_LANEMASK_LE, WS_SR_LANEMASK_LT, WS_SR_LANEMASK_GE, WS_SR_LANEMASK_GT,
+    WS_SR_WARP_SZ,        /* the PTX constant WARP_SZ: threads per warp of the device */
+    WS_SR_LANEID,
+    WS_SR_NCTAID_X, WS_SR_NCTAID_Y, WS_SR_NCTAID_Z, WS_SR_NTID_X, WS_SR_NTID_Y, WS_SR_NTID_Z,
+    WS_SR_CTAID_X, WS_SR_CTAID_Y, WS_SR_CTAID_Z, WS_SR_TID_X, WS_SR_TID_Y, WS_SR_TID_Z,
     WS_SR_SINK, WS_SR_CARRY,
     WS_SR_COUNT
 };

@@ -188,8 +188,10 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
         tw *x = &tb->warps[i];
         x->w = &b->warps[i];
         x->blk = tb;
-        memset(x->rr, 0, sizeof(uint64_t) * (size_t)tm->nregs);
-        memset(x->rk, 0, (size_t)tm->nregs);
+        if (tm->nregs > WS_SR_COUNT) {   /* the scoreboard tracks declared registers only */
+            memset(x->rr + WS_SR_COUNT, 0, sizeof(uint64_t) * (size_t)(tm->nregs - WS_SR_COUNT));
+            memset(x->rk + WS_SR_COUNT, 0, (size_t)(tm->nregs - WS_SR_COUNT));
+        }
         x->last_issue = t;
         x->waiting_bar = 0;
         memset(&x->wg, 0, sizeof x->wg);

@@ -71,7 +71,8 @@ typedef struct tw {           /* a resident warp as the scheduler sees it */
     uint64_t ready_saved;      /* `ready` when it was picked for a deferred issue (stall accounting) */
     uint64_t bar_since;        /* cycle it arrived at the barrier it waits at (events) */
     uint64_t age;              /* arrival order (greedy-then-oldest) */
-    uint64_t *rr;              /* cycle each register slot is ready */
+    uint64_t *rr;              /* cycle each register slot is ready (slots below WS_SR_COUNT, the special registers,
+                                * are never read or written) */
     uint8_t *rk;               /* kind of the producer of each slot (stall reason if waited on) */
     struct tsp *sp;
     struct tblk *blk;
