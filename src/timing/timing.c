@@ -546,7 +546,14 @@ static void tm_engine(void *ctx, ws_run *L)
     }
     int nsp = d->subpartitions > 0 ? d->subpartitions : 4;
     if (nsp > 8) nsp = 8;
-    for (int s = 0; s < tm->nsm; s++) sm_reset(&tm->sms[s], nsp);
+    if (tm->sms_nsp != nsp) {   /* the first launch: every SM */
+        for (int s = 0; s < tm->nsm; s++) sm_reset(&tm->sms[s], nsp);
+        tm->sms_nsp = nsp;
+    } else {   /* the SMs the last launch placed blocks on; the others are as sm_reset left them (but for their
+                * sub-partitions' area_t, which counts for nothing while no warp is resident) */
+        act_rebuild(tm);
+        for (int i = 0; i < tm->nactv; i++) sm_reset(&tm->sms[tm->actv[i]], nsp);
+    }
     memset(tm->smwake, 0, sizeof *tm->smwake * (size_t)tm->nsm);   /* 0: every SM looks at cycle 0 */
     memset(tm->smat, 0, sizeof *tm->smat * (size_t)tm->nsm);
     /* pipeline issue intervals (cycles between two warp instructions of one sub-partition) */

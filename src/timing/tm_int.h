@@ -219,6 +219,8 @@ struct ws_tm {
                                 * to simulate: the engine's loops go over these) */
     int nactv;
     int act_dirty;             /* an SM became active since actv was made */
+    int sms_nsp;               /* sub-partitions sms were reset for (0: not yet): a launch resets only the SMs the
+                                * one before made active */
     uint64_t age;
     uint64_t retired;
     int nregs;                 /* register slots per warp the scoreboard tracks */
