@@ -290,6 +290,11 @@ void ws_warp_pop(ws_warp *w);
 /* Engine services (launch.c, engine.c): start/retire blocks, pick the next block, step one warp instruction. */
 struct ws_rec;
 ws_block *ws_run_block_start(ws_run *L, uint64_t lin);
+/* ws_run_block_start in two parts: the placement (on the launch's own state, in order) and the block's register rows
+ * and shared memory (touching the block alone: any thread, before an instruction of it runs). Only where nothing
+ * observes the launch (block_begin comes from ws_run_block_start alone). */
+ws_block *ws_run_block_place(ws_run *L, uint64_t lin);
+void ws_run_block_rows(ws_run *L, ws_block *b);
 void ws_run_block_retire(ws_run *L, ws_block *b);
 int64_t ws_run_next_block(ws_run *L);
 int ws_warp_step(ws_warp *w, struct ws_rec *r);

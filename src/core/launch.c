@@ -76,8 +76,8 @@ static uint64_t *tid_rows_make(const ws_run *L)
     WS_SR_BIT(WS_SR_SMID) | WS_SR_BIT(WS_SR_SINK) | WS_SR_BIT(WS_SR_CARRY) | \
     (((WS_SR_BIT(WS_SR_IS_EXPLICIT_CLUSTER) << 1) - 1) & ~(WS_SR_BIT(WS_SR_CLUSTERID_X) - 1)))
 
-/* Prepare warp wi of block b for a fresh start. */
-static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
+/* Prepare warp wi of block b for a fresh start: its control state (its register rows are warp_rows'). */
+static void warp_init(ws_run *L, ws_block *b, int wi)
 {
     ws_warp *w = &b->warps[wi];
     const ws_func *f = L->entry;
@@ -106,6 +106,13 @@ static void warp_init(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
     w->L = L;
     if (!w->stk_cap) { w->stk_cap = 16; w->stk = malloc(sizeof *w->stk * 16); }
     w->stk[w->sp++] = (ws_stk){ .pc = 0, .rpc = -1, .mask = w->full };
+}
+
+/* Set warp wi of block b's special-register rows (b is block number linear_block) and constant rows. */
+static void warp_rows(ws_run *L, ws_block *b, int wi, uint64_t linear_block)
+{
+    ws_warp *w = &b->warps[wi];
+    const ws_func *f = L->entry;
     uint64_t *R = w->regs;
     const ws_device *dev = L->gpu->dev;
     /* only the special registers some function of the module reads (thread and block ids always: reports use them);
@@ -238,11 +245,11 @@ static ws_block *block_new(ws_run *L)
         memset(p, 0, sizeof *b->warps * (size_t)b->nwarps);
         b->warps = p;
     }
-    if (b->smem_cap < L->smem_bytes + 16) {
+    if (b->smem_cap < L->smem_bytes + 16) {   /* zeroed by ws_run_block_rows */
         free(b->smem);
-        b->smem = calloc(1, L->smem_bytes + 16);
+        b->smem = malloc(L->smem_bytes + 16);
         b->smem_cap = L->smem_bytes + 16;
-    } else memset(b->smem, 0, L->smem_bytes + 16);
+    }
     for (int i = 0; i < b->nwarps; i++) {
         ws_warp *w = &b->warps[i];
         if (w->reg_stack_slots < reg_cap) {
@@ -259,8 +266,9 @@ static ws_block *block_new(ws_run *L)
     return b;
 }
 
-/* Start block number `lin` (grid-linear) of the launch in a free pool entry; returns it. */
-ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
+/* Place block number `lin` (grid-linear) of the launch in a free pool entry, all but its register rows and shared
+ * memory (ws_run_block_rows, before any instruction of it runs); returns it. */
+ws_block *ws_run_block_place(ws_run *L, uint64_t lin)
 {
     ws_block *b = L->nfree ? L->free_blocks[--L->nfree] : NULL;
     if (!b) {
@@ -271,7 +279,7 @@ ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
         b = block_new(L);
         L->pool[L->npool++] = b;
         L->free_blocks = realloc(L->free_blocks, sizeof *L->free_blocks * (size_t)L->pool_cap);
-    } else memset(b->smem, 0, L->smem_bytes);
+    }
     b->in_use = 1;
     b->smem_size = L->smem_bytes;
     b->id = block_coords(L->grid, lin);
@@ -282,7 +290,23 @@ ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
     memset(b->bar_expect, 0, sizeof b->bar_expect);
     ws_cluster_join(L, b);
     ws_bulk_free(b);
-    for (int i = 0; i < b->nwarps; i++) warp_init(L, b, i, lin);
+    for (int i = 0; i < b->nwarps; i++) warp_init(L, b, i);
+    return b;
+}
+
+/* The rest of placing block b (ws_run_block_place): its warps' special-register and constant rows, its shared
+ * memory zeroed. Touches b alone. */
+void ws_run_block_rows(ws_run *L, ws_block *b)
+{
+    memset(b->smem, 0, L->smem_bytes + 16);
+    for (int i = 0; i < b->nwarps; i++) warp_rows(L, b, i, b->linear);
+}
+
+/* Start block number `lin` (grid-linear) of the launch in a free pool entry; returns it. */
+ws_block *ws_run_block_start(ws_run *L, uint64_t lin)
+{
+    ws_block *b = ws_run_block_place(L, lin);
+    ws_run_block_rows(L, b);
     for (int i = 0; i < L->nobs; i++)
         if (L->obs[i]->block_begin) L->obs[i]->block_begin(L->obs[i]->ctx, L, b);
     return b;

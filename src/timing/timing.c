@@ -171,8 +171,15 @@ static tblk *tblk_get(ws_tm *tm, int nwarps);
 static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
 {
     ws_run *L = tm->L;
-    ws_block *b = ws_run_block_start(L, (uint64_t)lin);
     tsm *sm = &tm->sms[s];
+    ws_block *b;
+    if (L->nobs || L->cluster_size) b = ws_run_block_start(L, (uint64_t)lin);   /* observed, or its shared memory
+                                                                                   * reachable from other SMs */
+    else {   /* the rows and shared memory on the SM's own thread, before its next cycle (tm_sm_advance) */
+        b = ws_run_block_place(L, (uint64_t)lin);
+        tm_grow1((void **)&sm->rows, &sm->caprows, sm->nrows, sizeof *sm->rows);
+        sm->rows[sm->nrows++] = b;
+    }
     tblk *tb = b->user;
     if (!tb) b->user = tb = tblk_get(tm, b->nwarps);
     tb->b = b;
@@ -274,6 +281,7 @@ static void sm_reset(tsm *sm, int nsp)
     sm->acs = keep.acs; sm->capacs = keep.capacs;
     sm->recs = keep.recs; sm->caprecs = keep.caprecs;
     sm->fresh = keep.fresh; sm->capfresh = keep.capfresh;
+    sm->rows = keep.rows; sm->caprows = keep.caprows;
     sm->ev = keep.ev; sm->capev = keep.capev;
     sm->addrs = keep.addrs; sm->capaddrs = keep.capaddrs;
     sm->nsp = nsp;
@@ -297,6 +305,7 @@ static void sm_free(tsm *sm)
     free(sm->acs);
     free(sm->recs);
     free(sm->fresh);
+    free(sm->rows);
     free(sm->ev);
     free(sm->addrs);
     for (int k = 0; k < 8; k++) {

@@ -189,6 +189,9 @@ typedef struct tsm {
     uint32_t nrecs, caprecs;
     tw **fresh;                /* warps whose ready cycle may hold a pending tag: looked at after the serial phase */
     uint32_t nfresh, capfresh;
+    struct ws_block **rows;    /* blocks placed whose register rows and shared memory are still to be set
+                                * (ws_run_block_rows: at the SM's next tm_sm_advance, on its thread) */
+    uint32_t nrows, caprows;
     int gk;                    /* what the gate did with the instruction being stepped (GK_*) */
     uint32_t ga, gb;           /* and where it put it */
     tsp sp[8];

@@ -661,6 +661,9 @@ static void sm_cycle(ws_tm *tm, tacc *acc, int s, uint64_t t)
  * read or written here: what reaches beyond the SM waits in its lists for the serial phase. */
 void tm_sm_advance(ws_tm *tm, tacc *acc, int s, uint64_t h)
 {
+    tsm *sm = &tm->sms[s];
+    for (uint32_t i = 0; i < sm->nrows; i++) ws_run_block_rows(tm->L, sm->rows[i]);
+    sm->nrows = 0;
     for (;;) {
         uint64_t c = tm_sm_next(tm, s);
         if (c >= h) { if (tm->smat[s] < h) tm->smat[s] = h; return; }
