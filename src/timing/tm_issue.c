@@ -96,7 +96,11 @@ const tsi *tm_static_facts(ws_tm *tm, const ws_func *fn)
 {
     pthread_mutex_lock(&tm->fns_lock);
     for (int i = 0; i < tm->nfns; i++)
-        if (tm->fns[i].fn == fn) { pthread_mutex_unlock(&tm->fns_lock); return tm->fns[i].tab; }
+        if (tm->fns[i].fn == fn) {   /* read under the lock: another thread may grow fns once it is released */
+            const tsi *tab = tm->fns[i].tab;
+            pthread_mutex_unlock(&tm->fns_lock);
+            return tab;
+        }
     if (tm->nfns == tm->capfns) {
         tm->capfns = tm->capfns ? 2 * tm->capfns : 8;
         tm->fns = realloc(tm->fns, sizeof *tm->fns * (size_t)tm->capfns);
