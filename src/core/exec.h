@@ -208,7 +208,6 @@ typedef struct ws_run {
     ws_cluster *cl_open;             /* the cluster whose blocks are being started */
 } ws_run;
 
-
 /* Row 0 of a register window whose storage starts at p with row lo (its module's sr_lo: no instruction reads or
  * writes a row below it, so a window keeps rows lo..nregs-1 only). The rows below lo lie outside the storage and
  * are never touched; the address is formed without pointer arithmetic outside it. */
@@ -235,6 +234,7 @@ static inline size_t ws_win_slots(const ws_module *m, const ws_func *f)
 {
     return (size_t)(f->nregs - m->sr_lo) * WS_LANES;
 }
+
 /* The simulated cycle warp w's SM is at (timing mode: each SM keeps its own clock while it runs ahead). */
 static inline uint64_t ws_warp_now(const ws_warp *w)
 {

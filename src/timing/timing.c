@@ -173,9 +173,10 @@ static void place_block(ws_tm *tm, int s, int64_t lin, uint64_t now, uint64_t t)
     ws_run *L = tm->L;
     tsm *sm = &tm->sms[s];
     ws_block *b;
-    if (L->nobs || L->cluster_size) b = ws_run_block_start(L, (uint64_t)lin);   /* observed, or its shared memory
-                                                                                   * reachable from other SMs */
-    else {   /* the rows and shared memory on the SM's own thread, before its next cycle (tm_sm_advance) */
+    /* the block's register rows and shared memory on the SM's own thread, before its next cycle (tm_sm_advance);
+     * at once where something observes the launch or other SMs reach its shared memory (clusters) */
+    if (L->nobs || L->cluster_size) b = ws_run_block_start(L, (uint64_t)lin);
+    else {
         b = ws_run_block_place(L, (uint64_t)lin);
         tm_grow1((void **)&sm->rows, &sm->caprows, sm->nrows, sizeof *sm->rows);
         sm->rows[sm->nrows++] = b;
