@@ -40,7 +40,7 @@ typedef struct ws_stage {
     uint32_t *wbits;
     uint32_t *wused;           /* the slots in use, wn of them */
     uint32_t wcap, wn;
-    uint64_t wlo, whi;         /* the written sectors lie in [wlo, whi) (when wn > 0) */
+    uint64_t wlo, whi;         /* the bytes written lie in [wlo, whi) (when wn > 0) */
     int unknown;               /* a write of unknown extent is pending (an instruction left whole to the serial
                                 * phase): every later load of global memory waits for it too */
 } ws_stage;

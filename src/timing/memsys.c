@@ -153,10 +153,10 @@ void ws_ms_flush(ws_memsys *ms)
 void ws_ms_new_launch(ws_memsys *ms)
 {
     for (int s = 0; s < ms->nsm; s++) ws_ms_cache_clear(&ms->l1[s]);
-    /* every line's ready cycles and spend read as 0 from now on (ws_ms_l1_lookup, the L2's tag stage); after 2^32 - 1 launches, reset
-     * for real so that no line's stale epoch can come round again */
+    /* every L2 line's ready cycles read as 0 from now on (the tag stage restarts a line of another epoch); after
+     * 2^32 - 1 launches, reset for real so that no line's stale epoch can come round again */
     if (++ms->l2.epoch == 0 && ms->l2.lines) {
-        for (size_t i = 0; i < ms->l2.cap_lines; i++) { ws_ms_state(&ms->l2, i)->spend = 0; ws_ms_state(&ms->l2, i)->epoch = 0; }
+        for (size_t i = 0; i < ms->l2.cap_lines; i++) ws_ms_state(&ms->l2, i)->epoch = 0;
         memset(ms->l2ready, 0, ms->l2.cap_lines * 4 * sizeof *ms->l2ready);
     }
     memset(ms->pipe, 0, sizeof *ms->pipe * (size_t)ms->nsm);

@@ -16,7 +16,8 @@ typedef struct ws_ms_lstate {  /* a line's sectors beside its tag and LRU rank (
     uint8_t valid, dirty;
     uint8_t pf;          /* L2: sectors fetched only as the other half of a 64-byte DRAM pair, not yet asked for */
     uint8_t spend;       /* L1: sectors allocated by a store whose write-through is not yet acknowledged */
-    uint32_t epoch;      /* the cache's epoch its ready cycles belong to (ws_ms_new_launch) */
+    uint32_t epoch;      /* L2: the cache's epoch its ready cycles belong to (ws_ms_new_launch; the L1s are emptied at
+                          * every launch, so their lines never outlive one) */
 } ws_ms_lstate;
 
 typedef struct ws_ms_line {  /* an L1 line: its state and its sectors' ready cycles (the L2 keeps only the state: its
@@ -34,7 +35,7 @@ typedef struct ws_ms_cache {
     uint8_t *rank;
     uint32_t *sgen;      /* per set: the generation its tags belong to */
     uint32_t gen;        /* the current generation (>= 1; calloc'd sets, at 0, are empty) */
-    uint32_t epoch;      /* a line of another epoch has its ready cycles and spend at 0 (the clock restarted) */
+    uint32_t epoch;      /* L2: a line of another epoch has its ready cycles at 0 (the clock restarted) */
     uint8_t *lines;      /* per way, set after set: a ws_ms_lstate at the start of lsize bytes (L1: a ws_ms_line) */
     uint32_t lsize;
     uint32_t sets, ways;
@@ -128,19 +129,12 @@ static inline int ws_ms_alloc(ws_ms_cache *c, size_t base, uint64_t ln, uint64_t
     return (int)v;
 }
 
-/* An L1 (a cache of ws_ms_line): the line holding line number ln, or NULL; a line of another epoch restarts (its
- * ready cycles and spend at 0, as ws_ms_new_launch would have). *base and *way: as ws_ms_find gives them. */
+/* An L1 (a cache of ws_ms_line): the line holding line number ln, or NULL. *base and *way: as ws_ms_find gives
+ * them. */
 static inline ws_ms_line *ws_ms_l1_lookup(ws_ms_cache *c, uint64_t ln, size_t *base, int *way)
 {
     int w = *way = ws_ms_find(c, ln, base);
-    if (w < 0) return NULL;
-    ws_ms_line *l = (ws_ms_line *)(void *)ws_ms_state(c, *base + (size_t)w);
-    if (l->s.epoch != c->epoch) {
-        memset(l->ready, 0, sizeof l->ready);
-        l->s.spend = 0;
-        l->s.epoch = c->epoch;
-    }
-    return l;
+    return w < 0 ? NULL : (ws_ms_line *)(void *)ws_ms_state(c, *base + (size_t)w);
 }
 
 /* An L1: ws_ms_alloc with the line's ready cycles at 0 (the victim is dropped: an L1 writes through). */

@@ -51,7 +51,6 @@ static void ws_ms_l2_tag(ws_memsys *ms, int kind, uint64_t ln, unsigned mask, ws
         ws_ms_rank_touch(c, base, (uint32_t)w);
         if (l->epoch != c->epoch) {   /* as ws_ms_new_launch would have: its ready cycles restart (time stage) */
             l->epoch = c->epoch;
-            l->spend = 0;
             o->fresh = 1;
         }
     } else {   /* allocated, a dirty victim written back (time stage) */

@@ -321,18 +321,27 @@ static inline void tm_rr_set(tw *x, int d, uint64_t v, int kind, uint64_t tag)
     x->rk[d] = (uint8_t)kind;
 }
 
+/* Whether register operand r has a scoreboard slot: a declared register (not a special one) of the launch's
+ * windows. */
+static inline int tm_tracked(const ws_tm *tm, int r) { return r >= WS_SR_COUNT && r < tm->nregs; }
+
+/* Set the tracked registers of list regs[0..n) of x ready at v, as tm_rr_set. */
+static inline void tm_regs_ready(const ws_tm *tm, tw *x, const int32_t *regs, int n, uint64_t v, int kind,
+                                 uint64_t tag)
+{
+    for (int i = 0; i < n; i++) if (tm_tracked(tm, regs[i])) tm_rr_set(x, regs[i], v, kind, tag);
+}
+
 /* Set the destination registers (d list) of in of x ready at v, as tm_rr_set. */
 static inline void tm_dst_ready(const ws_tm *tm, tw *x, const ws_insn *in, uint64_t v, int kind, uint64_t tag)
 {
-    for (int i = 0; i < 4; i++)
-        if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) tm_rr_set(x, in->d[i], v, kind, tag);
+    tm_regs_ready(tm, x, in->d, 4, v, kind, tag);
 }
 
 /* Mark the fragment registers a wmma.load fills (its a list) of x as waiting for pending tag `tag`. */
 static inline void tm_frag_pending(const ws_tm *tm, tw *x, const ws_insn *in, uint64_t tag, int kind)
 {
-    for (int i = 0; i < in->mma->na; i++)
-        if (in->mma->a[i] >= WS_SR_COUNT && in->mma->a[i] < tm->nregs) tm_rr_set(x, in->mma->a[i], tag, kind, 0);
+    tm_regs_ready(tm, x, in->mma->a, in->mma->na, tag, kind, 0);
 }
 
 /* Lower the wake times of x's sub-partition and SM to x's ready cycle. */

@@ -109,11 +109,9 @@ const tsi *tm_static_facts(ws_tm *tm, const ws_func *fn)
     for (int pc = 0; pc < fn->ncode; pc++) {
         const ws_insn *in = &fn->code[pc];
         tsi *f = &tab[pc];
-        int srcs[WS_INSN_NSRC + 2], n = 0;
-        for (int i = 0; i < WS_INSN_NSRC; i++) if (in->s[i] >= WS_SR_COUNT) srcs[n++] = in->s[i];
-        if (in->base >= WS_SR_COUNT) srcs[n++] = in->base;
-        if (in->guard >= WS_SR_COUNT) srcs[n++] = in->guard;
-        for (int i = 0; i < n; i++) if (srcs[i] < tm->nregs) f->src[f->nsrc++] = srcs[i];
+        for (int i = 0; i < WS_INSN_NSRC; i++) if (tm_tracked(tm, in->s[i])) f->src[f->nsrc++] = in->s[i];
+        if (tm_tracked(tm, in->base)) f->src[f->nsrc++] = in->base;
+        if (tm_tracked(tm, in->guard)) f->src[f->nsrc++] = in->guard;
         /* wmma.mma and wmma.store read fragments a wmma.load (or an earlier mma) fills: they wait for them */
         if ((in->op == WS_OP_WMMA_MMA || in->op == WS_OP_WMMA_STORE) && in->mma) {
             const ws_mma *x = in->mma;
@@ -122,9 +120,9 @@ const tsi *tm_static_facts(ws_tm *tm, const ws_func *fn)
             int lens[3] = { st ? x->nd : x->na, st ? 0 : x->nb, st ? 0 : x->nc };
             for (int l = 0; l < 3; l++)
                 for (int i = 0; i < lens[l] && f->nsrc < WS_INSN_NSRC + 2 + WS_TM_FRAG_SRC; i++)
-                    if (lists[l][i] >= WS_SR_COUNT && lists[l][i] < tm->nregs) f->src[f->nsrc++] = lists[l][i];
+                    if (tm_tracked(tm, lists[l][i])) f->src[f->nsrc++] = lists[l][i];
         }
-        for (int i = 0; i < 4; i++) if (in->d[i] >= WS_SR_COUNT && in->d[i] < tm->nregs) f->dst[f->ndst++] = in->d[i];
+        for (int i = 0; i < 4; i++) if (tm_tracked(tm, in->d[i])) f->dst[f->ndst++] = in->d[i];
         f->rare = in->pipe == WS_PIPE_TENSOR || in->op == WS_OP_CP_BULK || in->op == WS_OP_CP_ASYNC ||
                   in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE || in->op == WS_OP_WGMMA ||
                   in->op == WS_OP_CP_COMMIT || in->op == WS_OP_CP_WAIT || in->op == WS_OP_CP_WAIT_ALL;

@@ -40,7 +40,7 @@ static uint64_t wmma_ready(ws_tm *tm, tw *x, const tsi *f, const ws_insn *in, in
     done += f->mx_lat + (uint64_t)(f->mx_generic && shared ? tm->dev->lat_generic_over_lds : 0);
     for (int i = 0; i < in->mma->na; i++) {   /* wmma.load's fragment is its a list */
         int d = in->mma->a[i];
-        if (d < WS_SR_COUNT || d >= tm->nregs) continue;
+        if (!tm_tracked(tm, d)) continue;
         tm_rr_set(x, d, done + (uint64_t)(i * f->mx_step), kind, tag);   /* register i's loads issue after those before */
     }
     return done + (uint64_t)((in->mma->na > 0 ? in->mma->na - 1 : 0) * f->mx_step);
